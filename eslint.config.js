@@ -1,0 +1,53 @@
+// Lint rules: typed typescript-eslint plus the layer boundaries from ../shared/design.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const layer = (from, forbidden) => ({
+  files: [`src/${from}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: forbidden.map((name) => ({
+          group: [`**/${name}/**`, `../${name}`, `../../${name}`],
+          message: `src/${from} must not import src/${name}: imports point down only (design.md).`,
+        })),
+      },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'build/**', '.wine/**', 'out/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'error',
+    },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['bin/**/*.js', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  // Printing is the CLI's job; tests, benches and dev scripts may print too.
+  { files: ['src/cli/**', 'test/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump']),
+  layer('minidump', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
+  layer('pty', ['cli', 'workflows', 'report', 'engine', 'parsers', 'minidump']),
+  layer('engine', ['cli', 'workflows', 'report']),
+  layer('report', ['cli', 'workflows']),
+  layer('workflows', ['cli']),
+);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need, when they are missing: Wine (winedbg), the mingw
+# cross compilers for the Windows test programs, and Chromium for the HTML report checks.
+# Needs root (apt-get); as another user it prints the command to run instead.
+set -euo pipefail
+
+need=()
+command -v wine >/dev/null || need+=(wine)
+command -v winedbg >/dev/null || need+=(wine)
+[ -x /usr/lib/wine/wine64 ] || need+=(wine64)
+command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64)
+command -v x86_64-w64-mingw32-g++ >/dev/null || need+=(g++-mingw-w64-x86-64)
+command -v chromium >/dev/null || need+=(chromium)
+# node-pty builds from source with node-gyp: python3, make and a C++ compiler.
+command -v python3 >/dev/null || need+=(python3)
+command -v make >/dev/null || need+=(make)
+command -v g++ >/dev/null || need+=(g++)
+
+if [ ${#need[@]} -eq 0 ]; then
+  echo "system packages: all present"
+  exit 0
+fi
+mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Missing packages: ${need[*]}" >&2
+  echo "Run as root: apt-get update && apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+echo "installing: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" wine wine64 libwine >/dev/null
+echo "system packages: installed ${need[*]}"

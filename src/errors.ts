@@ -1,0 +1,164 @@
+// The one family of typed errors every layer throws. A message always names what was being done
+// (the debugger command, the file) and, where a debugger was talking, carries its last output lines,
+// because "timed out" alone tells a user nothing about what the debugger was doing.
+
+/** Stable machine-readable error codes: they appear in JSON output and in exit-code mapping. */
+export type HarnessErrorCode =
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'DEBUGGER_EXITED'
+  | 'DEBUGGER_NOT_FOUND'
+  | 'COMMAND_FAILED'
+  | 'OUTPUT_LIMIT'
+  | 'UNSAFE_ARGUMENT'
+  | 'USAGE'
+  | 'TARGET'
+  | 'BAD_DUMP'
+  | 'IO';
+
+/** How many trailing output lines an error keeps by default. */
+export const LAST_LINES = 20;
+
+export interface HarnessErrorOptions {
+  /** The debugger command in flight, if any. */
+  command?: string | undefined;
+  /** The last lines the debugger printed (already VT-stripped). */
+  lastOutput?: readonly string[] | undefined;
+  cause?: unknown;
+}
+
+const brand = Symbol.for('cdb-harness.error');
+
+export class HarnessError extends Error {
+  readonly code: HarnessErrorCode;
+  readonly command: string | undefined;
+  readonly lastOutput: readonly string[];
+  /** The message without the appended command and output block. */
+  readonly shortMessage: string;
+
+  constructor(code: HarnessErrorCode, message: string, options: HarnessErrorOptions = {}) {
+    const lastOutput = (options.lastOutput ?? []).slice(-LAST_LINES);
+    super(formatMessage(message, options.command, lastOutput), { cause: options.cause });
+    this.code = code;
+    this.command = options.command;
+    this.lastOutput = lastOutput;
+    this.shortMessage = message;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+
+  /** A plain object for JSON records: `{code, message, command?, lastOutput?}`. */
+  toJSON(): { code: HarnessErrorCode; message: string; command?: string; lastOutput?: string[] } {
+    return {
+      code: this.code,
+      message: this.shortMessage,
+      ...(this.command === undefined ? {} : { command: this.command }),
+      ...(this.lastOutput.length === 0 ? {} : { lastOutput: [...this.lastOutput] }),
+    };
+  }
+}
+
+function formatMessage(
+  message: string,
+  command: string | undefined,
+  lastOutput: readonly string[],
+) {
+  let text = message;
+  if (command !== undefined) text += `\nCommand: ${command}`;
+  if (lastOutput.length > 0) {
+    text += `\nLast ${lastOutput.length} output line(s):\n${lastOutput.map((l) => `  | ${l}`).join('\n')}`;
+  }
+  return text;
+}
+
+/** Works across module copies, unlike `instanceof`. */
+export function isHarnessError(error: unknown): error is HarnessError {
+  return typeof error === 'object' && error !== null && brand in error;
+}
+
+export class TimeoutError extends HarnessError {
+  readonly timeoutMs: number;
+  constructor(message: string, timeoutMs: number, options: HarnessErrorOptions = {}) {
+    super('TIMEOUT', message, options);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+export class AbortedError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('ABORTED', message, options);
+  }
+}
+
+export class DebuggerExitedError extends HarnessError {
+  readonly exitCode: number | null;
+  readonly signal: number | null;
+  constructor(
+    message: string,
+    exit: { exitCode: number | null; signal: number | null },
+    options: HarnessErrorOptions = {},
+  ) {
+    super('DEBUGGER_EXITED', message, options);
+    this.exitCode = exit.exitCode;
+    this.signal = exit.signal;
+  }
+}
+
+export class DebuggerNotFoundError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('DEBUGGER_NOT_FOUND', message, options);
+  }
+}
+
+/** The debugger answered, but with an error the caller cannot go on from. */
+export class CommandFailedError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('COMMAND_FAILED', message, options);
+  }
+}
+
+export class OutputLimitError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('OUTPUT_LIMIT', message, options);
+  }
+}
+
+/** A path or text that cannot be passed to a debugger command line safely. */
+export class UnsafeArgumentError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('UNSAFE_ARGUMENT', message, options);
+  }
+}
+
+export class UsageError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('USAGE', message, options);
+  }
+}
+
+/** The target process is missing, protected, already debugged, of the wrong bitness… */
+export class TargetError extends HarnessError {
+  readonly reason: string;
+  constructor(reason: string, message: string, options: HarnessErrorOptions = {}) {
+    super('TARGET', message, options);
+    this.reason = reason;
+  }
+}
+
+/** A file that is not a readable minidump (empty, truncated, not MDMP, absurd counts). */
+export class BadDumpError extends HarnessError {
+  readonly file: string;
+  constructor(file: string, message: string, options: HarnessErrorOptions = {}) {
+    super('BAD_DUMP', message, options);
+    this.file = file;
+  }
+}
+
+export class IoError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('IO', message, options);
+  }
+}
