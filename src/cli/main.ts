@@ -10,7 +10,7 @@ export const VERSION = '0.1.0';
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('cdb-harness')
     .description(
-      'Drive cdb.exe (or winedbg) over a pseudo-terminal, parse every reply into typed records,\n' +
+      'Drive cdb.exe (or winedbg) over a pseudo-terminal, parse every reply into typed records, ' +
         'and report exceptions and heap growth as schema-checked JSON.',
     )
     .version(VERSION)

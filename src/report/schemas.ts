@@ -29,6 +29,14 @@ let compiled: Map<string, ValidateFunction> | undefined;
 function load(): Map<string, ValidateFunction> {
   if (compiled) return compiled;
   const ajv = new Ajv({ allErrors: true, strict: false });
+  // ISO 8601 timestamps as our writers produce them (`2026-11-21T08:06:26.123Z`); a full
+  // ajv-formats dependency for one format is not worth it.
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(text) &&
+      !Number.isNaN(Date.parse(text)),
+  });
   const dir = schemasDir();
   const names: string[] = [];
   for (const file of readdirSync(dir).sort()) {

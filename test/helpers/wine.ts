@@ -108,7 +108,7 @@ export async function startTarget(
     pollUntil(
       () =>
         log()
-          .split('\n')
+          .split(/\r?\n/)
           .find((l) => pattern.test(l)),
       timeoutMs,
       `${pattern} in ${logPath}`,
@@ -122,14 +122,14 @@ export async function startTarget(
     async isRunning(windowMs = 1500, pattern = /./) {
       if (hasExited) return false;
       const before = log()
-        .split('\n')
+        .split(/\r?\n/)
         .filter((l) => pattern.test(l)).length;
       const deadline = performance.now() + windowMs;
       while (performance.now() < deadline) {
         await sleep(50);
         if (
           log()
-            .split('\n')
+            .split(/\r?\n/)
             .filter((l) => pattern.test(l)).length > before
         )
           return true;

@@ -1,15 +1,321 @@
-// `cdb-harness analyze`: placeholder until issue #5 lands.
+// `cdb-harness analyze PATH…`: batch triage of minidumps into records.ndjson, summary.json and
+// report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
+// redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
+// summary JSON is the only thing on stdout.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Option } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
+import { progressLine, summaryText } from '../../report/analyze/progress-text.js';
+import { createSigner } from '../../report/analyze/signature.js';
+import { parseSkipModules } from '../../report/analyze/skip-modules.js';
+import {
+  analyzeDumps,
+  DEFAULT_TIMEOUT_MS,
+  type AnalyzeEvent,
+} from '../../workflows/analyze/analyze.js';
+import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
+import { parseShard } from '../../workflows/analyze/inputs.js';
+import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
 import type { CommandContext } from '../command-context.js';
-import { notBuiltYet } from '../not-built.js';
+import { ExitCode } from '../exit-codes.js';
+
+interface AnalyzeCliOptions {
+  engine: EngineRequest;
+  script?: string;
+  jobs?: string;
+  timeout?: string;
+  out?: string;
+  json?: boolean;
+  symbols?: string;
+  resume?: boolean;
+  shard?: string;
+  merge?: string[];
+  rebucket?: string;
+  skipModules?: string;
+  record?: string;
+  progress: boolean;
+}
+
+const HELP = `
+Each dump is first read by the built-in minidump reader (cheap: empty, truncated and non-dump
+files are reported right there), then analysed by the engine in its own debugger process with a
+per-dump timeout. A dump that hangs the debugger is recorded as failed with the debugger's last
+output lines; one that crashes the debugger twice is quarantined. The batch always goes on.
+
+Engines:
+  cdb       cdb.exe (Windows; found via CDB_PATH or the Windows SDK folders)
+  winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
+  builtin   no debugger: exception, threads, modules and memory straight from the file
+  auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+
+Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
+  records.ndjson   one JSON record per dump, appended as each finishes (tail -f works)
+  summary.json     counts, failures, quarantined dumps and buckets
+  report.html      self-contained page: bucket table and chart, one section per dump
+  raw/<sha>/       debugger output per command per dump
+
+Buckets group dumps by a versioned signature (cdbh-sig-1): the exception (code, AV
+read/write/execute, or the managed exception type) plus the first 3 frames outside system and
+runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md.
+
+Examples:
+  cdb-harness analyze examples/dumps --engine builtin
+      triage the example dumps without a debugger; prints buckets and where the report is
+  cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
+      every *.dmp under crashes/, four cdb processes at once
+  cdb-harness analyze "crashes/**/app-*.dmp" --timeout 300 --out triage --json > summary.json
+      a glob (quote it), 5 minutes per dump, summary JSON on stdout
+  cdb-harness analyze crashes/ --out triage --resume
+      continue an interrupted run: dumps already in triage/records.ndjson are skipped
+  cdb-harness analyze crashes/ --shard 1/3 --out part1     (and 2/3, 3/3 on other machines)
+  cdb-harness analyze --merge part1 part2 part3 --out all  one summary and report for all shards
+  cdb-harness analyze --rebucket triage --skip-modules my-skip.txt
+      recompute buckets from stored records with a new skip list, no dump reopened
+
+Exit codes: 0 every dump analysed, 4 some failed or were quarantined, 1 all failed,
+2 usage error, 3 the requested debugger was not found, 130 interrupted (records kept).`;
 
 export function registerAnalyze(context: CommandContext): void {
-  const action = notBuiltYet('analyze', 5);
   context.program
     .command('analyze')
     .description(
-      '[not built yet] Batch-analyse .dmp files (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
+      'Batch-analyse .dmp files (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => context.setExitCode(action()));
+    .argument('[paths...]', 'dump files, folders (searched recursively for *.dmp) or globs')
+    .addOption(
+      new Option('--engine <engine>', 'which engine analyses the dumps')
+        .choices(['auto', 'cdb', 'winedbg', 'builtin'])
+        .default('auto'),
+    )
+    .option('--script <file>', 'debugger command script (default dbgscripts/triage.<engine>.txt)')
+    .option('--jobs <n>', 'dumps analysed in parallel (default: CPU cores; builtin: 4 x cores)')
+    .option(
+      '--timeout <seconds>',
+      `per-dump deadline for the debugger (default ${DEFAULT_TIMEOUT_MS / 1000})`,
+    )
+    .option('--out <dir>', 'output folder (default ./cdb-harness-out/analyze-<time>)')
+    .option('--json', 'print the summary JSON on stdout (progress and messages go to stderr)')
+    .option('--symbols <path>', 'symbol path for cdb (srv*cache*server; …)')
+    .option('--resume', 'skip dumps whose sha256 already has a record in --out')
+    .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
+    .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
+    .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records')
+    .option(
+      '--skip-modules <file>',
+      'bucketing skip list, one module per line (replaces the default)',
+    )
+    .option('--record <dir>', 'write a transcript of each debugger session into this folder')
+    .option('--no-progress', 'no progress output')
+    .addHelpText('after', HELP)
+    .action(async (paths: string[], options: AnalyzeCliOptions) => {
+      context.setExitCode(await runAnalyze(paths, options));
+    });
+}
+
+export async function runAnalyze(
+  paths: readonly string[],
+  options: AnalyzeCliOptions,
+): Promise<number> {
+  const skipModules =
+    options.skipModules === undefined ? undefined : readSkipModules(options.skipModules);
+  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
+  if (options.rebucket !== undefined) {
+    if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
+    const result = await rebucketOutputs(options.rebucket, signer);
+    process.stderr.write(
+      `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
+    );
+    return finish(result.summary, outputFiles(options.rebucket), options);
+  }
+  if (options.merge !== undefined) {
+    if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
+    if (options.out === undefined)
+      throw new UsageError('--merge needs --out DIR for the merged result');
+    const result = await mergeOutputs(options.merge, options.out, signer);
+    process.stderr.write(
+      `merged ${result.merged} records from ${options.merge.length} folders (${result.duplicates} duplicates dropped)\n`,
+    );
+    return finish(result.summary, outputFiles(options.out), options);
+  }
+  if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
+
+  const outDir = options.out ?? join('cdb-harness-out', `analyze-${timestamp(new Date())}`);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\ninterrupted: finishing records in flight, writing the summary…\n');
+      controller.abort();
+    } else {
+      process.exit(ExitCode.Interrupted);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  const progress = new ProgressPrinter(
+    options.progress && !(options.json === true && !process.stderr.isTTY),
+  );
+  try {
+    const result = await analyzeDumps({
+      inputs: paths,
+      outDir,
+      engine: options.engine,
+      ...(options.script === undefined ? {} : { scriptPath: options.script }),
+      ...(options.jobs === undefined ? {} : { jobs: positiveInt(options.jobs, '--jobs') }),
+      ...(options.timeout === undefined
+        ? {}
+        : { timeoutMs: positiveNumber(options.timeout, '--timeout') * 1000 }),
+      ...(options.symbols === undefined ? {} : { symbolPath: options.symbols }),
+      ...(options.resume === true ? { resume: true } : {}),
+      ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
+      ...(skipModules === undefined ? {} : { skipModules }),
+      ...(options.record === undefined ? {} : { recordDir: options.record }),
+      signal: controller.signal,
+      onEvent: (event) => progress.on(event),
+    });
+    progress.end();
+    if (result.skipped.resumed > 0 || result.skipped.otherShard > 0) {
+      process.stderr.write(
+        `skipped: ${result.skipped.resumed} already recorded (--resume), ${result.skipped.otherShard} in other shards\n`,
+      );
+    }
+    const code = finish(result.summary, result.files, options, result.durationMs);
+    return result.interrupted ? ExitCode.Interrupted : code;
+  } finally {
+    progress.end();
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function finish(
+  summary: AnalyzeSummary,
+  files: { report: string; records: string; summary: string },
+  options: AnalyzeCliOptions,
+  durationMs?: number,
+): number {
+  const text = summaryText(summary, files, durationMs === undefined ? {} : { durationMs });
+  if (options.json === true) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    process.stderr.write(`${text}\n`);
+  } else {
+    process.stdout.write(`${text}\n`);
+  }
+  if (summary.dumps > 0 && summary.ok === 0) return ExitCode.Failure;
+  return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+}
+
+/** Stderr progress: a redrawn line on a TTY; elsewhere a plain line every 5 s or 10 %. */
+class ProgressPrinter {
+  private readonly tty = process.stderr.isTTY;
+  private started = performance.now();
+  private ok = 0;
+  private failed = 0;
+  private skipped = 0;
+  private lastPlain = 0;
+  private lastPercent = 0;
+  private drawn = false;
+
+  constructor(private readonly enabled: boolean) {}
+
+  on(event: AnalyzeEvent): void {
+    switch (event.type) {
+      case 'engine':
+        process.stderr.write(
+          `engine: ${event.choice.engine} (${event.choice.reason})${event.script === undefined ? '' : `, script ${event.script}`}\n`,
+        );
+        return;
+      case 'unmatched':
+        process.stderr.write(`warning: "${event.input}" matched no dump file\n`);
+        return;
+      case 'start':
+        this.started = performance.now();
+        if (this.enabled)
+          process.stderr.write(`analysing ${event.total} files into ${event.outDir}\n`);
+        return;
+      case 'retry':
+        this.clear();
+        process.stderr.write(
+          `debugger exited on ${event.file}; retrying once (${event.error.code})\n`,
+        );
+        return;
+      case 'bad-record-line':
+        process.stderr.write(
+          `warning: records.ndjson line ${event.line} skipped: ${event.reason}\n`,
+        );
+        return;
+      case 'dump':
+        if (event.status === 'ok') this.ok++;
+        else if (event.status === 'failed' || event.status === 'quarantined') this.failed++;
+        else this.skipped++;
+        this.draw(event.done, event.total);
+        return;
+      case 'finish':
+        return;
+    }
+  }
+
+  private draw(done: number, total: number): void {
+    if (!this.enabled) return;
+    const line = progressLine({
+      done,
+      total,
+      ok: this.ok,
+      failed: this.failed,
+      skipped: this.skipped,
+      elapsedMs: performance.now() - this.started,
+    });
+    if (this.tty) {
+      process.stderr.write(`\r\x1b[2K${line}`);
+      this.drawn = true;
+      return;
+    }
+    const now = performance.now();
+    const percent = Math.floor((done / Math.max(1, total)) * 10);
+    if (done === total || now - this.lastPlain >= 5000 || percent > this.lastPercent) {
+      process.stderr.write(`${line}\n`);
+      this.lastPlain = now;
+      this.lastPercent = percent;
+    }
+  }
+
+  private clear(): void {
+    if (this.drawn) process.stderr.write('\r\x1b[2K');
+  }
+
+  end(): void {
+    if (this.drawn) process.stderr.write('\n');
+    this.drawn = false;
+  }
+}
+
+function readSkipModules(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --skip-modules ${path}: ${(error as Error).message}`);
+  }
+  return parseSkipModules(text);
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} wants a whole number >= 1, got "${text}"`);
+  return n;
+}
+
+function positiveNumber(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} wants a number > 0, got "${text}"`);
+  return n;
+}
+
+/** 2026-11-21 08:15:26 → `20261121-081526` (local time: it is a folder name for people). */
+function timestamp(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }

@@ -1,15 +1,284 @@
-// `cdb-harness heap-trend`: placeholder until issue #7 lands.
+// `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
+// that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
+import { resolve } from 'node:path';
+import { DebuggerNotFoundError, UsageError } from '../../errors.js';
+import { formatKb, formatRate } from '../../report/heap-trend/format.js';
+import type { HeapTrendReport } from '../../report/heap-trend/types.js';
+import { defaultEngine, resolveProcess } from '../../workflows/process-lookup.js';
+import {
+  runHeapTrend,
+  type HeapTrendOptions,
+  type HeapTrendProgress,
+} from '../../workflows/heap-trend/run-heap-trend.js';
+import { parseDuration, parseSizeKb, parseSizeList } from '../../workflows/heap-trend/units.js';
+import { windowsOnlyMessage } from '../../workflows/umdh/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
-import { notBuiltYet } from '../not-built.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
+
+export interface HeapTrendCliOptions {
+  pid?: string;
+  name?: string;
+  interval?: string;
+  samples?: string;
+  duration?: string;
+  engine?: string;
+  out?: string;
+  dumpAt?: string;
+  umdh?: boolean;
+  umdhEvery?: string;
+  umdhSkipCheck?: boolean;
+  limit?: string;
+  minGrowth?: string;
+  json?: boolean;
+  debugger?: string;
+  symbolPath?: string;
+}
+
+export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
+  target: { pid: number } | { name: string };
+};
+
+const DEFAULT_INTERVAL = '5s';
+
+/** CLI text → workflow options; throws UsageError (exit 2) before anything runs. */
+export function heapTrendOptionsFromCli(
+  cli: HeapTrendCliOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): HeapTrendPlan {
+  if ((cli.pid === undefined) === (cli.name === undefined)) {
+    throw new UsageError('give exactly one of --pid N or --name NAME');
+  }
+  if (cli.pid !== undefined && !/^\d+$/.test(cli.pid)) {
+    throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
+  }
+  if (cli.samples !== undefined && cli.duration !== undefined) {
+    throw new UsageError('--samples and --duration exclude each other');
+  }
+  const engine = cli.engine ?? defaultEngine(env);
+  if (engine !== 'cdb' && engine !== 'winedbg') {
+    throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
+  }
+  const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
+  const plan: HeapTrendPlan = {
+    target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
+    engine,
+    intervalMs,
+    outDir: resolve(
+      cli.out ??
+        `heap-trend-${cli.pid ?? (cli.name ?? 'process').replace(/[^A-Za-z0-9._-]+/g, '_')}-${new Date()
+          .toISOString()
+          .replace(/[:.]/g, '')
+          .slice(0, 15)}`,
+    ),
+    env,
+  };
+  if (cli.samples !== undefined) {
+    if (!/^\d+$/.test(cli.samples) || Number(cli.samples) < 1) {
+      throw new UsageError(`--samples must be a whole number ≥ 1, got ${cli.samples}`);
+    }
+    plan.samples = Number(cli.samples);
+  }
+  if (cli.duration !== undefined) plan.durationMs = parseDuration(cli.duration, '--duration');
+  if (cli.dumpAt !== undefined) plan.dumpAtKb = parseSizeList(cli.dumpAt, '--dump-at');
+  if (cli.limit !== undefined) plan.limitKb = parseSizeKb(cli.limit, '--limit');
+  if (cli.minGrowth !== undefined) {
+    plan.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+  }
+  if (cli.umdh === true) {
+    if (platform !== 'win32' && env['UMDH_PATH'] === undefined) {
+      throw new DebuggerNotFoundError(windowsOnlyMessage('umdh'));
+    }
+    const every = cli.umdhEvery === undefined ? 5 : Number(cli.umdhEvery);
+    if (!Number.isInteger(every) || every < 1) {
+      throw new UsageError(`--umdh-every must be a whole number ≥ 1, got ${cli.umdhEvery ?? ''}`);
+    }
+    plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
+  }
+  if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
+  if (cli.symbolPath !== undefined) plan.symbolPath = cli.symbolPath;
+  return plan;
+}
+
+export function formatProgress(event: HeapTrendProgress, previousTotal: number | null): string {
+  switch (event.kind) {
+    case 'sample': {
+      const s = event.sample;
+      const delta =
+        previousTotal === null
+          ? ''
+          : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
+      const suspended =
+        s.source === 'heap' ? `, target suspended ${Math.round(s.suspendedMs)} ms` : '';
+      return `sample ${s.index + 1}: ${s.heaps.length} ${s.source === 'heap' ? 'heaps' : 'regions'}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
+    }
+    case 'sample-failed':
+      return `sample ${event.index + 1} failed: ${event.error}`;
+    case 'dump':
+      return `dump at ${formatKb(event.dump.thresholdKb)}: ${event.dump.path} ${event.dump.verified ? '(verified)' : `(NOT verified: ${event.dump.error ?? 'unknown'})`}`;
+    case 'umdh':
+      return `umdh snapshot: ${event.file}`;
+    case 'end':
+      return `${event.status}${event.message === undefined ? '' : `: ${event.message}`}`;
+  }
+}
+
+export function formatSummary(
+  report: HeapTrendReport,
+  files: { report: string; html: string },
+): string {
+  const lines = [
+    report.source === 'committed-memory'
+      ? 'Committed-memory view (winedbg info maps), not per heap.'
+      : 'Per-heap view (!heap -s -h 0).',
+    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
+    `Rule: ${report.rule}`,
+    '',
+  ];
+  const suspects = report.series.filter((s) => s.suspect);
+  lines.push(suspects.length === 0 ? 'No leak suspects.' : `Leak suspects: ${suspects.length}`);
+  for (const s of report.series.slice(0, 5)) {
+    lines.push(
+      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
+    );
+  }
+  if (report.projection !== null && report.projection.minutesToLimit !== null) {
+    lines.push(
+      `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,
+    );
+  }
+  lines.push('', `Report: ${files.html}`, `        ${files.report}`);
+  return lines.join('\n');
+}
 
 export function registerHeapTrend(context: CommandContext): void {
-  const action = notBuiltYet('heap-trend', 7);
   context.program
     .command('heap-trend')
     .description(
-      '[not built yet] Sample heap sizes of a live process over time and report which heaps grow (with umdh stacks on Windows).',
+      'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
     )
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => context.setExitCode(action()));
+    .option('--pid <pid>', 'the process id (decimal)')
+    .option('--name <name>', 'the one process with this image name (leak or leak.exe)')
+    .option(
+      '--interval <duration>',
+      `time between samples: 500ms, 5s, 1m (default ${DEFAULT_INTERVAL})`,
+    )
+    .option('--samples <n>', 'stop after N samples')
+    .option('--duration <duration>', 'stop after this long: 10m, 2h (default: until Ctrl-C)')
+    .option(
+      '--engine <engine>',
+      'cdb (per heap, Windows) or winedbg (committed memory); default cdb when found',
+    )
+    .option('--out <dir>', 'output directory (default ./heap-trend-<pid>-<time>)')
+    .option(
+      '--dump-at <sizes>',
+      'write a dump when the total commit crosses each size: 100MB,200MB',
+    )
+    .option('--umdh', 'Windows: also take umdh snapshots (needs +ust, see `cdb-harness gflags`)')
+    .option(
+      '--umdh-every <n>',
+      'umdh snapshot every N samples, plus the first and the end (default 5)',
+    )
+    .option('--umdh-skip-check', 'do not ask gflags whether +ust is on')
+    .option('--limit <size>', 'project when the total commit reaches this size: 2GB')
+    .option(
+      '--min-growth <size>',
+      'a suspect must grow at least this much in total (default 256KB)',
+    )
+    .option('--json', 'print report.json on stdout instead of the summary')
+    .option('--debugger <path>', 'the cdb.exe or winedbg to run')
+    .option('--symbol-path <path>', 'cdb symbol path (-y); also _NT_SYMBOL_PATH for umdh')
+    .addHelpText(
+      'after',
+      `
+What it replaces. By hand you would, every few seconds:
+  cdb -pv -p 1234 -c "!heap -s -h 0; q" > sample-07.txt   (noninvasive: suspends the target meanwhile)
+then copy the Commit column of every heap into a spreadsheet, chart it, guess which heap
+really grows; take "umdh -p:1234 -f:snapN.log" now and then and diff two at a time with
+"umdh snap1.log snap2.log"; and run "procdump -m 500 1234" for a dump at 500 MB.
+heap-trend does all of it in one run and writes:
+  OUT/samples.ndjson   one line per sample, appended as it is taken (safe to tail)
+  OUT/report.json      per heap: first/last KB, growth, least-squares slope (KB/min), R²,
+                       share of intervals that grew, suspect flag, ranking, the rule in words
+  OUT/report.md, OUT/report.html   the same, with a chart per heap and a stacked total
+  OUT/dumps/           --dump-at dumps, each read back and checked
+  OUT/umdh/            --umdh snapshot logs; their N-way trend is in the report
+
+Engines:
+  cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0", then exit;
+           the target is suspended for that attach and every sample records for how long.
+  winedbg  (Wine/Linux) "info maps <pid>" from a winedbg that never attaches: the target is never
+           suspended. This is a COMMITTED-MEMORY view (contiguous private regions), not a
+           per-heap one; the report says so.
+
+A heap is a leak suspect only when its growth is sustained: slope above 1 KB/min AND R² ≥ 0.8
+AND growth in ≥ 70 % of the intervals AND ≥ 256 KB in total (--min-growth). Ctrl-C stops the run
+early and still writes the report from the samples taken (exit 130).
+
+Exit codes: 0 done, 2 bad arguments, 3 no debugger (umdh/gflags: Windows only), 5 the target is
+missing or exited during the run (the report covers the samples before), 130 interrupted.
+
+Examples:
+  cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
+  cdb-harness heap-trend --pid 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc
+  cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json`,
+    )
+    .action(async (cli: HeapTrendCliOptions) => {
+      context.setExitCode(await runHeapTrendCli(cli));
+    });
+}
+
+export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
+  let plan: HeapTrendPlan;
+  try {
+    plan = heapTrendOptionsFromCli(cli);
+  } catch (error) {
+    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    return exitCodeFor(error);
+  }
+  const controller = new AbortController();
+  const onSignal = (): void => {
+    process.stderr.write('Stopping after the current sample; writing the report...\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  try {
+    const { target, ...options } = plan;
+    const found = await resolveProcess(target, {
+      engine: plan.engine,
+      ...(plan.env === undefined ? {} : { env: plan.env }),
+      signal: controller.signal,
+    });
+    process.stderr.write(
+      `heap-trend: ${found.name} (pid ${found.pid}), engine ${plan.engine}, every ${cli.interval ?? DEFAULT_INTERVAL}; output in ${plan.outDir}\n`,
+    );
+    let previous: number | null = null;
+    const { report, files } = await runHeapTrend({
+      ...options,
+      pid: found.pid,
+      name: found.name,
+      signal: controller.signal,
+      onProgress: (event) => {
+        process.stderr.write(`${formatProgress(event, previous)}\n`);
+        if (event.kind === 'sample') previous = event.sample.totalCommittedKb;
+      },
+    });
+    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    switch (report.status) {
+      case 'completed':
+        return ExitCode.Ok;
+      case 'interrupted':
+        return ExitCode.Interrupted;
+      case 'target-exited':
+        return ExitCode.Target;
+      case 'failed':
+        return ExitCode.Failure;
+    }
+  } catch (error) {
+    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    return exitCodeFor(error);
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
 }

@@ -1,15 +1,173 @@
-// `cdb-harness inspect`: placeholder until issue #4 lands.
+// `cdb-harness inspect DUMP… [--json]`: read .dmp files directly with the built-in reader (no
+// debugger), print a triage summary per dump or the records.md JSON (checked against
+// schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
-import { notBuiltYet } from '../not-built.js';
+import { ExitCode } from '../exit-codes.js';
+import { inspectDump, type InspectedDump, type InspectedDumpOk } from '../../minidump/index.js';
+import { validate } from '../../report/schemas.js';
+
+interface InspectOptions {
+  json?: boolean;
+  verbose?: boolean;
+}
 
 export function registerInspect(context: CommandContext): void {
-  const action = notBuiltYet('inspect', 4);
   context.program
     .command('inspect')
     .description(
-      '[not built yet] Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
+      'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
     )
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => context.setExitCode(action()));
+    .argument('<dump...>', 'minidump files (.dmp) to read')
+    .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
+    .option('-v, --verbose', 'text mode: also list every thread and module')
+    .addHelpText(
+      'after',
+      `
+Reads only the header, the directory and the streams it needs (positioned reads), so a
+50 GB full dump is triaged as fast as a small one. Full vs mini is decided from the streams
+present; the header flags are shown as written, with a warning where they disagree.
+
+Examples:
+  cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
+  cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
+  cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
+
+Exit codes: 0 all dumps read, 4 some could not be read, 1 none could, 2 usage error.`,
+    )
+    .action(async (files: string[], options: InspectOptions) => {
+      context.setExitCode(await runInspect(files, options));
+    });
+}
+
+export async function runInspect(
+  files: readonly string[],
+  options: InspectOptions,
+): Promise<number> {
+  const dumps: InspectedDump[] = [];
+  for (const file of files) {
+    const dump = await inspectDump(file);
+    dumps.push(dump);
+    if (options.json !== true)
+      process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+  }
+  if (options.json === true) {
+    const envelope = { schemaVersion: 1, dumps };
+    const check = validate('inspect', envelope);
+    if (!check.ok) {
+      process.stderr.write(
+        `cdb-harness inspect: internal error, output does not match schemas/inspect.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+      );
+      return ExitCode.Failure;
+    }
+    process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+  }
+  const failed = dumps.filter((d) => !d.ok).length;
+  if (failed === 0) return ExitCode.Ok;
+  return failed === dumps.length ? ExitCode.Failure : ExitCode.Partial;
+}
+
+/** The readable triage block for one dump. */
+export function formatText(dump: InspectedDump, verbose = false): string {
+  if (!dump.ok) {
+    return [
+      `${dump.file}: NOT READABLE (${dump.error.code})`,
+      `  ${dump.error.message}`,
+      ...dump.warnings.map((w) => `  warning: ${w}`),
+      '',
+    ].join('\n');
+  }
+  const lines: string[] = [];
+  const row = (label: string, text: string) => lines.push(`  ${label.padEnd(10)}${text}`);
+  const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
+  lines.push(
+    `${dump.file}: ${dump.kind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.timestamp}`,
+  );
+  row('process', describeProcess(dump));
+  if (dump.system) {
+    const csd = dump.system.csd ? ` ${dump.system.csd}` : '';
+    const wine = dump.system.wineBuild === undefined ? '' : ` under ${dump.system.wineBuild}`;
+    row(
+      'system',
+      `${dump.system.arch}, ${dump.system.platform} ${dump.system.osVersion}${csd}, ${dump.system.cpuCount} CPU(s)${wine}`,
+    );
+  }
+  const ex = dump.exception;
+  if (ex) {
+    row('exception', `${ex.code} ${ex.name}`);
+    const where =
+      ex.module === undefined
+        ? 'outside any loaded module'
+        : `${ex.module}+${ex.moduleOffset ?? '0x0'}`;
+    row(
+      '',
+      `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address} in ${where}`,
+    );
+    if (ex.parameters.length > 0) row('', `parameters ${ex.parameters.join(' ')}`);
+    row('faulting', ex.module ?? '(no module holds the exception address)');
+  } else {
+    row('exception', 'none (the dump has no exception stream)');
+  }
+  row('threads', `${dump.threads.length}`);
+  const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
+  row(
+    'modules',
+    `${dump.modules.length} (${withIds} with debug ids, ${dump.modules.length - withIds} without)${dump.unloadedModules.length > 0 ? `, ${dump.unloadedModules.length} unloaded` : ''}`,
+  );
+  const sources = dump.memory.sources.length > 0 ? ` from ${dump.memory.sources.join(' + ')}` : '';
+  row(
+    'memory',
+    `${formatBytes(dump.memory.totalBytes)} captured in ${dump.memory.rangeCount} range(s)${sources}${dump.memory.missingBytes > 0 ? `, ${formatBytes(dump.memory.missingBytes)} missing` : ''}`,
+  );
+  const info = dump.memory.info;
+  if (info)
+    row(
+      '',
+      `committed ${formatBytes(info.committedBytes)} (private ${formatBytes(info.privateCommittedBytes ?? 0)}), reserved ${formatBytes(info.reservedBytes)}, ${info.regionCount} regions`,
+    );
+  if (dump.handles) {
+    const top = Object.entries(dump.handles.byType)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([t, n]) => `${t} ${n}`);
+    row('handles', `${dump.handles.count} (${top.join(', ')})`);
+  }
+  for (const comment of dump.comments ?? []) row('comment', comment);
+  row('flags', `${dump.flags} (as written by the dump writer)`);
+  if (verbose) {
+    for (const t of dump.threads) {
+      row(
+        'thread',
+        `${t.id} (0x${t.id.toString(16)})${t.faulting === true ? ' *faulting*' : ''}${t.name === undefined ? '' : ` "${t.name}"`} teb ${t.teb} stack ${t.stackStart}+${t.stackSize}`,
+      );
+    }
+    for (const m of dump.modules) {
+      row(
+        'module',
+        `${m.base} ${m.name}${m.fileVersion === undefined ? '' : ` ${m.fileVersion}`}${m.debugId === undefined ? ' (no debug id)' : ` ${m.pdbName ?? ''} ${m.debugId}`}`,
+      );
+    }
+  }
+  for (const warning of dump.warnings) row('warning', warning);
+  lines.push('');
+  return lines.join('\n');
+}
+
+function describeProcess(dump: InspectedDumpOk): string {
+  const p = dump.process;
+  const parts = [p.name ?? '(main module unknown)'];
+  if (p.pid !== undefined) parts.push(`pid ${p.pid} (0x${p.pid.toString(16)})`);
+  if (p.uptimeSeconds !== undefined) parts.push(`up ${p.uptimeSeconds} s`);
+  return parts.join(', ');
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TB'}`;
 }

@@ -1,15 +1,236 @@
-// `cdb-harness parse`: placeholder until issue #3 lands.
+// `cdb-harness parse FILE [--command CMD] [--dialect cdb|winedbg] [--text]`: saved debugger output
+// (or a whole session log) -> the records.md envelope, checked against
+// schemas/parseEnvelope.schema.json before it is printed; `--text` prints a short readable summary.
+import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../command-context.js';
-import { notBuiltYet } from '../not-built.js';
+import { ExitCode } from '../exit-codes.js';
+import { parseText } from '../../parsers/parse-text.js';
+import type { ParseEnvelope, ParsedEntry } from '../../parsers/records.js';
+import { validate } from '../../report/schemas.js';
+
+interface ParseOptions {
+  command?: string;
+  dialect?: string;
+  text?: boolean;
+}
+
+// Transcript files (shared/transcripts) start with a 5-line header:
+//   # source: …  /  # tool: …  /  # command: …  /  # notes: …  /  # ---
+const HEADER_START = '# source:';
+const HEADER_END_RE = /^# ---\s*$/;
+const HEADER_COMMAND_RE = /^# command: (.*)$/;
+
+/** Splits off a transcript header; `command` is its `# command:` line when there is one. */
+export function stripTranscriptHeader(text: string): { body: string; command?: string } {
+  if (!text.startsWith(HEADER_START)) return { body: text };
+  const lines = text.split('\n');
+  const end = lines.findIndex((line) => HEADER_END_RE.test(line.replace(/\r$/, '')));
+  if (end < 0) return { body: text };
+  const header = lines.slice(0, end).map((l) => HEADER_COMMAND_RE.exec(l.replace(/\r$/, '')));
+  const command = header.find((m) => m !== null)?.[1]?.trim();
+  const body = lines.slice(end + 1).join('\n');
+  return command === undefined ? { body } : { body, command };
+}
 
 export function registerParse(context: CommandContext): void {
-  const action = notBuiltYet('parse', 3);
   context.program
     .command('parse')
-    .description(
-      '[not built yet] Parse saved debugger output (or a session log) into typed JSON records.',
+    .description('Parse saved debugger output (or a session log) into typed JSON records.')
+    .argument('<file>', "a text file of cdb/winedbg output, or '-' for stdin")
+    .option('-c, --command <cmd>', 'the command that produced FILE, when FILE has no prompt lines')
+    .option('-d, --dialect <dialect>', 'cdb or winedbg (default: recognise both)')
+    .option('-t, --text', 'print a readable summary instead of JSON')
+    .addHelpText(
+      'after',
+      `
+A log with prompt lines (0:000> k, 0:000:x86> !heap -s, Wine-dbg>bt, dotnet-dump's > clrstack)
+is split into one entry per command; the banner before the first prompt becomes a "startup"
+entry. Without prompt lines the whole file is the output of --command. Output no parser knows is
+kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
+of g) are listed in "events", in order. Files from shared/transcripts (which start with
+'# source:') have their 5-line header skipped, and its '# command:' line is used as --command.
+
+Examples:
+  cdb-harness parse session.log                    JSON: {schemaVersion, entries[], events[]}
+  cdb-harness parse session.log --text             one block per command: kind and key facts
+  cdb-harness parse heap.txt --command '!heap -s'  output saved without its prompt line
+  cdb-harness parse bt.txt -c bt --dialect winedbg winedbg backtrace -> kind "stack"
+  cdb … | cdb-harness parse - --text               read stdin
+
+Exit codes: 0 parsed, 1 the file could not be read, 2 usage error (missing file, bad option).`,
     )
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => context.setExitCode(action()));
+    .action(async (file: string, options: ParseOptions) => {
+      context.setExitCode(await runParse(file, options));
+    });
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  return readFile(file, 'utf8');
+}
+
+export async function runParse(file: string, options: ParseOptions): Promise<number> {
+  const dialect = options.dialect;
+  if (dialect !== undefined && dialect !== 'cdb' && dialect !== 'winedbg') {
+    process.stderr.write(`cdb-harness parse: --dialect must be cdb or winedbg, not "${dialect}"\n`);
+    return ExitCode.Usage;
+  }
+  let text: string;
+  try {
+    text = await readInput(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      process.stderr.write(`cdb-harness parse: no such file: ${file}\n`);
+      return ExitCode.Usage;
+    }
+    process.stderr.write(
+      `cdb-harness parse: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return ExitCode.Failure;
+  }
+  const { body, command: headerCommand } = stripTranscriptHeader(text);
+  const command = options.command ?? headerCommand;
+  const envelope = parseText(body, {
+    ...(command !== undefined ? { command } : {}),
+    ...(dialect !== undefined ? { dialect } : {}),
+  });
+  const check = validate('parseEnvelope', envelope);
+  if (!check.ok) {
+    process.stderr.write(
+      `cdb-harness parse: internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+    );
+    return ExitCode.Failure;
+  }
+  process.stdout.write(
+    options.text === true ? formatEnvelope(envelope) : `${JSON.stringify(envelope, null, 2)}\n`,
+  );
+  return ExitCode.Ok;
+}
+
+// ---- --text -------------------------------------------------------------------------------------
+
+/** The readable summary: one block per entry, then the events. */
+export function formatEnvelope(envelope: ParseEnvelope): string {
+  const blocks = envelope.entries.map((entry, i) => {
+    const title = `[${i + 1}] ${entry.command ?? '(no command)'} -> ${entry.kind}`;
+    const facts = describeEntry(entry).map((line) => `    ${line}`);
+    const warnings = entry.record.warnings.length + entry.warnings.length;
+    if (warnings > 0) facts.push(`    (${warnings} warning${warnings === 1 ? '' : 's'})`);
+    return [title, ...facts].join('\n');
+  });
+  const events = envelope.events.map(
+    (e) =>
+      `  ${e.code ?? '?'} ${e.description}${e.chance ? ` (${e.chance} chance)` : ''}` +
+      `${e.clrExceptionType ? ` ${e.clrExceptionType}` : ''}` +
+      `${e.processId ? ` pid ${e.processId} tid ${e.threadId ?? '?'}` : ''}`,
+  );
+  const tail = events.length > 0 ? [`events (${events.length}):`, ...events] : ['events: none'];
+  return `${[...blocks, tail.join('\n')].join('\n\n')}\n`;
+}
+
+const TOP_FRAMES = 5;
+
+function describeEntry(entry: ParsedEntry): string[] {
+  switch (entry.kind) {
+    case 'stack': {
+      const r = entry.record;
+      const frames = r.threads.reduce((n, t) => n + t.frames.length, 0);
+      const first = r.threads.find((t) => t.frames.length > 0);
+      return [
+        `${r.threads.length} thread(s), ${frames} frame(s)`,
+        ...(first?.frames
+          .slice(0, TOP_FRAMES)
+          .map((f, i) => `#${f.frameNumber ?? i} ${f.callSite}`) ?? []),
+      ];
+    }
+    case 'debuggerEvent':
+      return [
+        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
+      ];
+    case 'lastEvent':
+      return [
+        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
+      ];
+    case 'exceptionRecord': {
+      const r = entry.record;
+      return [
+        `${r.code ?? '?'} ${r.description ?? ''} at ${r.address ?? '?'}`,
+        `parameters: ${r.parameters.join(' ') || 'none'}`,
+      ];
+    }
+    case 'modules':
+      return [
+        `${entry.record.modules.length} module(s)`,
+        ...entry.record.modules
+          .slice(0, TOP_FRAMES)
+          .map((m) => `${m.name} ${m.start}-${m.end}${m.fileVersion ? ` ${m.fileVersion}` : ''}`),
+      ];
+    case 'analyze': {
+      const r = entry.record;
+      return [
+        `exception ${r.exceptionCode ?? '?'} in ${r.processName ?? '?'}`,
+        `bucket ${r.failureBucketId ?? r.bucketId ?? '?'}`,
+        ...r.stackFrames.slice(0, TOP_FRAMES).map((f, i) => `#${i} ${f.callSite}`),
+      ];
+    }
+    case 'heapSummary': {
+      const heaps = entry.record.heaps;
+      const committed = heaps.reduce((n, h) => n + h.committedKb, 0);
+      return [`${heaps.length} heap(s), ${committed} KB committed`];
+    }
+    case 'heapStat':
+      return [
+        `${entry.record.buckets.length} bucket(s)${entry.record.heap ? ` in heap ${entry.record.heap}` : ''}`,
+      ];
+    case 'printException':
+      return entry.record.noException
+        ? ['no current managed exception']
+        : entry.record.exceptions.map((e) => `${e.type}: ${e.message ?? ''} (${e.hresult ?? '?'})`);
+    case 'clrStack':
+      return [
+        `${entry.record.threads.length} thread(s)`,
+        ...(entry.record.error !== undefined ? [`error: ${entry.record.error}`] : []),
+        ...(entry.record.threads[0]?.frames.slice(0, TOP_FRAMES).map((f) => f.callSite) ?? []),
+      ];
+    case 'dumpHeapStat':
+      return [`${entry.record.types.length} type(s)`];
+    case 'eeHeapGc':
+      return [
+        `${entry.record.heaps.length} GC heap(s)${entry.record.totalSize !== undefined ? `, ${entry.record.totalSize} bytes` : ''}`,
+      ];
+    case 'addressSummary':
+      return [`${entry.record.usage.length} usage row(s)`];
+    case 'umdhDiff':
+      return [`${entry.record.entries.length} backtrace(s)`];
+    case 'umdhLog':
+      return [`${entry.record.entries.length} backtrace(s)`];
+    case 'startup': {
+      const r = entry.record;
+      return [
+        `debugger ${r.debuggerVersion ?? '?'}${r.debuggerArchitecture ? ` ${r.debuggerArchitecture}` : ''}`,
+        ...(r.dumpFile !== undefined ? [`dump ${r.dumpFile}`] : []),
+        ...(r.dumpKind !== undefined ? [`kind ${r.dumpKind}`] : []),
+        ...(r.error !== undefined ? [`error: ${r.error}`] : []),
+      ];
+    }
+    case 'dumpWritten':
+      return [
+        entry.record.success
+          ? `written ${entry.record.path ?? ''}`
+          : `failed: ${entry.record.error ?? ''}`,
+      ];
+    case 'extensionLoad':
+      return [entry.record.success ? 'loaded' : `failed: ${entry.record.error ?? ''}`];
+    case 'sessionEnd':
+      return [entry.record.detached ? 'detached' : 'ended'];
+    case 'unknown': {
+      const lines = entry.record.raw.split('\n').filter((l) => l.trim().length > 0);
+      return [`${lines.length} line(s) of output no parser reads`];
+    }
+  }
 }

@@ -1,15 +1,320 @@
-// `cdb-harness watch`: placeholder until issue #6 lands.
+// `cdb-harness watch` (issue #6): attach to or launch a process, stop on first-chance exceptions,
+// identify each one, dump on a filter match, log every exception, detach without harming it.
+// Options follow ProcDump where users know it (-e 1, -f, -n, -ma, -mm); the workflow does the
+// work and emits events; this file parses, prints and maps the outcome to an exit code.
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { dateTimeParts } from '../../workflows/dump/dump-name.js';
+import { defaultEngine } from '../../workflows/process-lookup.js';
+import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
+import { parseFilter } from '../../workflows/watch/filter.js';
+import { watch, type WatchEvent, type WatchOptions, type WatchTargetSpec } from '../../workflows/watch/watch.js';
+import type { WatchSummary } from '../../workflows/watch/watch-records.js';
+import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
-import { notBuiltYet } from '../not-built.js';
+import { ExitCode, exitCodeFor } from '../exit-codes.js';
+
+export interface WatchCliOptions {
+  pid?: string;
+  name?: string;
+  wait?: string;
+  engine?: string;
+  clr?: boolean;
+  av?: boolean;
+  cpp?: boolean;
+  code?: string[];
+  allFirstChance?: boolean;
+  e?: string | true;
+  include?: string[];
+  f?: string[];
+  exclude?: string[];
+  skip?: string;
+  maxDumps?: string;
+  n?: string;
+  exitAfterMax?: boolean;
+  oncePerBucket?: boolean;
+  full?: boolean;
+  mini?: boolean;
+  m?: string;
+  duration?: string;
+  out?: string;
+  frames?: string;
+  json?: boolean;
+  quiet?: boolean;
+  debugger?: string;
+  symbolPath?: string;
+  record?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+// `30s`, `5m`, `1h`, `500ms`, `90` (seconds)
+const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i;
+
+/** `--duration` text to milliseconds. */
+export function parseDuration(text: string): number {
+  const m = DURATION_RE.exec(text.trim());
+  if (m?.[1] === undefined) {
+    throw new UsageError(`--duration: not a duration: ${JSON.stringify(text)} (e.g. 90, 30s, 5m, 1h, 500ms)`);
+  }
+  const value = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  const ms = value * factor;
+  if (!(ms > 0)) throw new UsageError('--duration must be more than 0');
+  return ms;
+}
+
+function count(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** Turns parsed CLI options (and the `-- PROGRAM ARGS` operands) into workflow options. */
+export function watchOptionsFromCli(
+  cli: WatchCliOptions,
+  operands: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  now: Date = new Date(),
+): Omit<WatchOptions, 'signal' | 'onEvent'> {
+  const targets: WatchTargetSpec[] = [];
+  if (cli.pid !== undefined) {
+    if (!/^\d+$/.test(cli.pid)) throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
+    targets.push({ kind: 'pid', pid: Number(cli.pid) });
+  }
+  if (cli.name !== undefined) targets.push({ kind: 'name', name: cli.name });
+  if (cli.wait !== undefined) targets.push({ kind: 'wait', name: cli.wait });
+  const [program, ...args] = operands;
+  if (program !== undefined) targets.push({ kind: 'launch', program, args });
+  const [target, extra] = targets;
+  if (target === undefined || extra !== undefined) {
+    throw new UsageError('give exactly one target: --pid N, --name NAME, --wait NAME or -- PROGRAM ARGS');
+  }
+  const engine = cli.engine ?? defaultEngine(env);
+  if (engine !== 'cdb' && engine !== 'winedbg') {
+    throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
+  }
+
+  // ProcDump: `-e` = unhandled only, `-e 1` = first chance too.
+  let allFirstChance = cli.allFirstChance === true;
+  let clr = cli.clr ?? true;
+  if (cli.e !== undefined) {
+    if (cli.e === '1') allFirstChance = true;
+    else if (cli.e === true) clr = cli.clr === true;
+    else throw new UsageError(`-e takes no value (unhandled only) or 1 (first chance too), got ${cli.e}`);
+  }
+  const codes = (cli.code ?? []).map((c) => {
+    const code = normalizeExceptionCode(c);
+    if (code === null) throw new UsageError(`--code: not an exception code: ${c} (e.g. 0xc0000005, av, clr)`);
+    return code;
+  });
+
+  // ProcDump `-fx` would reach us as `-f x`: refuse it rather than include the letter x.
+  if ((cli.f ?? []).includes('x')) {
+    throw new UsageError('-fx (ProcDump exclude) is spelled --exclude here');
+  }
+  const include = [...(cli.include ?? []), ...(cli.f ?? [])];
+  const exclude = cli.exclude ?? [];
+  for (const f of [...include, ...exclude]) parseFilter(f); // usage errors now, not mid-run
+
+  if (cli.full === true && cli.mini === true) throw new UsageError('--full and --mini exclude each other');
+  let dumpKind: 'full' | 'mini' = cli.mini === true ? 'mini' : 'full';
+  if (cli.m !== undefined) {
+    if (cli.m === 'a') dumpKind = 'full';
+    else if (cli.m === 'm') dumpKind = 'mini';
+    else throw new UsageError(`-m${cli.m}: only -ma (full) and -mm (mini) are supported`);
+  }
+  const maxDumps = count('--max-dumps', cli.maxDumps ?? cli.n);
+  const skip = count('--skip', cli.skip);
+  const frames = count('--frames', cli.frames);
+  const { date, time } = dateTimeParts(now);
+  const outDir = resolve(cli.out ?? `watch-${date}-${time}`);
+  const options: Omit<WatchOptions, 'signal' | 'onEvent'> = {
+    engine,
+    target,
+    outDir,
+    selection: { clr, av: cli.av === true, cpp: cli.cpp === true, codes, allFirstChance },
+    include,
+    exclude,
+    dumpKind,
+    oncePerBucket: cli.oncePerBucket === true,
+    exitAfterMax: cli.exitAfterMax === true,
+    env,
+  };
+  if (maxDumps !== undefined) options.maxDumps = maxDumps;
+  if (skip !== undefined) options.skip = skip;
+  if (frames !== undefined) options.frames = frames;
+  if (cli.duration !== undefined) options.durationMs = parseDuration(cli.duration);
+  if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
+  if (cli.symbolPath !== undefined) options.symbolPath = cli.symbolPath;
+  if (cli.record !== undefined) options.recordPath = resolve(cli.record);
+  return options;
+}
+
+function clock(iso: string): string {
+  return iso.slice(11, 19);
+}
+
+/** One readable line per event (stderr), ProcDump-like: `[hh:mm:ss] Exception: …`. */
+export function formatWatchEvent(event: WatchEvent): string | null {
+  switch (event.type) {
+    case 'waiting':
+      return `Waiting for a process named ${event.name}...`;
+    case 'attached':
+      return `Watching ${event.name ?? '?'} (pid ${event.pid ?? '?'}) with ${event.engine} (attached in ${Math.round(event.startMs)} ms). Press Ctrl-C to end monitoring without terminating the process.`;
+    case 'exception': {
+      const l = event.line;
+      const what = `${(l.code ?? 'unknown').replace(/^0x/, '').toUpperCase()}${l.clrType !== undefined ? `.${l.clrType}` : ''}${l.clrMessage !== undefined ? ` ("${l.clrMessage}")` : l.description !== undefined && l.description !== l.code ? ` (${l.description})` : ''}`;
+      const chance = l.chance === 'second' ? 'Unhandled' : 'Exception';
+      const action =
+        l.action === 'dumped'
+          ? `dumped ${l.dumpPath ?? ''}${l.dumpVerified === false ? ' (NOT verified)' : l.dumpVerified === true ? ' (verified)' : ''}`
+          : `skipped: ${l.reason ?? ''}${l.dumpError !== undefined ? ` (${l.dumpError})` : ''}`;
+      return `[${clock(l.time)}] ${chance}: ${what} -> ${action}; held ${Math.round(l.suspendedMs)} ms`;
+    }
+    case 'dump-progress':
+      return null;
+    case 'note':
+      return `note: ${event.message}`;
+    case 'ending':
+      return `Ending (${event.reason}): detaching...`;
+    case 'ended':
+      return null;
+  }
+}
+
+export function formatWatchSummary(s: WatchSummary): string {
+  const lines = [
+    `${s.exceptions} exception(s), ${s.dumps} dump(s) in ${(s.durationMs / 1000).toFixed(1)} s; target held ${Math.round(s.totalSuspendedMs)} ms in all (median ${s.medianSuspendedMs === null ? '-' : Math.round(s.medianSuspendedMs)} ms per stop)`,
+    `ended: ${s.endReason}; detached: ${s.detached ? 'yes' : 'no'}; target ${s.targetAlive === null ? 'exited by itself' : s.targetAlive ? 'still running' : 'NOT found running'}`,
+  ];
+  const reasons = Object.entries(s.byReason).map(([k, v]) => `${k} ${v}`);
+  if (reasons.length > 0) lines.push(`skipped: ${reasons.join(', ')}`);
+  const sigs = Object.entries(s.bySignature).sort((a, b) => b[1] - a[1]);
+  if (sigs.length > 0) {
+    lines.push('by signature:');
+    for (const [sig, n] of sigs.slice(0, 20)) lines.push(`  ${String(n).padStart(6)}  ${sig}`);
+    if (sigs.length > 20) lines.push(`  … ${sigs.length - 20} more in summary.json`);
+  }
+  lines.push(`log: ${s.logPath}`);
+  if (s.error !== undefined) lines.push(`error: ${s.error.message}`);
+  return lines.join('\n');
+}
+
+export function watchExitCode(s: WatchSummary): number {
+  if (s.endReason === 'aborted') return ExitCode.Interrupted;
+  if (s.error !== undefined) return s.error.code === 'TARGET' ? ExitCode.Target : ExitCode.Failure;
+  if (s.targetAlive === false) return ExitCode.Failure;
+  return ExitCode.Ok;
+}
 
 export function registerWatch(context: CommandContext): void {
-  const action = notBuiltYet('watch', 6);
-  context.program
-    .command('watch')
+  const command = new Command('watch')
     .description(
-      '[not built yet] Attach to or launch a process, break on first-chance exceptions, identify each one and dump on a filter match.',
+      'Attach to (or launch) a process, break on first-chance exceptions, identify each one, dump on a filter match, log every exception, and detach without harming it.',
     )
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => context.setExitCode(action()));
+    .argument('[program...]', 'after --: a program (and its arguments) to launch under the debugger')
+    .option('--pid <pid>', 'attach to this process id (decimal)')
+    .option('--name <name>', 'attach to the one process with this image name (w3wp or w3wp.exe)')
+    .option('--wait <name>', 'wait for a process with this name to start, then attach (ProcDump -w)')
+    .option('--engine <engine>', 'cdb or winedbg (default: cdb when found, else winedbg)')
+    .option('--clr', 'stop on first-chance CLR exceptions (e0434352; on by default)')
+    .option('--no-clr', 'do not stop on first-chance CLR exceptions')
+    .option('--av', 'stop on first-chance access violations (c0000005)')
+    .option('--cpp', 'stop on first-chance C++ exceptions (MSVC e06d7363, mingw 20474343)')
+    .option('--code <code>', 'stop on this first-chance code, e.g. 0xc00000fd or stackoverflow (repeatable)', collect)
+    .option('--all-first-chance', 'stop on every first-chance exception')
+    .option('--include <filter>', 'dump only exceptions matching this filter (repeatable; see below)', collect)
+    .option('--exclude <filter>', 'never dump exceptions matching this filter (repeatable)', collect)
+    .option('--skip <n>', 'skip (log only) the first N matching exceptions')
+    .option('--max-dumps <n>', 'write at most N dumps (ProcDump -n)')
+    .option('--exit-after-max', 'end the watch (detach) once --max-dumps dumps are written')
+    .option('--once-per-bucket', 'at most one dump per exception signature')
+    .option('--full', 'full-memory dumps (.dump /ma; default)')
+    .option('--mini', 'mini dumps (.dump /m)')
+    .option('--duration <time>', 'end after this long (90, 30s, 5m, 1h), detaching')
+    .option('--out <dir>', 'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)')
+    .option('--frames <n>', 'top frames kept per exception (default 10)')
+    .option('--json', 'print summary.json on stdout at the end')
+    .option('-q, --quiet', 'no per-exception lines on stderr')
+    .option('--debugger <path>', 'the cdb.exe (or winedbg) to run')
+    .option('--symbol-path <path>', 'cdb symbol path (-y)')
+    .option('--record <file>', 'keep a raw transcript of the debugger session (JSON lines)')
+    .addOption(new Option('-e [1]', 'ProcDump: -e = unhandled only; -e 1 = first chance too'))
+    .addOption(new Option('-f <filter>', 'ProcDump: same as --include').argParser(collect))
+    .addOption(new Option('-n <count>', 'ProcDump: same as --max-dumps'))
+    .addOption(new Option('-m <kind>', 'ProcDump: -ma = --full, -mm = --mini'))
+    .addHelpText(
+      'after',
+      `
+Filters (--include / --exclude / -f):
+  [FIELD:]PATTERN   PATTERN is a glob (* and ?, case-insensitive, whole value) or /regex/flags
+  code:0xc0000005   code, or a name (av, clr, cpp, stackoverflow…), or a hex glob (e04343*)
+  type:NullReferenceException   CLR type; without a namespace the last part matches too
+  message:/time.?out/i          CLR message (native: the debugger's description)
+  module:raise                  the module of any frame (.dll/.exe optional)
+  frame:*!crash_here            any frame, module!function without offset
+  boom              no field: ProcDump -f style substring of CODE.Type ("message")
+  An exception is matched when it matches any include (or there are none) and no exclude.
+  Order of dump limits: --skip, then --once-per-bucket, then --max-dumps.
+
+Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
+ends with detach + quit. The same on Ctrl-C, --duration, target exit and harness errors.
+
+Output: OUT/exceptions.ndjson (one line per exception), OUT/summary.json, dumps named
+  <process>.exe_<pid>_<code>[-Type]_<yyMMdd>-<HHmmss>.dmp, owner-only (0600).
+
+Examples:
+  cdb-harness watch --name w3wp --include type:System.NullReferenceException --max-dumps 3
+  cdb-harness watch --pid 1234 -e 1 -f Timeout -n 1 -ma --out dumps
+  cdb-harness watch --engine winedbg --pid 32 --av --once-per-bucket --duration 5m
+  cdb-harness watch -- app.exe --port 8080`,
+    )
+    .action(async (program: string[], cli: WatchCliOptions) => {
+      context.setExitCode(await runWatch(program, cli));
+    });
+  context.program.addCommand(command);
+}
+
+export async function runWatch(program: readonly string[], cli: WatchCliOptions): Promise<number> {
+  let options: Omit<WatchOptions, 'signal' | 'onEvent'>;
+  try {
+    options = watchOptionsFromCli(cli, program);
+  } catch (error) {
+    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    return exitCodeFor(error);
+  }
+  const controller = new AbortController();
+  const onSignal = () => {
+    process.stderr.write('\nCtrl-C: detaching from the target (it keeps running)...\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const summary = await watch({
+      ...options,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (cli.quiet === true && event.type === 'exception') return;
+        const text = formatWatchEvent(event);
+        if (text !== null) process.stderr.write(`${text}\n`);
+      },
+    });
+    process.stderr.write(`${formatWatchSummary(summary)}\n`);
+    if (cli.json === true) {
+      const check = validate('watchSummary', summary);
+      if (!check.ok) process.stderr.write(`warning: summary does not match its schema: ${check.errors.join('; ')}\n`);
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    }
+    return watchExitCode(summary);
+  } catch (error) {
+    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    return exitCodeFor(error);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }

@@ -1,0 +1,141 @@
+// Collects one command's output from the clean text stream until its end marker and the prompt
+// after it. Keeps the head of the output within soft caps (bytes, lines) and only counts the
+// rest; past the hard caps it reports 'hard-limit' so the session can stop the command.
+import type { Dialect } from './dialects/dialect.js';
+
+export interface OutputLimits {
+  maxBytes: number;
+  maxLines: number;
+  hardMaxBytes: number;
+  hardMaxLines: number;
+}
+
+export type FeedResult = 'more' | 'done' | 'hard-limit';
+
+/** Longest unfinished line kept; a longer one is cut (its tail is kept for prompt detection). */
+const MAX_PARTIAL = 64 * 1024;
+const PARTIAL_TAIL = 4096;
+
+export class CommandOutput {
+  readonly lines: string[] = [];
+  truncated = false;
+  droppedLines = 0;
+  droppedBytes = 0;
+  private keptBytes = 0;
+  private totalBytes = 0;
+  private totalLines = 0;
+  private partial = '';
+  private markerSeen = false;
+  private commandEchoSeen = false;
+  private markerEchoSeen = false;
+  private hardLimitHit = false;
+  private finished = false;
+
+  constructor(
+    private readonly dialect: Dialect,
+    readonly command: string,
+    private readonly markerCommand: string,
+    private readonly marker: string,
+    private readonly limits: OutputLimits,
+  ) {}
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  feed(text: string): FeedResult {
+    if (this.finished) return 'done';
+    this.totalBytes += text.length;
+    let start = 0;
+    let at = text.indexOf('\n');
+    if (at >= 0) {
+      this.takeLine(this.partial + text.slice(0, at));
+      this.partial = '';
+      start = at + 1;
+      while ((at = text.indexOf('\n', start)) >= 0) {
+        this.takeLine(text.slice(start, at));
+        start = at + 1;
+      }
+    }
+    this.partial += start === 0 ? text : text.slice(start);
+    if (this.partial.length > MAX_PARTIAL) {
+      const cut = this.partial.length - PARTIAL_TAIL;
+      this.droppedBytes += cut;
+      this.truncated = true;
+      this.partial = this.partial.slice(cut);
+    }
+    if (this.markerSeen && this.dialect.isPrompt(this.partial)) {
+      this.finished = true;
+      return 'done';
+    }
+    if (
+      !this.hardLimitHit &&
+      (this.totalBytes > this.limits.hardMaxBytes || this.totalLines > this.limits.hardMaxLines)
+    ) {
+      this.hardLimitHit = true;
+      return 'hard-limit';
+    }
+    return 'more';
+  }
+
+  private takeLine(line: string): void {
+    this.totalLines += 1;
+    if (this.markerSeen) return; // stray text between the marker and the prompt
+    const bare = this.dialect.stripPrompt(line);
+    if (this.dialect.isMarkerLine(bare, this.marker)) {
+      this.markerSeen = true;
+      return;
+    }
+    // Echoes are dropped on arrival so they never count against the caps: the command's echo
+    // is the first line; the marker command's echo comes last (conhost echoes on read) or
+    // second (a tty echoes on write).
+    if (!this.commandEchoSeen && this.totalLines === 1 && bare.trimEnd() === this.command.trim()) {
+      this.commandEchoSeen = true;
+      return;
+    }
+    if (!this.markerEchoSeen && bare.trimEnd() === this.markerCommand) {
+      this.markerEchoSeen = true;
+      return;
+    }
+    if (
+      !this.truncated &&
+      this.lines.length < this.limits.maxLines &&
+      this.keptBytes + line.length + 1 <= this.limits.maxBytes
+    ) {
+      this.lines.push(line);
+      this.keptBytes += line.length + 1;
+    } else {
+      this.truncated = true;
+      this.droppedLines += 1;
+      this.droppedBytes += line.length + 1;
+    }
+  }
+
+  /** The output with the echoed command, the echoed marker command and prompts removed. */
+  result(): string[] {
+    const lines = [...this.lines];
+    // Partial output, then the prompt, then the marker echo on one line: `abc0:000> .echo M`.
+    for (let i = lines.length - 1; i >= 0 && !this.markerEchoSeen; i--) {
+      const line = lines[i] ?? '';
+      if (line.endsWith(this.markerCommand)) {
+        const before = line.slice(0, line.length - this.markerCommand.length);
+        const withoutPrompt = before.replace(this.dialect.promptPattern, '');
+        if (withoutPrompt !== before) {
+          if (withoutPrompt.length > 0) lines[i] = withoutPrompt;
+          else lines.splice(i, 1);
+          break;
+        }
+      }
+    }
+    // A line that is only a prompt (or ends in one, after partial output) closes the output.
+    const last = lines[lines.length - 1];
+    if (last !== undefined) {
+      const withoutPrompt = last.replace(this.dialect.promptPattern, '');
+      if (withoutPrompt !== last) {
+        if (withoutPrompt.length > 0) lines[lines.length - 1] = withoutPrompt;
+        else lines.pop();
+      }
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,174 @@
+// cdb.exe (Debugging Tools for Windows). Behaviour from shared/notes/cdb-automation-survey.md
+// §1.1, §1.2, §2.x and the published transcripts in shared/transcripts.
+import { UnsafeArgumentError, UsageError } from '../../errors.js';
+import { findDebuggerEvents } from '../../parsers/debugger-event.js';
+import { stopFromEvents, type StopEvent } from '../stop-event.js';
+import type { Dialect, ExceptionBreakSettings, SessionTarget } from './dialect.js';
+import {
+  refuseBadCommand,
+  refuseChars,
+  refuseControlChars,
+  refuseNonAscii,
+} from './unsafe-text.js';
+
+// The prompt on the unfinished last line, possibly after partial output on the same line
+// (survey §2.2): `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
+// blank, so the space is optional.
+const PROMPT_RE = /(?:\d+|\?):(?:\d+|\?\?\?)(?::x86)?> ?$/;
+// Leading prompts on a complete line: `0:000> .echo X` (echoed input after a prompt).
+const LEADING_PROMPT_RE = /^(?:(?:\d+|\?):(?:\d+|\?\?\?)(?::x86)?> ?)+/;
+// Go-class commands (survey §1.2: `p`, `t`, `pa`, `ta` are deliberately not go-class):
+//   g   gh   gn   gc   gu   g 00007ff6`b0f81204   gn;
+const GO_RE = /^\s*g[hncu]?(?:[\s;]|$)/i;
+// A breakpoint stop (survey §1.9, Code::Blocks cdb_driver): `Breakpoint 0 hit`
+const BREAKPOINT_RE = /^Breakpoint \d+ hit\b/m;
+// Process exit with `sxe epr` (transcript events/net4-unknown-exception-e0434352-before-sos-many.txt):
+//   ntdll!NtTerminateProcess+0x12:
+const EXIT_RE = /^ntdll!(?:Nt|Zw)TerminateProcess\+0x[0-9a-f]+:$/m;
+// Attach failures (survey §1.1, mBugId cCdbWrapper_fAttachCdbToProcessForId.py):
+//   Cannot debug pid 1234, Win32 error 0n87
+//   Unable to initialize target, NTSTATUS 0xC0000048
+const CANNOT_DEBUG_RE = /^Cannot debug pid (\d+), (.+)$/m;
+const CANNOT_INIT_RE = /^Unable to initialize target, (.+)$/m;
+// Exception codes for `sxe`: `e0434352`, `0xE06D7363`.
+const CODE_RE = /^(?:0x)?([0-9a-f]{1,8})$/i;
+
+function liveTarget(target: SessionTarget): boolean {
+  return target.kind === 'attach' || target.kind === 'attach-name' || target.kind === 'launch';
+}
+
+export const cdbDialect: Dialect = {
+  name: 'cdb',
+  promptPattern: PROMPT_RE,
+  lastEventCommand: '.lastevent',
+
+  launchArgs(target, options) {
+    // -snul: no symbol-server sweeps for unqualified names (survey §2.9).
+    const args = ['-snul'];
+    if (options.symbolPath !== undefined) {
+      refuseControlChars('The symbol path', options.symbolPath);
+      args.push('-y', options.symbolPath);
+    }
+    args.push(...(options.extraArgs ?? []));
+    switch (target.kind) {
+      case 'dump':
+        refuseControlChars('The dump path', target.path);
+        args.push('-z', target.path);
+        break;
+      case 'attach':
+        if (!Number.isInteger(target.pid) || target.pid <= 0) {
+          throw new UsageError(`Not a process id: ${target.pid}`);
+        }
+        // -pd on every live attach: ending the session then detaches instead of killing.
+        args.push('-p', String(target.pid), '-pd');
+        if (target.noninvasive === true) args.push('-pv');
+        break;
+      case 'attach-name':
+        refuseControlChars('The process name', target.name);
+        args.push('-pn', target.name, '-pd');
+        if (target.noninvasive === true) args.push('-pv');
+        break;
+      case 'launch':
+        refuseControlChars('The program path', target.program);
+        args.push(target.program, ...target.args);
+        break;
+      case 'none':
+        break;
+    }
+    return args;
+  },
+
+  isPrompt(lastLine) {
+    return PROMPT_RE.test(lastLine);
+  },
+
+  stripPrompt(line) {
+    return line.replace(LEADING_PROMPT_RE, '');
+  },
+
+  markerCommand(marker) {
+    return `.echo ${marker}`;
+  },
+
+  isMarkerLine(line, marker) {
+    return line.trimEnd() === marker;
+  },
+
+  setupCommands() {
+    // A bare prompt at each stop: no disassembly, registers, source or symbol lookups (BugId).
+    return ['.prompt_allow -dis -ea -reg -src -sym'];
+  },
+
+  goCommand(stop: StopEvent | null) {
+    return stop?.kind === 'exception' ? 'gn' : 'g';
+  },
+
+  isGoCommand(command) {
+    return GO_RE.test(command);
+  },
+
+  writeDumpCommand(path, kind) {
+    refuseControlChars('The dump path', path);
+    refuseNonAscii('The dump path', path);
+    // `"` would end the quoted path; `;` ends the command in cdb's parser; `${` expands aliases.
+    refuseChars('The dump path', path, ['"', ';', '${']);
+    if (path.trim() !== path || path.length === 0) {
+      throw new UnsafeArgumentError(
+        `The dump path must not be empty or padded: ${JSON.stringify(path)}`,
+      );
+    }
+    return `.dump /o ${kind === 'full' ? '/ma' : '/m'} "${path}"`;
+  },
+
+  exceptionBreakCommands(settings: ExceptionBreakSettings) {
+    const commands: string[] = [];
+    if (settings.allFirstChance === true) commands.push('sxe *');
+    else commands.push('sxd *');
+    if (settings.av === true) commands.push('sxe av');
+    if (settings.clr === true) commands.push('sxe clr');
+    if (settings.cpp === true) commands.push('sxe eh');
+    for (const code of settings.codes ?? []) {
+      const match = CODE_RE.exec(code.trim());
+      if (!match?.[1])
+        throw new UnsafeArgumentError(`Not an exception code: ${JSON.stringify(code)}`);
+      commands.push(`sxe 0x${match[1].toLowerCase().padStart(8, '0')}`);
+    }
+    return commands;
+  },
+
+  endCommands(target) {
+    // `q` on an invasive live attach kills the target; `qd` detaches and exits (survey §2.8).
+    return liveTarget(target) ? ['qd'] : ['q'];
+  },
+
+  parseStop(text) {
+    const events = findDebuggerEvents(text, 'cdb');
+    if (EXIT_RE.test(text)) return stopFromEvents('exit', text, events, { processExited: true });
+    if (BREAKPOINT_RE.test(text)) return stopFromEvents('breakpoint', text, events);
+    if (events.length > 0) return stopFromEvents('exception', text, events);
+    return stopFromEvents('unknown', text, events);
+  },
+
+  validateCommand(command) {
+    refuseBadCommand(command);
+  },
+
+  spawnCommand(file, args) {
+    return { file, args: [...args] };
+  },
+
+  startFailure(banner) {
+    const cannot = CANNOT_DEBUG_RE.exec(banner);
+    if (cannot)
+      return {
+        reason: 'attach-failed',
+        message: `cdb cannot debug pid ${cannot[1]}: ${cannot[2]}`,
+      };
+    const init = CANNOT_INIT_RE.exec(banner);
+    if (init)
+      return { reason: 'attach-failed', message: `cdb: unable to initialize target: ${init[1]}` };
+    return null;
+  },
+
+  isLive: liveTarget,
+};

@@ -1,0 +1,50 @@
+// Finds cdb.exe: CDB_PATH, then the Windows SDK "Debugging Tools for Windows" folders, then the
+// WinDbg Store alias (mcp-windbg's search order, survey §1.2). Platform, environment and the
+// existence check are injectable so the search is testable on Linux.
+import { existsSync } from 'node:fs';
+import { win32 } from 'node:path';
+import { DebuggerNotFoundError } from '../../errors.js';
+
+export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
+  const candidates: string[] = [];
+  const fromEnv = env['CDB_PATH'];
+  if (fromEnv !== undefined && fromEnv.length > 0) candidates.push(fromEnv);
+  if (platform !== 'win32') return candidates;
+  const arches = process.arch === 'ia32' ? ['x86', 'x64'] : ['x64', 'x86'];
+  const roots = [env['ProgramFiles(x86)'], env['ProgramFiles']].filter(
+    (root): root is string => root !== undefined && root.length > 0,
+  );
+  for (const root of [...new Set(roots)]) {
+    for (const arch of arches) {
+      candidates.push(win32.join(root, 'Windows Kits', '10', 'Debuggers', arch, 'cdb.exe'));
+    }
+  }
+  const localAppData = env['LOCALAPPDATA'];
+  if (localAppData !== undefined && localAppData.length > 0) {
+    candidates.push(win32.join(localAppData, 'Microsoft', 'WindowsApps', 'cdbX64.exe'));
+  }
+  return candidates;
+}
+
+export function locateCdb(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): string {
+  const candidates = cdbCandidates(env, platform);
+  const found = candidates.find((path) => exists(path));
+  if (found !== undefined) return found;
+  const looked =
+    candidates.length === 0
+      ? '  (nowhere: CDB_PATH is not set and this is not Windows)'
+      : candidates.map((path) => `  ${path}`).join('\n');
+  throw new DebuggerNotFoundError(
+    [
+      'cdb.exe was not found. Install it with the Windows SDK ("Debugging Tools for Windows"',
+      'feature), or install WinDbg from the Microsoft Store, or set CDB_PATH to the full path of',
+      'cdb.exe. On Linux, use the winedbg dialect instead.',
+      'Looked in:',
+      looked,
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,169 @@
+// winedbg (Wine's debugger) as the real end-to-end stand-in for cdb. Every rule here was measured
+// in shared/notes/winedbg-lab.md: the stty preset, the prompt, echo, `pass` vs `cont`, Ctrl-C,
+// `detach` + `quit`, and the `minidump` path traps.
+import { UnsafeArgumentError, UsageError } from '../../errors.js';
+import { findDebuggerEvents } from '../../parsers/debugger-event.js';
+import { stopFromEvents, type StopEvent } from '../stop-event.js';
+import type { Dialect, SessionTarget } from './dialect.js';
+import {
+  refuseBadCommand,
+  refuseChars,
+  refuseControlChars,
+  refuseNonAscii,
+} from './unsafe-text.js';
+
+// The prompt, no trailing space, no newline (lab §2): `Wine-dbg>`
+const PROMPT_RE = /Wine-dbg> ?$/;
+// Echoed input after a prompt on one line: `Wine-dbg>echo __M7__`
+const LEADING_PROMPT_RE = /^(?:Wine-dbg> ?)+/;
+// Go commands: `cont`, `c`, `pass` (lab §2: `pass` is cdb's `gn`).
+const GO_RE = /^\s*(?:cont|c|pass)\s*$/i;
+// `Process of pid=0458 has terminated` (lab §2)
+const EXIT_RE = /^Process of pid=[0-9a-f]+ has terminated/m;
+// `Ctrl-C: stopping debuggee` (lab §2)
+const CTRL_C_RE = /^Ctrl-C: stopping debuggee/m;
+// `Stopped on breakpoint 1 at 0x0000000140001550 main+0x10 [...]` (winedbg break.c message)
+const BREAKPOINT_RE = /^Stopped on breakpoint \d+ at /m;
+// `WineDbg starting on pid 0508` / `WineDbg starting on minidump on pid 07e4` (lab §3, §4)
+const STARTING_RE = /^WineDbg starting on /m;
+// `Can't attach process 1869f: error 87` (lab §3, `winedbg 99999`)
+const CANT_ATTACH_RE = /^Can't attach process ([0-9a-f]+): error (\d+)/m;
+
+function liveTarget(target: SessionTarget): boolean {
+  return target.kind === 'attach' || target.kind === 'attach-name' || target.kind === 'launch';
+}
+
+export const winedbgDialect: Dialect = {
+  name: 'winedbg',
+  promptPattern: PROMPT_RE,
+  lastEventCommand: 'info exception',
+
+  launchArgs(target, options) {
+    // winedbg has no symbol-path option; symbols come from the DWARF in the binaries.
+    const args = [...(options.extraArgs ?? [])];
+    switch (target.kind) {
+      case 'dump':
+        refuseControlChars('The dump path', target.path);
+        args.push(target.path);
+        break;
+      case 'attach':
+        if (!Number.isInteger(target.pid) || target.pid <= 0) {
+          throw new UsageError(`Not a process id: ${target.pid}`);
+        }
+        // `winedbg 1288` (decimal) attaches (lab §3); winedbg has no noninvasive mode.
+        args.push(String(target.pid));
+        break;
+      case 'attach-name':
+        throw new UsageError(
+          'winedbg cannot attach by process name; find the pid and use an attach target.',
+        );
+      case 'launch':
+        refuseControlChars('The program path', target.program);
+        args.push(target.program, ...target.args);
+        break;
+      case 'none':
+        break;
+    }
+    return args;
+  },
+
+  isPrompt(lastLine) {
+    return PROMPT_RE.test(lastLine);
+  },
+
+  stripPrompt(line) {
+    return line.replace(LEADING_PROMPT_RE, '');
+  },
+
+  markerCommand(marker) {
+    return `echo ${marker}`;
+  },
+
+  isMarkerLine(line, marker) {
+    // With no process loaded, `echo X` prints `No process loaded, cannot execute 'echo X'`.
+    const text = line.trimEnd();
+    return text === marker || text.endsWith(`cannot execute 'echo ${marker}'`);
+  },
+
+  setupCommands() {
+    return [];
+  },
+
+  goCommand(stop: StopEvent | null) {
+    // `cont` at an exception tells the target it was handled (an AV re-faults forever);
+    // `pass` hands it to the program's own handlers like cdb's `gn` (lab §2).
+    return stop?.kind === 'exception' ? 'pass' : 'cont';
+  },
+
+  isGoCommand(command) {
+    return GO_RE.test(command);
+  },
+
+  writeDumpCommand(path, _kind) {
+    // winedbg writes MiniDumpNormal only, whatever is asked (lab §4). Quoted unix paths work;
+    // `Z:\…` gives `Syntax Error (:)` and still writes a file named `Z`; single backslashes in
+    // quotes are read as escapes and nothing is written; an unquoted space cuts the name.
+    refuseControlChars('The dump path', path);
+    refuseNonAscii('The dump path', path);
+    refuseChars('The dump path', path, ['"', '\\', ';', "'", ' ', ':']);
+    if (path.length === 0) throw new UnsafeArgumentError('The dump path must not be empty.');
+    return `minidump "${path}"`;
+  },
+
+  exceptionBreakCommands(settings) {
+    // Global in winedbg: the harness filters stops itself (lab recipe rule 4).
+    const any =
+      settings.allFirstChance === true ||
+      settings.clr === true ||
+      settings.av === true ||
+      settings.cpp === true ||
+      (settings.codes?.length ?? 0) > 0;
+    return [`set $BreakOnFirstChance=${any ? 1 : 0}`];
+  },
+
+  endCommands(target) {
+    // `detach` lets the target run on; `quit` then ends winedbg (lab §2, §3).
+    return liveTarget(target) ? ['detach', 'quit'] : ['quit'];
+  },
+
+  parseStop(text) {
+    const events = findDebuggerEvents(text, 'winedbg');
+    if (EXIT_RE.test(text)) return stopFromEvents('exit', text, events, { processExited: true });
+    if (CTRL_C_RE.test(text)) return stopFromEvents('break-in', text, events);
+    if (BREAKPOINT_RE.test(text)) return stopFromEvents('breakpoint', text, events);
+    if (events.length > 0) return stopFromEvents('exception', text, events);
+    if (STARTING_RE.test(text)) return stopFromEvents('initial', text, events);
+    return stopFromEvents('unknown', text, events);
+  },
+
+  validateCommand(command) {
+    refuseBadCommand(command);
+    // `print 1; print 2` gives `Syntax Error (;)` and runs only the first part (lab §2).
+    if (command.includes(';')) {
+      throw new UnsafeArgumentError(
+        'winedbg cannot chain commands with `;`; send them one at a time.',
+        { command },
+      );
+    }
+  },
+
+  spawnCommand(file, args) {
+    // Preset the tty before winedbg starts: without it ~30 % of sessions hang on the first
+    // command. Never `stty raw`: it turns off ISIG and Ctrl-C stops working (lab §2).
+    return {
+      file: 'sh',
+      args: ['-c', 'stty -icrnl -icanon -echo; exec "$0" "$@"', file, ...args],
+    };
+  },
+
+  startFailure(banner) {
+    const match = CANT_ATTACH_RE.exec(banner);
+    if (!match) return null;
+    return {
+      reason: 'attach-failed',
+      message: `winedbg cannot attach to process 0x${match[1]}: error ${match[2]}`,
+    };
+  },
+
+  isLive: liveTarget,
+};

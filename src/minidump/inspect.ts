@@ -1,0 +1,376 @@
+// `inspectDump`: one dump → the per-dump object of records.md ("Minidump records"), the shape
+// `cdb-harness inspect --json` prints and schemas/inspect.schema.json checks. It never throws for
+// a bad file: an unreadable header or directory, or an I/O error, gives `ok: false` + `error`.
+// Only an abort is rethrown, because the caller asked for it.
+import { AbortedError, isHarnessError, type HarnessErrorCode } from '../errors.js';
+import { hex, hex32 } from './bytes.js';
+import { classifyDump, type DumpKind } from './dump-kind.js';
+import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
+import { openMinidump, type Minidump, type MinidumpThread } from './minidump.js';
+import type { MemoryInfoSummary } from './streams/memory-info-list.js';
+import type { DumpModule } from './streams/module-list.js';
+import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
+import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
+
+export interface InspectedSystem {
+  arch: string;
+  osVersion: string;
+  csd: string | null;
+  cpuCount: number;
+  platform: string;
+  /** Wine's own build string, in dumps Wine wrote. */
+  wineBuild?: string;
+}
+
+export interface InspectedProcess {
+  pid?: number;
+  /** ISO 8601. */
+  createTime?: string;
+  /** File name of the main module (the first in the module list). */
+  name?: string;
+  path?: string;
+  /** Dump time minus process create time. */
+  uptimeSeconds?: number;
+  userTimeSeconds?: number;
+  kernelTimeSeconds?: number;
+  /** From ProcessVmCounters: commit charge and working set, in bytes. */
+  privateUsage?: number;
+  workingSetSize?: number;
+}
+
+export interface InspectedException {
+  threadId: number;
+  code: string;
+  name: string;
+  flags: number;
+  address: string;
+  parameters: string[];
+  /** Access violations: what was attempted and where (from the parameters). */
+  accessType?: AccessKind;
+  accessAddress?: string;
+  /** The module whose image holds `address`, and the offset into it. */
+  module?: string;
+  moduleOffset?: string;
+  /** True when the record chains to another (ExceptionRecord ≠ 0). */
+  nested?: boolean;
+}
+
+export interface InspectedThread {
+  id: number;
+  suspendCount: number;
+  teb: string;
+  stackStart: string;
+  stackSize: number;
+  priority: number;
+  priorityClass: number;
+  name?: string;
+  /** The thread the exception stream names. */
+  faulting?: boolean;
+  /** ThreadInfoList says this thread wrote the dump. */
+  writingThread?: boolean;
+  createTime?: string;
+  userTimeMs?: number;
+  kernelTimeMs?: number;
+  startAddress?: string;
+}
+
+export interface InspectedModule {
+  base: string;
+  size: number;
+  path: string;
+  name: string;
+  /** PE TimeDateStamp. */
+  timestamp: number;
+  checksum: number;
+  fileVersion?: string;
+  pdbName?: string;
+  pdbPath?: string;
+  /** Symbol-server debug id: GUID + age (RSDS) or signature + age (NB10). */
+  debugId?: string;
+  /** Symbol-server code id: TimeDateStamp + SizeOfImage. */
+  codeId: string;
+}
+
+export interface InspectedUnloadedModule {
+  base: string;
+  size: number;
+  path: string;
+  name: string;
+  timestamp: number;
+}
+
+export interface InspectedMemory {
+  rangeCount: number;
+  totalBytes: number;
+  sources: ('MemoryList' | 'Memory64List')[];
+  /** Captured bytes the descriptors declare but the file lacks (truncated dump). */
+  missingBytes: number;
+  /** Region totals from MemoryInfoList, when present. */
+  info?: MemoryInfoSummary;
+}
+
+export interface InspectedStream {
+  index: number;
+  type: number;
+  name: string;
+  size: number;
+  rva: number;
+}
+
+export interface InspectedDumpOk {
+  file: string;
+  ok: true;
+  fileSize: number;
+  kind: DumpKind;
+  /** header Flags (MINIDUMP_TYPE) as written. */
+  flags: string;
+  /** ISO 8601, when the dump was written. */
+  timestamp: string;
+  writer?: DumpWriter;
+  writerEvidence?: string;
+  system: InspectedSystem | null;
+  process: InspectedProcess;
+  exception: InspectedException | null;
+  threads: InspectedThread[];
+  modules: InspectedModule[];
+  unloadedModules: InspectedUnloadedModule[];
+  handles?: { count: number; byType: Record<string, number> };
+  memory: InspectedMemory;
+  comments?: string[];
+  streams: InspectedStream[];
+  /** File bytes the inspection read (a full dump's memory is never touched). */
+  bytesRead: number;
+  warnings: string[];
+}
+
+export interface InspectedDumpFailed {
+  file: string;
+  ok: false;
+  error: { code: HarnessErrorCode | 'INTERNAL'; message: string };
+  fileSize?: number;
+  warnings: string[];
+}
+
+export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
+
+export interface InspectDumpOptions {
+  signal?: AbortSignal;
+}
+
+export async function inspectDump(
+  path: string,
+  options: InspectDumpOptions = {},
+): Promise<InspectedDump> {
+  let dump: Minidump | undefined;
+  try {
+    dump = await openMinidump(path, options.signal === undefined ? {} : { signal: options.signal });
+    return await describe(dump);
+  } catch (error) {
+    if (error instanceof AbortedError) throw error;
+    const failed: InspectedDumpFailed = {
+      file: path,
+      ok: false,
+      error: isHarnessError(error)
+        ? { code: error.code, message: error.shortMessage }
+        : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
+      warnings: dump ? dump.warnings() : [],
+    };
+    if (dump) failed.fileSize = dump.fileSize;
+    return failed;
+  } finally {
+    await dump?.close();
+  }
+}
+
+async function describe(dump: Minidump): Promise<InspectedDumpOk> {
+  const [
+    systemInfo,
+    miscInfo,
+    exception,
+    threads,
+    modules,
+    unloaded,
+    handles,
+    memoryInfo,
+    vm,
+    comments,
+  ] = await Promise.all([
+    dump.systemInfo(),
+    dump.miscInfo(),
+    dump.exception(),
+    dump.threads(),
+    dump.modules(),
+    dump.unloadedModules(),
+    dump.handles(),
+    dump.memoryInfo(),
+    dump.vmCounters(),
+    dump.comments(),
+  ]);
+  const memory = await dump.memorySummary();
+  const streams = dump.streams();
+  const { kind, warnings: kindWarnings } = classifyDump({
+    flags: dump.header.flags,
+    streams,
+    memory64DeclaredBytes: memory.memory64DeclaredBytes,
+  });
+  const signExtendedAddresses =
+    systemInfo?.processorArchitecture === 0 &&
+    (await dump.memoryRanges()).some((r) => r.start >= 0xffffffff00000000n);
+  const writer = fingerprintWriter({
+    header: dump.header,
+    streams,
+    miscInfo,
+    systemInfo,
+    signExtendedAddresses,
+  });
+
+  const extraWarnings = [...kindWarnings];
+  if (!systemInfo) extraWarnings.push('no readable SystemInfo stream: architecture and OS unknown');
+  if (!dump.stream(0x4)) extraWarnings.push('no ModuleList stream');
+  if (!dump.stream(0x3) && !dump.stream(0x8)) extraWarnings.push('no ThreadList stream');
+  if (dump.header.timeDateStamp === 0) extraWarnings.push('the header time stamp is 0');
+
+  const main = modules[0];
+  const process: InspectedProcess = {};
+  if (miscInfo?.processId !== undefined) process.pid = miscInfo.processId;
+  if (miscInfo?.processCreateTime !== undefined && miscInfo.processCreateTime !== 0) {
+    process.createTime = new Date(miscInfo.processCreateTime * 1000).toISOString();
+    const uptime = dump.header.timeDateStamp - miscInfo.processCreateTime;
+    if (dump.header.timeDateStamp !== 0 && uptime >= 0) process.uptimeSeconds = uptime;
+  }
+  if (miscInfo?.processUserTimeSeconds !== undefined)
+    process.userTimeSeconds = miscInfo.processUserTimeSeconds;
+  if (miscInfo?.processKernelTimeSeconds !== undefined)
+    process.kernelTimeSeconds = miscInfo.processKernelTimeSeconds;
+  if (main) {
+    process.name = main.name;
+    process.path = main.path;
+  }
+  if (vm) {
+    process.privateUsage = vm.privateUsage;
+    process.workingSetSize = vm.workingSetSize;
+  }
+
+  const result: InspectedDumpOk = {
+    file: dump.path,
+    ok: true,
+    fileSize: dump.fileSize,
+    kind,
+    flags: hex(dump.header.flags),
+    timestamp: new Date(dump.header.timeDateStamp * 1000).toISOString(),
+    system: systemInfo && {
+      arch: systemInfo.arch,
+      osVersion: systemInfo.osVersion,
+      csd: systemInfo.csd,
+      cpuCount: systemInfo.cpuCount,
+      platform: systemInfo.platform,
+      ...(systemInfo.wine ? { wineBuild: systemInfo.wine.build } : {}),
+    },
+    process,
+    exception: exception && describeException(exception, modules),
+    threads: threads.map((t) => describeThread(t, exception?.threadId)),
+    modules: modules.map(describeModule),
+    unloadedModules: unloaded.map((m) => ({
+      base: hex(m.base),
+      size: m.size,
+      path: m.path,
+      name: m.name,
+      timestamp: m.timeDateStamp,
+    })),
+    memory: {
+      rangeCount: memory.rangeCount,
+      totalBytes: memory.totalBytes,
+      sources: memory.sources,
+      missingBytes: memory.missingBytes,
+      ...(memoryInfo ? { info: memoryInfo.summary } : {}),
+    },
+    streams: streams.map((s) => ({
+      index: s.index,
+      type: s.type,
+      name: s.name,
+      size: s.size,
+      rva: s.rva,
+    })),
+    bytesRead: 0,
+    warnings: [],
+  };
+  if (writer) {
+    result.writer = writer.writer;
+    result.writerEvidence = writer.evidence;
+  }
+  if (handles) result.handles = handles;
+  if (comments.length > 0) result.comments = comments;
+  result.warnings = [...new Set([...dump.warnings(), ...extraWarnings])];
+  result.bytesRead = dump.bytesRead;
+  return result;
+}
+
+function describeException(
+  exception: NonNullable<Awaited<ReturnType<Minidump['exception']>>>,
+  modules: readonly DumpModule[],
+): InspectedException {
+  const out: InspectedException = {
+    threadId: exception.threadId,
+    code: hex32(exception.code),
+    name: exceptionName(exception.code, exception.parameters),
+    flags: exception.flags,
+    address: hex(exception.address),
+    parameters: exception.parameters.map((p) => hex(p)),
+  };
+  const av = accessViolationDetail(exception.code, exception.parameters);
+  if (av) {
+    if (av.access) out.accessType = av.access;
+    out.accessAddress = hex(av.address);
+  }
+  const module = modules.find(
+    (m) => exception.address >= m.base && exception.address < m.base + BigInt(m.size),
+  );
+  if (module) {
+    out.module = module.name;
+    out.moduleOffset = hex(exception.address - module.base);
+  }
+  if (exception.nestedRecord !== 0n) out.nested = true;
+  return out;
+}
+
+function describeThread(thread: MinidumpThread, faultingId: number | undefined): InspectedThread {
+  const out: InspectedThread = {
+    id: thread.id,
+    suspendCount: thread.suspendCount,
+    teb: hex(thread.teb),
+    stackStart: hex(thread.stack.start),
+    stackSize: thread.stack.size,
+    priority: thread.priority,
+    priorityClass: thread.priorityClass,
+  };
+  if (thread.name !== undefined) out.name = thread.name;
+  if (faultingId === thread.id) out.faulting = true;
+  const info = thread.info;
+  if (info) {
+    if ((info.dumpFlags & ThreadDumpFlags.WritingThread) !== 0) out.writingThread = true;
+    const created = fileTimeToIso(info.createTime);
+    if (created !== undefined) out.createTime = created;
+    out.userTimeMs = Number(info.userTime / 10_000n);
+    out.kernelTimeMs = Number(info.kernelTime / 10_000n);
+    if (info.startAddress !== 0n) out.startAddress = hex(info.startAddress);
+  }
+  return out;
+}
+
+function describeModule(module: DumpModule): InspectedModule {
+  const out: InspectedModule = {
+    base: hex(module.base),
+    size: module.size,
+    path: module.path,
+    name: module.name,
+    timestamp: module.timeDateStamp,
+    checksum: module.checksum,
+    codeId: module.codeId,
+  };
+  if (module.fileVersion !== undefined) out.fileVersion = module.fileVersion;
+  const cv = module.codeView;
+  if (cv?.pdbName !== undefined) out.pdbName = cv.pdbName;
+  if (cv?.pdbPath !== undefined) out.pdbPath = cv.pdbPath;
+  if (cv?.debugId !== undefined) out.debugId = cv.debugId;
+  return out;
+}

@@ -1,0 +1,344 @@
+// An open minidump: header and directory read eagerly (32 + 12·N bytes), every stream parsed on
+// first use and cached, memory read on demand through one merged address map. A stream that
+// cannot be parsed becomes a warning and an empty answer; only an unreadable header or directory
+// (BadDumpError) or an I/O failure (IoError) is thrown.
+import { BadDumpError, isHarnessError } from '../errors.js';
+import { directoryExtent, parseDirectory, type StreamInfo } from './directory.js';
+import { HEADER_SIZE, parseHeader, type MinidumpHeader } from './header.js';
+import { MemoryMap, type MemoryMapStats } from './memory-map.js';
+import { PositionedFileReader } from './file-reader.js';
+import type { StreamContext } from './stream-context.js';
+import { StreamType } from './stream-types.js';
+import { readMinidumpString } from './strings.js';
+import { parseComment } from './streams/comment.js';
+import { parseException, type DumpException } from './streams/exception.js';
+import { parseHandleData, type HandleSummary } from './streams/handle-data.js';
+import {
+  parseMemoryInfoList,
+  summarizeMemoryInfo,
+  type MemoryInfoSummary,
+  type MemoryRegion,
+} from './streams/memory-info-list.js';
+import {
+  parseMemory64List,
+  parseMemoryList,
+  type CapturedRange,
+  type MemoryListResult,
+} from './streams/memory-lists.js';
+import { parseMiscInfo, type MiscInfo } from './streams/misc-info.js';
+import { parseModuleList, type DumpModule } from './streams/module-list.js';
+import { parseProcessVmCounters, type ProcessVmCounters } from './streams/process-vm-counters.js';
+import { parseSystemInfo, type SystemInfo } from './streams/system-info.js';
+import { parseThreadInfoList, type ThreadInfo } from './streams/thread-info-list.js';
+import { parseThreadList, type DumpThread } from './streams/thread-list.js';
+import { parseThreadNames } from './streams/thread-names.js';
+import { parseUnloadedModuleList, type UnloadedModule } from './streams/unloaded-module-list.js';
+
+export interface OpenMinidumpOptions {
+  signal?: AbortSignal;
+  /** Bytes of page cache for structure reads (default 1 MiB). */
+  cacheBytes?: number;
+}
+
+/** Structure streams bigger than this are corrupt (a Memory64List of 4M ranges is 64 MiB). */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+
+export interface MinidumpThread extends DumpThread {
+  name?: string;
+  /** From ThreadInfoList, when the dump has one. */
+  info?: ThreadInfo;
+}
+
+export interface MemorySummary extends MemoryMapStats {
+  /** Which lists supplied the captured ranges. */
+  sources: ('MemoryList' | 'Memory64List')[];
+  /** Bytes the Memory64List declares (0 without one). */
+  memory64DeclaredBytes: number;
+  /** Declared bytes that are not in the file (a truncated dump). */
+  missingBytes: number;
+}
+
+export interface MemoryInfo {
+  regions: MemoryRegion[];
+  summary: MemoryInfoSummary;
+}
+
+export async function openMinidump(
+  path: string,
+  options: OpenMinidumpOptions = {},
+): Promise<Minidump> {
+  const reader = await PositionedFileReader.open(path, {
+    ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  try {
+    const header = parseHeader(path, await reader.read(0, HEADER_SIZE), reader.size);
+    const extent = directoryExtent(path, header, reader.size);
+    const warnings: string[] = [];
+    const streams = parseDirectory(
+      path,
+      await reader.read(extent.offset, extent.length),
+      reader.size,
+      (m) => warnings.push(m),
+    );
+    return new Minidump(reader, header, streams, warnings);
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
+}
+
+export class Minidump {
+  readonly path: string;
+  readonly fileSize: number;
+  readonly header: MinidumpHeader;
+  readonly #reader: PositionedFileReader;
+  readonly #streams: readonly StreamInfo[];
+  readonly #warnings: string[];
+  readonly #cache = new Map<string, Promise<unknown>>();
+  /** The address map once built: readMemory's hot path skips a promise hop with it. */
+  #map: MemoryMap | undefined;
+
+  /** Use openMinidump(). */
+  constructor(
+    reader: PositionedFileReader,
+    header: MinidumpHeader,
+    streams: StreamInfo[],
+    warnings: string[],
+  ) {
+    this.#reader = reader;
+    this.path = reader.path;
+    this.fileSize = reader.size;
+    this.header = header;
+    this.#streams = streams;
+    this.#warnings = warnings;
+  }
+
+  /** Bytes read from the file so far. */
+  get bytesRead(): number {
+    return this.#reader.bytesRead;
+  }
+
+  /** Every non-padding directory entry, in directory order, unknown types included. */
+  streams(): StreamInfo[] {
+    return this.#streams.map((s) => ({ ...s }));
+  }
+
+  /** What was odd about the file so far (grows as streams are parsed); never repeats a line. */
+  warnings(): string[] {
+    return [...new Set(this.#warnings)];
+  }
+
+  /** The first directory entry of `type`. */
+  stream(type: number): StreamInfo | undefined {
+    return this.#streams.find((s) => s.type === type);
+  }
+
+  systemInfo(): Promise<SystemInfo | null> {
+    return this.#parse(StreamType.SystemInfo, null, (ctx) => parseSystemInfo(ctx));
+  }
+
+  miscInfo(): Promise<MiscInfo | null> {
+    return this.#parse(StreamType.MiscInfo, null, (ctx) => parseMiscInfo(ctx));
+  }
+
+  exception(): Promise<DumpException | null> {
+    return this.#parse(StreamType.Exception, null, (ctx) => parseException(ctx));
+  }
+
+  modules(): Promise<DumpModule[]> {
+    return this.#parse(StreamType.ModuleList, [], (ctx) => parseModuleList(ctx));
+  }
+
+  unloadedModules(): Promise<UnloadedModule[]> {
+    return this.#parse(StreamType.UnloadedModuleList, [], (ctx) => parseUnloadedModuleList(ctx));
+  }
+
+  handles(): Promise<HandleSummary | null> {
+    return this.#parse(StreamType.HandleData, null, (ctx) => parseHandleData(ctx));
+  }
+
+  vmCounters(): Promise<ProcessVmCounters | null> {
+    return this.#parse(StreamType.ProcessVmCounters, null, (ctx) => parseProcessVmCounters(ctx));
+  }
+
+  /** The VirtualQuery map (MemoryInfoList) and its totals, or null without that stream. */
+  memoryInfo(): Promise<MemoryInfo | null> {
+    return this.#parse(StreamType.MemoryInfoList, null, (ctx) => {
+      const regions = parseMemoryInfoList(ctx);
+      return { regions, summary: summarizeMemoryInfo(regions) };
+    });
+  }
+
+  /** Text of every CommentStreamA/W, in directory order. */
+  comments(): Promise<string[]> {
+    return this.#once('comments', async () => {
+      const out: string[] = [];
+      for (const info of this.#streams) {
+        if (info.type !== StreamType.CommentA && info.type !== StreamType.CommentW) continue;
+        const text = await this.#guard(info, '', async (ctx) =>
+          parseComment(ctx, info.type === StreamType.CommentW),
+        );
+        if (text !== '') out.push(text);
+      }
+      return out;
+    });
+  }
+
+  /** ThreadList (or ThreadExList) joined with thread names and ThreadInfoList by thread id. */
+  threads(): Promise<MinidumpThread[]> {
+    return this.#once('threads', async () => {
+      const extended =
+        !this.stream(StreamType.ThreadList) && this.stream(StreamType.ThreadExList) !== undefined;
+      const list = extended
+        ? await this.#parse(StreamType.ThreadExList, [], (ctx) => parseThreadList(ctx, true))
+        : await this.#parse(StreamType.ThreadList, [], (ctx) => parseThreadList(ctx, false));
+      const names = await this.#parse(StreamType.ThreadNames, new Map<number, string>(), (ctx) =>
+        parseThreadNames(ctx),
+      );
+      const infos = await this.#parse(StreamType.ThreadInfoList, [], (ctx) =>
+        parseThreadInfoList(ctx),
+      );
+      const infoById = new Map(infos.map((i) => [i.threadId, i]));
+      return list.map((thread) => {
+        const merged: MinidumpThread = { ...thread };
+        const name = names.get(thread.id);
+        if (name !== undefined) merged.name = name;
+        const info = infoById.get(thread.id);
+        if (info) merged.info = info;
+        return merged;
+      });
+    });
+  }
+
+  /** The merged, sorted address map of captured memory. */
+  memoryMap(): Promise<MemoryMap> {
+    return this.#memory().then((m) => m.map);
+  }
+
+  /** Captured ranges (MemoryList and Memory64List merged), sorted by address, overlaps trimmed. */
+  async memoryRanges(): Promise<readonly CapturedRange[]> {
+    return (await this.memoryMap()).ranges();
+  }
+
+  async memorySummary(): Promise<MemorySummary> {
+    return (await this.#memory()).summary;
+  }
+
+  /**
+   * `length` bytes of the target's memory at `address`, read across adjacent captured ranges;
+   * a shorter Buffer when the capture ends first, null when `address` itself was not captured.
+   */
+  async readMemory(address: bigint, length: number): Promise<Buffer | null> {
+    if (!Number.isSafeInteger(length) || length < 0) throw new RangeError(`bad length ${length}`);
+    if (address < 0n || length === 0) return length === 0 ? Buffer.alloc(0) : null;
+    const map = this.#map ?? (await this.#memory()).map;
+    const pieces = map.plan(address, length);
+    const [only] = pieces;
+    if (only === undefined) return null;
+    if (pieces.length === 1) return this.#reader.read(only.fileOffset, only.length);
+    const parts = await Promise.all(pieces.map((p) => this.#reader.read(p.fileOffset, p.length)));
+    return Buffer.concat(parts);
+  }
+
+  /** The module whose image holds `address`. */
+  async moduleAt(address: bigint): Promise<DumpModule | undefined> {
+    return (await this.modules()).find(
+      (m) => address >= m.base && address < m.base + BigInt(m.size),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#reader.close();
+  }
+
+  #memory(): Promise<{ map: MemoryMap; summary: MemorySummary }> {
+    return this.#once('memory', async () => {
+      const empty: MemoryListResult = { ranges: [], declaredBytes: 0, missingBytes: 0 };
+      const small = await this.#parse(StreamType.MemoryList, empty, (ctx) => parseMemoryList(ctx));
+      const big = await this.#parse(StreamType.Memory64List, empty, (ctx) =>
+        parseMemory64List(ctx),
+      );
+      const map = MemoryMap.build([...small.ranges, ...big.ranges]);
+      this.#map = map;
+      if (map.stats.overlapCount > 0) {
+        this.#warnings.push(
+          `${map.stats.overlapCount} captured memory range(s) overlap earlier ones (${map.stats.overlapBytes} bytes); the first capture of each address is used`,
+        );
+      }
+      const sources: MemorySummary['sources'] = [];
+      if (this.stream(StreamType.MemoryList)) sources.push('MemoryList');
+      if (this.stream(StreamType.Memory64List)) sources.push('Memory64List');
+      return {
+        map,
+        summary: {
+          ...map.stats,
+          sources,
+          memory64DeclaredBytes: big.declaredBytes,
+          missingBytes: small.missingBytes + big.missingBytes,
+        },
+      };
+    });
+  }
+
+  #once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let cached = this.#cache.get(key) as Promise<T> | undefined;
+    if (!cached) {
+      cached = load();
+      this.#cache.set(key, cached);
+    }
+    return cached;
+  }
+
+  #parse<T>(type: number, fallback: T, parse: (ctx: StreamContext) => T | Promise<T>): Promise<T> {
+    return this.#once(`stream:${type}`, () => {
+      const info = this.stream(type);
+      return info ? this.#guard(info, fallback, parse) : Promise.resolve(fallback);
+    });
+  }
+
+  /** Runs one stream parser; a malformed stream becomes a warning and `fallback`. */
+  async #guard<T>(
+    info: StreamInfo,
+    fallback: T,
+    parse: (ctx: StreamContext) => T | Promise<T>,
+  ): Promise<T> {
+    try {
+      return await parse(await this.#context(info));
+    } catch (error) {
+      // I/O failures and aborts are the caller's business; anything else is a malformed stream.
+      if (isHarnessError(error) && !(error instanceof BadDumpError)) throw error;
+      this.#warnings.push(
+        `${info.name}: unreadable (${error instanceof Error ? error.message : String(error)})`,
+      );
+      return fallback;
+    }
+  }
+
+  async #context(info: StreamInfo): Promise<StreamContext> {
+    let length = Math.max(0, Math.min(info.size, this.fileSize - info.rva));
+    if (length > MAX_STREAM_BYTES) {
+      this.#warnings.push(
+        `${info.name}: ${info.size}-byte stream is implausibly large; only the first ${MAX_STREAM_BYTES} bytes are read`,
+      );
+      length = MAX_STREAM_BYTES;
+    }
+    const data = await this.#reader.read(info.rva, length);
+    const warn = (message: string) => this.#warnings.push(message);
+    const read = (offset: number, n: number) => this.#reader.read(offset, n);
+    return {
+      file: this.path,
+      fileSize: this.fileSize,
+      info,
+      data,
+      warn,
+      read,
+      readString: async (rva, what) => {
+        const result = await readMinidumpString(read, rva, this.fileSize);
+        if (result.ok) return result.value;
+        warn(`${info.name}: ${what}: ${result.reason}`);
+        return null;
+      },
+    };
+  }
+}

@@ -1,0 +1,73 @@
+// ModuleList (4): 108-byte MINIDUMP_MODULE entries (notes §4.3; 108 is the packed size, never
+// sizeof), each with a name string, VS_FIXEDFILEINFO and an optional CodeView record.
+import { u32, u64 } from '../bytes.js';
+import { oldStyleList, type StreamContext } from '../stream-context.js';
+import { baseName, parseCodeView, type CodeViewInfo } from './codeview.js';
+
+export const MODULE_ENTRY_SIZE = 108;
+const VS_FFI_SIGNATURE = 0xfeef04bd;
+/** A CodeView record is a header plus a path; anything this big is corrupt. */
+const MAX_CV_RECORD = 64 * 1024;
+
+export interface DumpModule {
+  base: bigint;
+  size: number;
+  checksum: number;
+  /** PE TimeDateStamp (a link time or, for reproducible builds, a hash). */
+  timeDateStamp: number;
+  /** Full path as the writer recorded it ('' when the name string is unreadable). */
+  path: string;
+  /** The file-name part of path. */
+  name: string;
+  /** `a.b.c.d` from VS_FIXEDFILEINFO, when present. */
+  fileVersion?: string;
+  productVersion?: string;
+  codeView?: CodeViewInfo;
+  /** Key for fetching the binary from a symbol server: `%08X(timestamp)%x(size)`. */
+  codeId: string;
+}
+
+export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]> {
+  const { offset, count, entrySize } = oldStyleList(ctx, MODULE_ENTRY_SIZE);
+  const modules: DumpModule[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = offset + i * entrySize;
+    const d = ctx.data;
+    const base = u64(d, at);
+    const size = u32(d, at + 8);
+    const timeDateStamp = u32(d, at + 16);
+    const path = (await ctx.readString(u32(d, at + 20), `name of module ${i}`)) ?? '';
+    const module: DumpModule = {
+      base,
+      size,
+      checksum: u32(d, at + 12),
+      timeDateStamp,
+      path,
+      name: baseName(path),
+      codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${size.toString(16)}`,
+    };
+    if (u32(d, at + 24) === VS_FFI_SIGNATURE) {
+      const fileVersion = version(u32(d, at + 32), u32(d, at + 36));
+      const productVersion = version(u32(d, at + 40), u32(d, at + 44));
+      if (fileVersion !== '0.0.0.0') module.fileVersion = fileVersion;
+      if (productVersion !== '0.0.0.0') module.productVersion = productVersion;
+    }
+    const cvSize = u32(d, at + 76);
+    const cvRva = u32(d, at + 80);
+    if (cvSize > 0 && cvRva > 0) {
+      if (cvSize > MAX_CV_RECORD || cvRva + cvSize > ctx.fileSize) {
+        ctx.warn(
+          `ModuleList: ${module.name || `module ${i}`}: CodeView record (${cvSize} bytes at 0x${cvRva.toString(16)}) is out of bounds`,
+        );
+      } else {
+        module.codeView = parseCodeView(await ctx.read(cvRva, cvSize));
+      }
+    }
+    modules.push(module);
+  }
+  return modules;
+}
+
+function version(ms: number, ls: number): string {
+  return `${ms >>> 16}.${ms & 0xffff}.${ls >>> 16}.${ls & 0xffff}`;
+}

@@ -1,0 +1,166 @@
+// SOS `!clrstack` (`-a`, `-p`, `-l`, `-f`, `-all`), in cdb and in dotnet-dump: per thread an
+// `OS Thread Id:` header, a column header, then `ChildSP IP CallSite` rows; `-a`/`-p`/`-l` add
+// `PARAMETERS:`/`LOCALS:` blocks under a frame. Symbol-load noise that cdb prints into the middle of
+// a row is removed first (removeSymbolNoise joins the two halves back together).
+import { isBareCommand, isPromptLine } from './command-echo.js';
+import type { ClrStackFrame, ClrStackRecord, ClrStackThread, ClrStackVariable } from './records.js';
+import { normalizeCode, normalizeHex, removeSymbolNoise, splitLines } from './text.js';
+import { createWarningList, unplaced } from './warning-list.js';
+
+// 0:000> !clrstack -a        > clrstack -all       0:000> !CLRStack
+const COMMAND_RE = /^!?clrstack\b/i;
+// OS Thread Id: 0x23f0 (0)
+// OS Thread Id: 0x1dc82                (clrstack -all in dotnet-dump: no debugger thread number)
+const THREAD_RE = /^\s*OS Thread Id:\s*(0x[0-9a-f]+)(?:\s*\((\d+)\))?\s*$/i;
+// Child SP       IP Call Site
+//         Child SP               IP Call Site
+// (.NET 2.0 SOS names the columns `ESP       EIP`; no transcript shows that header, see tests.)
+const HEADER_RE = /^\s*(?:Child SP\s+IP\s+Call Site|ESP\s+EIP)\b/i;
+// 00aff1f4 0113089a CrashingApplication.Program.Main(System.String[]) [C:\…\Program.cs @ 10]
+// 0000003a9acfed28 00007ffd734351c4 [InlinedCallFrame: 0000003a9acfed28] Microsoft.Win32.Win32Native…
+const FRAME_RE = /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s+(\S.*)$/i;
+// [GCFrame: 00aff368]    [HelperMethodFrame_1OBJ: 006ff254] System.Threading.Monitor.ObjWait(…)
+const FRAME_TYPE_RE = /^\[(\w+):\s*([0-9a-f`]+)\]/i;
+// … System.Threading.Monitor.Wait(System.Object, Int32) [f:\dd\ndp\clr\src\BCL\system\threading\monitor.cs @ 213]
+const SOURCE_RE = /\s\[([^[\]]* @ \d+)\]\s*$/;
+//     PARAMETERS:
+//     LOCALS:
+const BLOCK_RE = /^\s+(PARAMETERS|LOCALS):\s*$/;
+//         intercept (0x0000003a9acfef08) = 0x0000000000000000
+//         0x0000003a9acfee40 = 0x000001963d847c98
+const VARIABLE_RE = /^\s+(?:([^\s(=]+)\s+\(([^()]*)\)|([^\s=]+))\s+=\s+(.*)$/;
+//         <no data>
+const NO_DATA_RE = /^\s+<no data>\s*$/;
+// Unable to walk the managed stack. The current thread is likely not a
+const UNABLE_RE = /^\s*Unable to walk the managed stack\b/i;
+// Failed to start stack walk: 80070057
+const FAILED_START_RE = /^\s*Failed to start stack walk:\s*([0-9a-f]+)\s*$/i;
+
+export function parseClrStack(text: string): ClrStackRecord {
+  const warnings = createWarningList();
+  const record: ClrStackRecord = { threads: [], warnings: [] };
+  const { lines, noise } = removeSymbolNoise(splitLines(text));
+  if (noise.length > 0) record.noise = noise;
+
+  let thread: ClrStackThread | null = null;
+  let frame: ClrStackFrame | null = null;
+  let block: 'parameters' | 'locals' | null = null;
+  // Lines of the "Unable to walk…" message, which cdb wraps over three lines.
+  let error: string[] | null = null;
+
+  const ensureThread = (): ClrStackThread => {
+    if (thread === null) {
+      thread = { osThreadId: null, frames: [] };
+      record.threads.push(thread);
+    }
+    return thread;
+  };
+
+  for (const line of lines) {
+    if (line.trim().length === 0) {
+      block = null;
+      continue;
+    }
+    if (isPromptLine(line) || isBareCommand(line, COMMAND_RE)) continue;
+    let m: RegExpExecArray | null;
+
+    if ((m = THREAD_RE.exec(line))) {
+      thread = { osThreadId: normalizeHex(m[1] ?? ''), frames: [] };
+      if (m[2] !== undefined) thread.threadIndex = Number(m[2]);
+      record.threads.push(thread);
+      frame = null;
+      block = null;
+      error = null;
+      continue;
+    }
+    if ((m = FAILED_START_RE.exec(line))) {
+      const code = normalizeCode(m[1] ?? '');
+      if (code !== null) record.errorCode = code;
+      record.error ??= line.trim();
+      error = null;
+      continue;
+    }
+    if (UNABLE_RE.test(line)) {
+      ensureThread();
+      error = [line.trim()];
+      record.error = error.join(' ');
+      continue;
+    }
+    if (HEADER_RE.test(line)) {
+      ensureThread();
+      frame = null;
+      block = null;
+      error = null;
+      continue;
+    }
+    if ((m = FRAME_RE.exec(line))) {
+      const parsed = clrFrame(m);
+      if (parsed) {
+        ensureThread().frames.push(parsed);
+        frame = parsed;
+        block = null;
+        error = null;
+        continue;
+      }
+    }
+    if ((m = BLOCK_RE.exec(line)) && frame !== null) {
+      block = m[1] === 'PARAMETERS' ? 'parameters' : 'locals';
+      frame[block] ??= [];
+      continue;
+    }
+    if (block !== null && frame !== null) {
+      const variable = NO_DATA_RE.test(line) ? { value: null } : clrVariable(line);
+      if (variable) {
+        (frame[block] ??= []).push(variable);
+        continue;
+      }
+    }
+    if (error !== null) {
+      // managed thread. You can run !threads to get a list of managed threads in
+      error.push(line.trim());
+      record.error = error.join(' ');
+      continue;
+    }
+    warnings.add(unplaced(line));
+  }
+  record.warnings = warnings.list();
+  return record;
+}
+
+function clrFrame(m: RegExpExecArray): ClrStackFrame | null {
+  const childSp = normalizeHex(m[1] ?? '');
+  const ip = normalizeHex(m[2] ?? '');
+  if (childSp === null || ip === null) return null;
+  let callSite = (m[3] ?? '').trim();
+  const frame: ClrStackFrame = { childSp, ip, callSite };
+  const source = SOURCE_RE.exec(callSite);
+  if (source) {
+    callSite = callSite.slice(0, source.index).trimEnd();
+    frame.callSite = callSite;
+    frame.source = source[1] ?? '';
+  }
+  const type = FRAME_TYPE_RE.exec(callSite);
+  if (type) {
+    frame.frameType = type[1] ?? '';
+    const address = normalizeHex(type[2] ?? '');
+    if (address !== null) frame.frameAddress = address;
+  }
+  return frame;
+}
+
+function clrVariable(line: string): ClrStackVariable | null {
+  const m = VARIABLE_RE.exec(line);
+  if (!m) return null;
+  const value = (m[4] ?? '').trim();
+  const variable: ClrStackVariable = { value: value === '<no data>' ? null : value };
+  if (m[1] !== undefined) {
+    variable.name = m[1];
+    variable.location = normalizeHex(m[2] ?? '') ?? (m[2] ?? '').trim();
+  } else if (m[3] !== undefined) {
+    // An unnamed local prints its stack slot where the name would be.
+    const slot = normalizeHex(m[3]);
+    if (slot !== null) variable.location = slot;
+    else variable.name = m[3];
+  }
+  return variable;
+}

@@ -1,0 +1,90 @@
+// SOS `!dumpheap -stat`: one row per type (`MT Count TotalSize Class Name`), then `Total N objects`.
+// On a big managed heap this output runs to many megabytes, so the parser is a line-fed object
+// (createDumpHeapStatParser) that can hand each row to `onEntry` instead of keeping it;
+// parseDumpHeapStat feeds the same object from a string.
+import { isBareCommand, isPromptLine } from './command-echo.js';
+import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
+import type { DumpHeapStatRecord, DumpHeapStatType } from './records.js';
+import { hexToken } from './hex-token.js';
+import { createWarningList, unplaced } from './warning-list.js';
+
+// 0:000> !dumpheap -stat
+const COMMAND_RE = /^!?dumpheap\b/i;
+// Statistics:
+const STATISTICS_RE = /^\s*Statistics:\s*$/i;
+//     MT    Count    TotalSize Class Name
+const HEADER_RE = /^\s*MT\s+Count\s+TotalSize\s+Class Name\s*$/i;
+// 011b7998       10          116      Free
+// 6c1844d4        3          468 System.Collections.Generic.Dictionary`2+Entry[[System.Type, mscorlib],[…]][]
+// (Counts may carry thousands separators in newer SOS builds; commas are accepted, not required.)
+const ROW_RE = /^\s*([0-9a-fA-F`]{1,17})\s+([\d,]+)\s+([\d,]+)\s+(\S.*)$/;
+// Total 12345 objects   (the footer; the netfx48 transcript's author cut it off)
+const TOTAL_RE = /^\s*Total\s+([\d,]+)\s+objects\b/i;
+
+export type DumpHeapStatParser = LineParser<DumpHeapStatRecord>;
+
+export function createDumpHeapStatParser(
+  options: StreamOptions<DumpHeapStatType> = {},
+): DumpHeapStatParser {
+  const keep = keepsEntries(options);
+  const onEntry = options.onEntry;
+  const warnings = createWarningList();
+  const types: DumpHeapStatType[] = [];
+  let typeCount = 0;
+  let totalObjects: number | undefined;
+
+  return {
+    push(line: string): void {
+      const m = ROW_RE.exec(line);
+      if (m) {
+        const methodTable = hexToken(m[1] ?? '');
+        const count = toInt(m[2] ?? '');
+        const totalSize = toInt(m[3] ?? '');
+        if (methodTable !== null && count !== null && totalSize !== null) {
+          const entry: DumpHeapStatType = {
+            methodTable,
+            count,
+            totalSize,
+            className: (m[4] ?? '').trimEnd(),
+          };
+          typeCount++;
+          if (keep) types.push(entry);
+          onEntry?.(entry);
+          return;
+        }
+      }
+      if (line.trim().length === 0) return;
+      const total = TOTAL_RE.exec(line);
+      if (total) {
+        const n = toInt(total[1] ?? '');
+        if (n !== null) totalObjects = n;
+        return;
+      }
+      if (STATISTICS_RE.test(line) || HEADER_RE.test(line)) return;
+      if (isPromptLine(line) || isBareCommand(line, COMMAND_RE)) return;
+      warnings.add(unplaced(line));
+    },
+    finish(): DumpHeapStatRecord {
+      const record: DumpHeapStatRecord = { types, typeCount, warnings: warnings.list() };
+      if (totalObjects !== undefined) record.totalObjects = totalObjects;
+      return record;
+    },
+  };
+}
+
+export function parseDumpHeapStat(text: string): DumpHeapStatRecord {
+  return feedText(createDumpHeapStatParser(), text);
+}
+
+/** Digits with optional thousands separators (the row regex admits nothing else). */
+function toInt(digits: string): number | null {
+  let n = 0;
+  let seen = false;
+  for (let i = 0; i < digits.length; i++) {
+    const c = digits.charCodeAt(i);
+    if (c === 44 /* , */) continue;
+    n = n * 10 + (c - 48);
+    seen = true;
+  }
+  return seen && Number.isSafeInteger(n) ? n : null;
+}

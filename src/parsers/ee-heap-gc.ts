@@ -1,0 +1,140 @@
+// SOS `!eeheap -gc`: the GC heaps (one for workstation GC, `Heap N (ADDR)` blocks for server GC),
+// each with its generation starts and segment rows, then the GC-wide totals. The only transcript is
+// the segments-era .NET 6 server GC (misc/eeheap-gc-server-12heaps-net6-x64.txt); other layouts
+// (workstation without `Heap N`, .NET 7+ regions) keep what matches these lines and warn on the rest.
+import { isBareCommand, isPromptLine } from './command-echo.js';
+import type { EeHeapGcHeap, EeHeapGcRecord, EeHeapGcSegment } from './records.js';
+import { normalizeHex } from './text.js';
+import { createWarningList, unplaced } from './warning-list.js';
+
+// 0:000> !eeheap -gc
+const COMMAND_RE = /^!?eeheap\b/i;
+// Number of GC Heaps: 12
+const HEAP_COUNT_RE = /^\s*Number of GC Heaps:\s*(\d+)\s*$/i;
+// Heap 0 (00000218F3182A40)
+const HEAP_RE = /^\s*Heap\s+(\d+)\s+\(([0-9a-f`]+)\)\s*$/i;
+// generation 0 starts at 0x00000218F34C9DB0
+const GENERATION_RE = /^\s*generation\s+(\d+)\s+starts at\s+(0x[0-9a-f`]+)\s*$/i;
+// ephemeral segment allocation context: none
+const EPHEMERAL_RE = /^\s*ephemeral segment allocation context:\s*(.*)$/i;
+// Large object heap starts at 0x0000021BF3461000
+// Pinned object heap starts at 0x0000021CB3461000
+const AREA_START_RE = /^\s*(Large|Pinned) object heap starts at\s+(0x[0-9a-f`]+)\s*$/i;
+//          segment             begin         allocated         committed    allocated size    committed size
+const SEGMENT_HEADER_RE = /^\s*segment\s+begin\s+allocated\b/i;
+// 00000218F3460000  00000218F3461000  00000218F3A0BDC8  00000218F3F02000  0x5aadc8(5942728)  0xaa1000(11145216)
+const SEGMENT_RE =
+  /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})(?:\s+([0-9a-f`]{8,17}))?((?:\s+0x[0-9a-f]+\(\d+\))*)\s*$/i;
+// 0x5aadc8(5942728)
+const SIZE_PAIR_RE = /0x[0-9a-f]+\((\d+)\)/gi;
+// Allocated Heap Size:       Size: 0x15ec688 (22988424) bytes.
+// GC Committed Heap Size:    Size: 0x182d4000 (405618688) bytes.
+const SIZE_LINE_RE = /^\s*([A-Za-z][A-Za-z ]*?):\s+Size:\s+0x[0-9a-f]+\s+\((\d+)\)\s+bytes\.?\s*$/i;
+// ------------------------------
+const RULE_RE = /^\s*-{5,}\s*$/;
+
+export function parseEeHeapGc(text: string): EeHeapGcRecord {
+  const warnings = createWarningList();
+  const record: EeHeapGcRecord = { heaps: [], warnings: [] };
+  let heap: EeHeapGcHeap | null = null;
+  let area: EeHeapGcSegment['area'] = 'soh';
+
+  // A workstation GC prints no `Heap N` line: its first generation line opens the one heap.
+  const ensureHeap = (): EeHeapGcHeap => {
+    if (heap === null) {
+      heap = { generations: [], segments: [] };
+      record.heaps.push(heap);
+      area = 'soh';
+    }
+    return heap;
+  };
+
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.replace(/\r/g, '');
+    if (line.trim().length === 0) continue;
+    if (isPromptLine(line) || isBareCommand(line, COMMAND_RE)) continue;
+    let m: RegExpExecArray | null;
+    if ((m = SEGMENT_RE.exec(line))) {
+      const segment = segmentRow(m, area);
+      if (segment) {
+        ensureHeap().segments.push(segment);
+        continue;
+      }
+    }
+    if ((m = GENERATION_RE.exec(line))) {
+      const start = normalizeHex(m[2] ?? '');
+      if (start !== null) ensureHeap().generations.push({ generation: Number(m[1]), start });
+    } else if ((m = HEAP_RE.exec(line))) {
+      heap = { index: Number(m[1]), generations: [], segments: [] };
+      const address = normalizeHex(m[2] ?? '');
+      if (address !== null) heap.address = address;
+      record.heaps.push(heap);
+      area = 'soh';
+    } else if ((m = AREA_START_RE.exec(line))) {
+      const start = normalizeHex(m[2] ?? '');
+      const current = ensureHeap();
+      area = (m[1] ?? '').toLowerCase() === 'large' ? 'loh' : 'poh';
+      if (start !== null && area === 'loh') current.largeObjectHeapStart = start;
+      if (start !== null && area === 'poh') current.pinnedObjectHeapStart = start;
+    } else if ((m = EPHEMERAL_RE.exec(line))) {
+      ensureHeap().ephemeralAllocationContext = (m[1] ?? '').trim();
+    } else if ((m = SIZE_LINE_RE.exec(line))) {
+      sizeLine(record, heap, (m[1] ?? '').trim().toLowerCase(), Number(m[2]), line, warnings.add);
+    } else if ((m = HEAP_COUNT_RE.exec(line))) {
+      record.heapCount = Number(m[1]);
+    } else if (!SEGMENT_HEADER_RE.test(line) && !RULE_RE.test(line)) {
+      warnings.add(unplaced(line));
+    }
+  }
+  record.warnings = warnings.list();
+  return record;
+}
+
+function segmentRow(m: RegExpExecArray, area: EeHeapGcSegment['area']): EeHeapGcSegment | null {
+  const segment = normalizeHex(m[1] ?? '');
+  const begin = normalizeHex(m[2] ?? '');
+  const allocated = normalizeHex(m[3] ?? '');
+  if (segment === null || begin === null || allocated === null) return null;
+  const row: EeHeapGcSegment = { area, segment, begin, allocated };
+  if (m[4] !== undefined) {
+    const committed = normalizeHex(m[4]);
+    if (committed !== null) row.committed = committed;
+  }
+  const sizes = [...(m[5] ?? '').matchAll(SIZE_PAIR_RE)].map((s) => Number(s[1]));
+  // Columns as printed: `allocated size`, then `committed size` when there is a committed column.
+  if (sizes[0] !== undefined) row.allocatedSize = sizes[0];
+  if (sizes[1] !== undefined) row.committedSize = sizes[1];
+  return row;
+}
+
+function sizeLine(
+  record: EeHeapGcRecord,
+  heap: EeHeapGcHeap | null,
+  label: string,
+  bytes: number,
+  line: string,
+  warn: (text: string) => void,
+): void {
+  switch (label) {
+    // GC Allocated Heap Size:    Size: 0x14459f90 (340107152) bytes.
+    case 'gc allocated heap size':
+    case 'gc heap size':
+      record.totalSize = bytes;
+      return;
+    case 'gc committed heap size':
+      record.totalCommitted = bytes;
+      return;
+    case 'allocated heap size':
+    case 'heap size':
+    case 'total size':
+      if (heap !== null) heap.allocatedSize = bytes;
+      else warn(unplaced(line));
+      return;
+    case 'committed heap size':
+      if (heap !== null) heap.committedSize = bytes;
+      else warn(unplaced(line));
+      return;
+    default:
+      warn(unplaced(line));
+  }
+}

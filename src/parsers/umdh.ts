@@ -1,0 +1,313 @@
+// UMDH text: comparison reports (`umdh log1 log2`) and the entries of a single snapshot log.
+// Every number umdh prints here is HEX: `Total increase ==  27000 requested +    9c0 overhead =  279c0`
+// only adds up in hex, and the umdh legend's `BYTES_DELTA (NEW_BYTES - OLD_BYTES)` rows show
+// `2a98c90`. Reports reach hundreds of megabytes, so both parsers are line-fed objects that can
+// hand each entry to `onEntry` instead of keeping it; the whole-text functions feed the same objects.
+import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
+import type { UmdhDiffEntry, UmdhDiffRecord, UmdhLogEntry, UmdhLogRecord } from './records.js';
+import { createWarningList, unplaced } from './warning-list.js';
+
+// + 2a98c90 ( 2a98c90 -     0)  15cf4 allocs	BackTrace74050
+// -    2018 (     0 -  2018)      0 allocs	BackTrace73F28
+// +   27000 ( 27000 -     0)     9c allocs        BackTrace1
+const BYTES_LINE_RE =
+  /^([+-])\s*([0-9a-f]+)\s*\(\s*([0-9a-f]+)\s*-\s*([0-9a-f]+)\s*\)\s*([0-9a-f]+)\s+allocs\s+(BackTrace\s*[0-9a-f]+)\s*$/i;
+// +   15cf4 ( 15cf4 -     0)	BackTrace74050	allocations
+// -       1 (     0 -     1)	BackTrace73F28	allocations
+const COUNT_LINE_RE =
+  /^([+-])\s*([0-9a-f]+)\s*\(\s*([0-9a-f]+)\s*-\s*([0-9a-f]+)\s*\)\s*(BackTrace\s*[0-9a-f]+)\s+allocations\s*$/i;
+// Total increase ==  27000 requested +    9c0 overhead =  279c0
+// Total decrease ==      0 requested +      0 overhead =      0
+// Total increase == 5320            (older umdh: one figure; Microsoft's "Interpreting a Log Comparison")
+const TOTAL_RE =
+  /^\s*Total (increase|decrease)\s*==\s*([0-9a-f]+)(?:\s+requested\s*\+\s*([0-9a-f]+)\s+overhead\s*=\s*([0-9a-f]+))?\s*$/i;
+// 00005320 bytes in 0x14 allocations (@ 0x00000428) by: BackTrace00B53
+// (umdh/docs-diff-backtrace-block.txt: the entry of BackTrace00B53 as the snapshot log prints it.
+// A `BYTES bytes + OVERHEAD at ADDR by BackTraceNN` shape is described for newer umdh logs, but no
+// transcript shows it, so it is not read here.)
+const LOG_ENTRY_RE =
+  /^\s*([0-9a-f]+) bytes in (0x[0-9a-f]+|\d+) allocations \(@ (0x[0-9a-f]+)\) by:\s*(BackTrace\S+)\s*$/i;
+// // Each log entry has the following syntax:
+const LEGEND_RE = /^\s*\/\//;
+// Warning: _NT_SYMBOL_PATH variable is not defined. Will be set to %windir%\symbols.
+// DBGHELP: ntdll - export symbols
+const MESSAGE_RE = /^(?:Warning:|DBGHELP:|UMDH:)/i;
+// > umdh.exe log1.txt log2.txt
+const COMMAND_RE = /^\s*(?:>\s*)?umdh(?:\.exe)?(?:\s|$)/i;
+// ...   (an author's elision)
+const ELISION_RE = /^\s*\.{3,}\s*$/;
+/** Char codes of the first characters that tell the line kinds apart. */
+const CH = {
+  plus: 43,
+  minus: 45,
+  dot: 46,
+  slash: 47,
+  digit0: 48,
+  digit9: 57,
+  gt: 62,
+  D: 68,
+  T: 84,
+  U: 85,
+  W: 87,
+  u: 117,
+} as const;
+/** umdh's own notices kept in `messages`, at most this many. */
+const MAX_MESSAGES = 200;
+
+export type UmdhDiffParser = LineParser<UmdhDiffRecord>;
+
+export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {}): UmdhDiffParser {
+  const keep = keepsEntries(options);
+  const onEntry = options.onEntry;
+  const warnings = createWarningList();
+  const record: UmdhDiffRecord = { entries: [], entryCount: 0, warnings: [] };
+  const messages: string[] = [];
+  let entry: UmdhDiffEntry | null = null;
+  // A snapshot-style block quoted inside a comparison (umdh/docs-diff-backtrace-block.txt).
+  let logEntry: UmdhLogEntry | null = null;
+  // `DBGHELP: host - private symbols & lines` continues on an indented line with the pdb path.
+  let lastWasMessage = false;
+
+  const close = (): void => {
+    logEntry = null;
+    if (entry === null) return;
+    record.entryCount = (record.entryCount ?? 0) + 1;
+    if (keep) record.entries.push(entry);
+    onEntry?.(entry);
+    entry = null;
+  };
+  const message = (text: string): void => {
+    if (messages.length < MAX_MESSAGES) messages.push(text);
+  };
+
+  return {
+    push(line: string): void {
+      const first = line.charCodeAt(0);
+      // '+' or '-' in column 0: an entry header line.
+      if (first === CH.plus || first === CH.minus) {
+        let m = BYTES_LINE_RE.exec(line);
+        if (m) {
+          close();
+          entry = diffEntry(m);
+          if (entry === null) warnings.add(`number out of range: ${line.trim()}`);
+          lastWasMessage = false;
+          return;
+        }
+        m = COUNT_LINE_RE.exec(line);
+        if (m) {
+          countLine(entry, m, line, warnings.add);
+          lastWasMessage = false;
+          return;
+        }
+      }
+      const trimmed = line.trim();
+      if (trimmed.length === 0) {
+        // A blank line between the header lines and the stack (onecode) does not end the entry;
+        // one after the frames (a TAB-only line in onecode) does.
+        if ((entry ?? logEntry)?.frames.length) close();
+        lastWasMessage = false;
+        return;
+      }
+      // The other line kinds are told apart by their first character, so a frame line (most of a
+      // big report) costs one character test per kind instead of one regex per kind.
+      const lead = trimmed.charCodeAt(0);
+      if (lead >= CH.digit0 && lead <= CH.digit9) {
+        const m = LOG_ENTRY_RE.exec(line);
+        if (m) {
+          close();
+          logEntry = logEntryFrom(m, line, warnings.add);
+          if (logEntry !== null) (record.logEntries ??= []).push(logEntry);
+          lastWasMessage = false;
+          return;
+        }
+      }
+      if (lead === CH.T) {
+        const total = TOTAL_RE.exec(line);
+        if (total) {
+          close();
+          totalLine(record, total);
+          lastWasMessage = false;
+          return;
+        }
+      } else if ((lead === CH.W || lead === CH.D || lead === CH.U) && MESSAGE_RE.test(line)) {
+        message(trimmed);
+        lastWasMessage = true;
+        return;
+      }
+      // An indented line after a notice continues it:
+      //          c:\book\code\chapter_08\HeapLeak\ExeHeapLeak\objfre_win7_x86\i386\host.pdb
+      if (lastWasMessage && entry === null && logEntry === null && first !== lead) {
+        message(trimmed);
+        return;
+      }
+      lastWasMessage = false;
+      if (lead === CH.dot && ELISION_RE.test(line)) {
+        close();
+        warnings.add(`elided by the author: ${trimmed}`);
+        return;
+      }
+      if (
+        (lead === CH.slash && LEGEND_RE.test(line)) ||
+        ((lead === CH.gt || lead === CH.u || lead === CH.U) && COMMAND_RE.test(line))
+      ) {
+        return;
+      }
+      const open = entry ?? logEntry;
+      if (open !== null) {
+        //         ntdll!RtlAllocateHeap+00000274
+        // <TAB>CppResourceLeaks!LeakHeapMemory+00000083 (...\cppresourceleaks.cpp, 228)
+        open.frames.push(trimmed);
+        return;
+      }
+      warnings.add(unplaced(line));
+    },
+    finish(): UmdhDiffRecord {
+      close();
+      if (messages.length > 0) record.messages = messages;
+      record.warnings = warnings.list();
+      return record;
+    },
+  };
+}
+
+export function parseUmdhDiff(text: string): UmdhDiffRecord {
+  return feedText(createUmdhDiffParser(), text);
+}
+
+function hex(digits: string | undefined): number | null {
+  if (digits === undefined || digits.length === 0) return null;
+  const n = Number.parseInt(digits, 16);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+function diffEntry(m: RegExpExecArray): UmdhDiffEntry | null {
+  const sign = m[1] === '-' ? -1 : 1;
+  const delta = hex(m[2]);
+  const newBytes = hex(m[3]);
+  const oldBytes = hex(m[4]);
+  const newAllocs = hex(m[5]);
+  if (delta === null || newBytes === null || oldBytes === null || newAllocs === null) return null;
+  return {
+    backtrace: (m[6] ?? '').replace(/\s+/g, ''),
+    bytesDelta: sign * delta,
+    newBytes,
+    oldBytes,
+    newAllocs,
+    frames: [],
+  };
+}
+
+function countLine(
+  entry: UmdhDiffEntry | null,
+  m: RegExpExecArray,
+  line: string,
+  warn: (text: string) => void,
+): void {
+  const backtrace = (m[5] ?? '').replace(/\s+/g, '');
+  const delta = hex(m[2]);
+  const newAllocs = hex(m[3]);
+  const oldAllocs = hex(m[4]);
+  if (entry === null || entry.backtrace !== backtrace || entry.frames.length > 0) {
+    warn(`allocation count line without its bytes line: ${line.trim()}`);
+    return;
+  }
+  if (delta === null || newAllocs === null || oldAllocs === null) {
+    warn(`number out of range: ${line.trim()}`);
+    return;
+  }
+  entry.allocsDelta = (m[1] === '-' ? -1 : 1) * delta;
+  entry.newAllocs = newAllocs;
+  entry.oldAllocs = oldAllocs;
+}
+
+function totalLine(record: UmdhDiffRecord, m: RegExpExecArray): void {
+  const increase = (m[1] ?? '').toLowerCase() === 'increase';
+  const first = hex(m[2]);
+  const overhead = hex(m[3]);
+  const total = m[4] === undefined ? first : hex(m[4]);
+  if (total === null) return;
+  if (increase) {
+    record.totalIncrease = total;
+    if (m[4] !== undefined && first !== null) record.totalIncreaseRequested = first;
+    if (overhead !== null) record.totalIncreaseOverhead = overhead;
+  } else {
+    record.totalDecrease = total;
+    if (m[4] !== undefined && first !== null) record.totalDecreaseRequested = first;
+    if (overhead !== null) record.totalDecreaseOverhead = overhead;
+  }
+}
+
+// ---- single snapshot log ------------------------------------------------------------------------
+
+export type UmdhLogParser = LineParser<UmdhLogRecord>;
+
+export function createUmdhLogParser(options: StreamOptions<UmdhLogEntry> = {}): UmdhLogParser {
+  const keep = keepsEntries(options);
+  const onEntry = options.onEntry;
+  const warnings = createWarningList();
+  const record: UmdhLogRecord = { entries: [], entryCount: 0, warnings: [] };
+  let entry: UmdhLogEntry | null = null;
+
+  const close = (): void => {
+    if (entry === null) return;
+    record.entryCount = (record.entryCount ?? 0) + 1;
+    if (keep) record.entries.push(entry);
+    onEntry?.(entry);
+    entry = null;
+  };
+
+  return {
+    push(line: string): void {
+      const m = LOG_ENTRY_RE.exec(line);
+      if (m) {
+        close();
+        entry = logEntryFrom(m, line, warnings.add);
+        return;
+      }
+      const trimmed = line.trim();
+      if (trimmed.length === 0) {
+        close();
+        return;
+      }
+      if (COMMAND_RE.test(line) || LEGEND_RE.test(line)) return;
+      // ntdll!RtlDebugAllocateHeap+0x000000FD
+      if (entry !== null && !ELISION_RE.test(line)) {
+        entry.frames.push(trimmed);
+        return;
+      }
+      warnings.add(unplaced(line));
+    },
+    finish(): UmdhLogRecord {
+      close();
+      record.warnings = warnings.list();
+      return record;
+    },
+  };
+}
+
+export function parseUmdhLog(text: string): UmdhLogRecord {
+  return feedText(createUmdhLogParser(), text);
+}
+
+function logEntryFrom(
+  m: RegExpExecArray,
+  line: string,
+  warn: (text: string) => void,
+): UmdhLogEntry | null {
+  const bytes = hex(m[1]);
+  if (bytes === null) {
+    warn(`number out of range: ${line.trim()}`);
+    return null;
+  }
+  const entry: UmdhLogEntry = { backtrace: m[4] ?? '', bytes, frames: [] };
+  const allocs = parseCount(m[2] ?? '');
+  const size = hex((m[3] ?? '').slice(2));
+  if (allocs !== null) entry.allocs = allocs;
+  if (size !== null) entry.allocationSize = size;
+  return entry;
+}
+
+function parseCount(raw: string): number | null {
+  const n = raw.toLowerCase().startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
+  return Number.isSafeInteger(n) ? n : null;
+}

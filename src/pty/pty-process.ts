@@ -1,0 +1,122 @@
+// A child process on a pseudo-terminal. Everything terminal-specific stops here: callers get clean
+// text (escape sequences stripped, `\r\r\n`/`\r\n` → `\n`) through onData, or the exact bytes
+// through onRawData for transcripts.
+import { spawn as ptySpawn, type IPty } from 'node-pty';
+import { killTree as killProcessTree } from './kill-tree.js';
+import { TerminalTextDecoder } from './terminal-text.js';
+
+export interface PtyProcessOptions {
+  file: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Very wide by default so debugger lines are never wrapped by the terminal. */
+  cols?: number;
+  rows?: number;
+}
+
+export interface PtyExit {
+  exitCode: number | null;
+  signal: number | null;
+}
+
+const DEFAULT_COLS = 32000;
+const DEFAULT_ROWS = 50;
+/** How long killTree waits for the exit event after the tree is gone (it can lag, lab §2). */
+const EXIT_EVENT_GRACE_MS = 3000;
+
+export class PtyProcess {
+  readonly pid: number;
+  readonly exited: Promise<PtyExit>;
+  private readonly pty: IPty;
+  private readonly decoder = new TerminalTextDecoder();
+  private readonly dataListeners = new Set<(text: string) => void>();
+  private readonly rawListeners = new Set<(raw: string) => void>();
+  private readonly exitListeners = new Set<(exit: PtyExit) => void>();
+  private exitInfo: PtyExit | null = null;
+
+  private constructor(pty: IPty) {
+    this.pty = pty;
+    this.pid = pty.pid;
+    let resolveExit: (exit: PtyExit) => void = () => undefined;
+    this.exited = new Promise((resolve) => (resolveExit = resolve));
+    pty.onData((raw) => {
+      for (const listener of this.rawListeners) listener(raw);
+      const text = this.decoder.push(raw);
+      if (text.length === 0) return;
+      for (const listener of this.dataListeners) listener(text);
+    });
+    pty.onExit(({ exitCode, signal }) => {
+      const exit: PtyExit = {
+        exitCode: signal !== undefined && signal !== 0 ? null : exitCode,
+        signal: signal !== undefined && signal !== 0 ? signal : null,
+      };
+      this.exitInfo = exit;
+      for (const listener of this.exitListeners) listener(exit);
+      resolveExit(exit);
+    });
+  }
+
+  static spawn(options: PtyProcessOptions): PtyProcess {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env ?? process.env)) {
+      if (value !== undefined) env[key] = value;
+    }
+    const pty = ptySpawn(options.file, [...options.args], {
+      name: 'xterm',
+      cols: options.cols ?? DEFAULT_COLS,
+      rows: options.rows ?? DEFAULT_ROWS,
+      cwd: options.cwd ?? process.cwd(),
+      env,
+    });
+    return new PtyProcess(pty);
+  }
+
+  get exitStatus(): PtyExit | null {
+    return this.exitInfo;
+  }
+
+  onData(listener: (text: string) => void): () => void {
+    this.dataListeners.add(listener);
+    return () => this.dataListeners.delete(listener);
+  }
+
+  onRawData(listener: (raw: string) => void): () => void {
+    this.rawListeners.add(listener);
+    return () => this.rawListeners.delete(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  write(text: string): void {
+    if (this.exitInfo) return;
+    try {
+      this.pty.write(text);
+    } catch {
+      // The child is going away; its exit event reports that.
+    }
+  }
+
+  /** Ctrl-C: the terminal turns it into SIGINT (Linux, ISIG on) or a console control event. */
+  interrupt(): void {
+    this.write('\x03');
+  }
+
+  /** Ends the process and all its descendants; resolves when reaped or after a deadline. */
+  async killTree(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (this.exitInfo) return;
+    await killProcessTree(this.pid, { signal });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.exited,
+        new Promise<void>((done) => (timer = setTimeout(done, EXIT_EVENT_GRACE_MS))),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// The analyze outputs as types: one `AnalyzeDumpRecord` per dump (a line of records.ndjson) and
+// the `AnalyzeSummary` (summary.json). Field names follow shared/spec/records.md "Workflow
+// outputs: analyze" and are published API: add fields, never rename. The JSON Schemas
+// (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
+import type { HeapSummaryRecord, Hex, PrintExceptionRecord } from '../../parsers/records.js';
+
+export type AnalyzeEngineName = 'cdb' | 'winedbg' | 'builtin';
+
+/** A frame of the faulting thread. `module!function+0xoff` in parts; any part may be unknown. */
+export interface AnalyzeFrame {
+  module?: string;
+  function?: string;
+  /** Offset from the function when known, else from the module base. */
+  offset?: Hex;
+  address?: Hex;
+  source?: string;
+}
+
+export interface AnalyzeException {
+  code: Hex;
+  name: string;
+  address?: Hex;
+  /** Thread id as the dump stores it (a number) or as a debugger printed it (`0x…`). */
+  threadId?: number | Hex;
+  chance?: 'first' | 'second';
+  /** Access violations: what the faulting instruction tried, and where (exception parameters). */
+  accessType?: 'read' | 'write' | 'execute';
+  accessAddress?: Hex;
+  flags?: Hex;
+  parameters?: Hex[];
+}
+
+export interface AnalyzeModuleInfo {
+  name: string;
+  base?: Hex;
+  path?: string;
+  fileVersion?: string;
+  timestamp?: number;
+  debugId?: string;
+}
+
+export interface AnalyzeModules {
+  count: number;
+  withDebugId: number;
+  withoutDebugId: number;
+  /** The module holding the exception address (or the first relevant frame), when known. */
+  faulting?: AnalyzeModuleInfo;
+}
+
+/** `!analyze -v` key fields (records.md `analyze` kind), when the engine has them. */
+export interface AnalyzeKeyFields {
+  failureBucketId?: string;
+  bucketId?: string;
+  symbolName?: string;
+  moduleName?: string;
+  imageName?: string;
+  faultingFrame?: string;
+  processName?: string;
+  exceptionCode?: Hex;
+}
+
+export interface AnalyzeBucketRef {
+  id: string;
+  signature: string;
+  algorithm: string;
+}
+
+export interface AnalyzeError {
+  code: string;
+  message: string;
+  command?: string;
+  lastOutput?: string[];
+}
+
+export interface RawOutputRef {
+  command: string;
+  /** Relative to the output folder, `/`-separated. */
+  path: string;
+}
+
+/** What a record could not say: `clrException`, `heapSummary`, `analyze`, `frames.symbols`… */
+export type NotAvailable =
+  | 'frames'
+  | 'frames.symbols'
+  | 'clrException'
+  | 'heapSummary'
+  | 'analyze'
+  | 'exception'
+  | 'modules.versions';
+
+export interface AnalyzeDumpRecord {
+  schemaVersion: 1;
+  file: string;
+  size: number;
+  sha256: string;
+  ok: boolean;
+  error?: AnalyzeError;
+  /** True when the dump crashed the debugger twice and was set aside (Symbolicator #233). */
+  quarantined?: boolean;
+  attempts: number;
+  engine: AnalyzeEngineName;
+  dumpKind: 'full' | 'mini' | null;
+  /** When the dump was written (its header time stamp), ISO 8601. */
+  dumpTimestamp?: string;
+  process: { name?: string; pid?: number };
+  exception: AnalyzeException | null;
+  frames: AnalyzeFrame[];
+  modules: AnalyzeModules;
+  threadCount?: number;
+  memory?: { rangeCount: number; totalBytes: number };
+  clrException?: PrintExceptionRecord;
+  heapSummary?: HeapSummaryRecord;
+  analyze?: AnalyzeKeyFields;
+  notAvailable: NotAvailable[];
+  rawOutputs: RawOutputRef[];
+  timings: {
+    totalMs: number;
+    commands: { command: string; ms: number }[];
+    /** Of totalMs, the time spent waiting on the debugger (start, commands, close). */
+    debuggerMs?: number;
+  };
+  warnings: string[];
+  /** null for dumps that could not be read at all (nothing to bucket). */
+  bucket: AnalyzeBucketRef | null;
+}
+
+export interface SummaryBucket {
+  id: string;
+  signature: string;
+  algorithm: string;
+  count: number;
+  exception: { code: Hex; name: string } | null;
+  firstSeen?: string;
+  lastSeen?: string;
+  /** The first dump (in file order) of the bucket; the one to open first. */
+  representative: string;
+  files: string[];
+  /** Versions of the faulting module across the bucket's dumps. */
+  moduleVersions: { module: string; version: string | null; count: number }[];
+  /** `!analyze` FAILURE_BUCKET_IDs seen in the bucket (secondary key, cdb only). */
+  failureBucketIds: string[];
+}
+
+export interface SummaryFailure {
+  file: string;
+  sha256: string;
+  code: string;
+  message: string;
+}
+
+export interface AnalyzeSummary {
+  schemaVersion: 1;
+  generatedAt: string;
+  algorithm: string;
+  engines: AnalyzeEngineName[];
+  dumps: number;
+  ok: number;
+  failed: number;
+  quarantined: SummaryFailure[];
+  failures: SummaryFailure[];
+  buckets: SummaryBucket[];
+  /** The most frequent exception over ok dumps. */
+  topException: { code: Hex; name: string; count: number } | null;
+  /** Set when the run was interrupted: the records listed are complete, others were not done. */
+  interrupted?: boolean;
+}

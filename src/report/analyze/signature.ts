@@ -1,0 +1,127 @@
+// Crash signatures and bucket ids, algorithm `cdbh-sig-1` (docs/bucketing.md). A signature is
+// readable text, `<exception> | <frame> | <frame> | <frame>`, and the bucket id is a hash of the
+// algorithm id plus that text. The algorithm id is stored with every bucket so that a later
+// change (new skip list, more frames) makes new ids instead of silently regrouping old ones
+// (Sentry's versioned grouping); `--rebucket` recomputes them from stored records.
+import { createHash } from 'node:crypto';
+import type { AnalyzeBucketRef, AnalyzeDumpRecord, AnalyzeFrame } from './analyze-record.js';
+import { DEFAULT_SKIP_MODULES, normalizeModuleName, skipListHash } from './skip-modules.js';
+
+export const SIGNATURE_ALGORITHM = 'cdbh-sig-1';
+
+/** How many relevant frames a signature keeps (Socorro keeps a prefix; BugId hashes 2–3). */
+export const SIGNATURE_FRAMES = 3;
+
+const ACCESS_VIOLATION = '0xc0000005';
+const IN_PAGE_ERROR = '0xc0000006';
+
+export interface SignatureOptions {
+  /** Modules whose frames are looked through. Defaults to DEFAULT_SKIP_MODULES. */
+  skipModules?: readonly string[];
+}
+
+export interface Signer {
+  algorithm: string;
+  sign(record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>): AnalyzeBucketRef;
+}
+
+/**
+ * A signer for one configuration. With the default skip list the algorithm id is plain
+ * `cdbh-sig-1`; with another list it is `cdbh-sig-1+skip.<8 hex of the list>`.
+ */
+export function createSigner(options: SignatureOptions = {}): Signer {
+  const custom = options.skipModules;
+  const skip = new Set((custom ?? DEFAULT_SKIP_MODULES).map(normalizeModuleName));
+  const algorithm =
+    custom === undefined || skipListHash(custom) === skipListHash(DEFAULT_SKIP_MODULES)
+      ? SIGNATURE_ALGORITHM
+      : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`;
+  return {
+    algorithm,
+    sign(record) {
+      const signature = signatureText(record, skip);
+      const id = createHash('sha256')
+        .update(`${algorithm}\n${signature}`)
+        .digest('hex')
+        .slice(0, 16);
+      return { id, signature, algorithm };
+    },
+  };
+}
+
+function signatureText(
+  record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>,
+  skip: ReadonlySet<string>,
+): string {
+  const managed = record.clrException?.exceptions[0];
+  if (managed !== undefined && managed.type !== '') {
+    // A managed exception is grouped by its type and its own stack: the native frames under a
+    // CLR throw are the runtime's (KERNELBASE!RaiseException, clr!IL_Throw…) for every crash.
+    const managedFrames = managed.stack
+      .map((f) => stripOffset(f.function))
+      .filter((f) => f !== '')
+      .slice(0, SIGNATURE_FRAMES);
+    const frames = managedFrames.length > 0 ? managedFrames : relevantFrames(record.frames, skip);
+    return [`clr:${managed.type}`, ...orEmpty(frames)].join(' | ');
+  }
+  return [exceptionPart(record.exception), ...orEmpty(relevantFrames(record.frames, skip))].join(
+    ' | ',
+  );
+}
+
+function exceptionPart(exception: AnalyzeDumpRecord['exception']): string {
+  if (exception === null) return 'no-exception';
+  const code = exception.code.toLowerCase();
+  if ((code === ACCESS_VIOLATION || code === IN_PAGE_ERROR) && exception.accessType) {
+    return `${code} ${exception.accessType}`;
+  }
+  return code;
+}
+
+/**
+ * The first SIGNATURE_FRAMES frames outside the skip list. When every frame is in the skip list
+ * (a crash inside ntdll with no caller known), the first frames are kept as they are: a crash in
+ * system code is still better told apart by where than lumped into one "system" bucket.
+ */
+export function relevantFrames(
+  frames: readonly AnalyzeFrame[],
+  skip: ReadonlySet<string>,
+): string[] {
+  const tokens = frames.map((frame) => ({ frame, token: frameToken(frame) }));
+  const relevant = tokens.filter(
+    ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
+  );
+  const chosen = relevant.length > 0 ? relevant : tokens;
+  return chosen.slice(0, SIGNATURE_FRAMES).map((t) => t.token);
+}
+
+/** `av!crash_here`, or `av+0x154a` when there is no symbol, or `?` when nothing is known. */
+export function frameToken(frame: AnalyzeFrame): string {
+  const module = frame.module === undefined ? undefined : normalizeModuleName(frame.module);
+  if (frame.function !== undefined && frame.function !== '') {
+    const fn = stripOffset(frame.function);
+    return module === undefined ? fn : `${module}!${fn}`;
+  }
+  if (module !== undefined)
+    return frame.offset === undefined ? module : `${module}+${frame.offset}`;
+  return '?';
+}
+
+/** `crash_here+0x1a` → `crash_here`; `Program.Main()+0x2c` → `Program.Main()`. */
+function stripOffset(fn: string): string {
+  return fn.replace(/\+0x[0-9a-f]+$/i, '').trim();
+}
+
+function orEmpty(frames: string[]): string[] {
+  return frames.length > 0 ? frames : ['<no frames>'];
+}
+
+/** `module!function+0xoff` text for one frame, for people (reports, CLI). */
+export function frameText(frame: AnalyzeFrame): string {
+  const module = frame.module ?? '?';
+  if (frame.function !== undefined) {
+    return `${module}!${frame.function}${frame.offset === undefined ? '' : `+${frame.offset}`}`;
+  }
+  if (frame.offset !== undefined) return `${module}+${frame.offset}`;
+  return frame.address ?? module;
+}

@@ -1,0 +1,111 @@
+// report.md: the same findings as report.html in plain text, for tickets and terminals.
+import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
+import type { HeapTrendReport } from './types.js';
+import type { UmdhTrend } from './umdh-trend.js';
+
+/** Table cells must not break the row: `|` and newlines are escaped. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
+  const lines = [
+    trend.rule,
+    '',
+    `${trend.totalStacks} stacks in ${trend.snapshots.length} ${trend.snapshots[0]?.kind === 'comparison' ? `comparison reports (${trend.snapshots.length + 1} points)` : 'snapshots'}; ${trend.growingStacks} grew; ${trend.suspectStacks} suspect.`,
+    '',
+  ];
+  for (const s of trend.stacks.slice(0, top)) {
+    lines.push(
+      `### ${s.rank}. ${s.backtrace}${s.suspect ? ' (suspect)' : ''}`,
+      '',
+      `Bytes per snapshot: ${s.bytes.join(' → ')}; growth ${s.growthBytes} bytes, ` +
+        `${s.slopeBytesPerSnapshot} bytes/snapshot, grew in ${formatPercent(s.growthShare)} of intervals, R² ${s.r2}` +
+        (s.allocsGrowth === null
+          ? ''
+          : `, allocations ${s.allocsGrowth >= 0 ? '+' : ''}${s.allocsGrowth}`) +
+        '.',
+      '',
+      '```',
+      ...s.frames,
+      '```',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
+  const unit = report.source === 'heap' ? 'heap' : 'region';
+  const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
+  const t = report.total;
+  const lines = [
+    `# Heap trend: ${target}`,
+    '',
+    `${report.startedAt} → ${report.endedAt}; ${report.sampleCount} samples every ${formatMinutes(report.intervalMs / 60_000)}; engine ${report.engine}; source \`${report.source}\`.`,
+    '',
+    `> ${report.view}`,
+    '',
+  ];
+  if (report.status !== 'completed' || report.message !== undefined) {
+    lines.push(
+      `**Status: ${report.status}**${report.message === undefined ? '' : `: ${report.message}`}`,
+      '',
+    );
+  }
+  lines.push(
+    `Total committed: ${formatKb(t.firstKb)} → ${formatKb(t.lastKb)} (${formatKb(t.growthKb)}, ${formatRate(t.slopeKbPerMin)}, R² ${t.r2}).`,
+    `Target suspended ${report.suspension.totalMs} ms in all (max ${report.suspension.maxMs} ms per sample).`,
+  );
+  if (report.projection !== null) {
+    const p = report.projection;
+    lines.push(
+      p.minutesToLimit === null
+        ? `Projection to ${formatKb(p.limitKb)}: not reached at the current rate (the total is not growing).`
+        : `Projection to ${formatKb(p.limitKb)}: reached in ${formatMinutes(p.minutesToLimit)}${p.reachesAt === null ? '' : ` (about ${p.reachesAt})`}.`,
+    );
+  }
+  const suspects = report.series.filter((s) => s.suspect);
+  lines.push(
+    '',
+    '## Rule',
+    '',
+    report.rule,
+    '',
+    `## Ranking (${suspects.length} suspect${suspects.length === 1 ? '' : 's'})`,
+    '',
+    `| # | ${unit} | suspect | first | last | growth | slope | R² | grew in | samples | why |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const s of report.series) {
+    const notes = [
+      ...s.reasons,
+      ...(s.appeared ? ['appeared mid-run'] : []),
+      ...(s.disappeared ? ['gone before the end'] : []),
+    ];
+    lines.push(
+      `| ${s.rank} | \`${cell(s.id)}\` | ${s.suspect ? '**yes**' : 'no'} | ${formatKb(s.firstKb)} | ${formatKb(s.lastKb)} | ${formatKb(s.growthKb)} | ${formatRate(s.slopeKbPerMin)} | ${s.r2} | ${formatPercent(s.growthShare)} | ${s.samples} | ${cell(notes.join('; '))} |`,
+    );
+  }
+  lines.push('', '## Threshold dumps', '');
+  if (report.dumps.length === 0) lines.push('None.');
+  for (const d of report.dumps) {
+    lines.push(
+      `- ${formatKb(d.thresholdKb)} crossed at sample ${d.sampleIndex} (${formatKb(d.totalCommittedKb)}): \`${d.path}\` ` +
+        `${d.verified ? 'verified' : 'NOT verified'}${d.error === undefined ? '' : ` (${d.error})`}; target suspended ${d.suspendedMs} ms.`,
+    );
+  }
+  if (report.umdh !== undefined) {
+    lines.push('', '## umdh: top growing allocation stacks', '');
+    lines.push(
+      report.umdh.trend === undefined
+        ? (report.umdh.error ?? 'No umdh trend.')
+        : renderUmdhMarkdown(report.umdh.trend),
+    );
+  }
+  if (report.warnings.length > 0) {
+    lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`));
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,149 @@
+import type { UmdhTrend } from './umdh-trend.js';
+
+// The heap-trend data model: one sample per line of samples.ndjson, and report.json. Field names
+// listed in shared/spec/records.md ("heap-trend") are the published API; the rest are additions.
+
+/** `heap`: per-heap sizes from `!heap -s -h 0`; `committed-memory`: winedbg `info maps` regions. */
+export type HeapTrendSource = 'heap' | 'committed-memory';
+
+export type HeapTrendEngine = 'cdb' | 'winedbg';
+
+export interface HeapTrendSampleHeap {
+  /** A heap address (`0x…`) for `heap`; a region id (`region@0x…`) for `committed-memory`. */
+  id: string;
+  reservedKb?: number;
+  committedKb: number;
+}
+
+export interface HeapTrendSample {
+  /** Wall-clock time the sample was taken (ISO 8601). */
+  time: string;
+  heaps: HeapTrendSampleHeap[];
+  /** How long the target was suspended by this sample (0: the committed-memory view never stops it). */
+  suspendedMs: number;
+  source: HeapTrendSource;
+  // ---- additions ------------------------------------------------------------------------------
+  /** 0-based sample number. */
+  index: number;
+  /** Milliseconds since the run started (monotonic clock): the x axis of every slope. */
+  elapsedMs: number;
+  /** Sum of committedKb over heaps: the total the `--dump-at` thresholds watch. */
+  totalCommittedKb: number;
+  /** How long taking the sample took. */
+  durationMs: number;
+  engine: HeapTrendEngine;
+  /** umdh snapshot file taken right after this sample, when `--umdh` asked for one. */
+  umdhSnapshot?: string;
+  warnings: string[];
+}
+
+/** The thresholds of the leak-suspect rule; `ruleText()` says them in words. */
+export interface SuspectRule {
+  minSamples: number;
+  /** Least-squares slope of committed KB over minutes must be greater than this. */
+  minSlopeKbPerMin: number;
+  minR2: number;
+  /** Share (0..1) of the intervals between consecutive samples in which the heap grew. */
+  minGrowthShare: number;
+  /** Last minus first committed KB must be at least this. */
+  minGrowthKb: number;
+}
+
+export interface SeriesStats {
+  samples: number;
+  firstKb: number;
+  lastKb: number;
+  growthKb: number;
+  slopeKbPerMin: number;
+  r2: number;
+  growthShare: number;
+}
+
+export interface HeapTrendSeries extends SeriesStats {
+  id: string;
+  suspect: boolean;
+  // ---- additions ------------------------------------------------------------------------------
+  /** 1 = most suspicious. */
+  rank: number;
+  /** Why the rule did (or did not) flag this series, one phrase per condition that failed. */
+  reasons: string[];
+  firstSampleIndex: number;
+  lastSampleIndex: number;
+  /** Runs of samples, between the first and last appearance, in which the heap was missing. */
+  gaps: number;
+  /** Absent from the first sample (a heap created during the run). */
+  appeared: boolean;
+  /** Absent from the last sample (a heap destroyed during the run). */
+  disappeared: boolean;
+  maxKb: number;
+  reservedFirstKb?: number;
+  reservedLastKb?: number;
+  reservedSlopeKbPerMin?: number;
+  /** Minutes until the total commit reaches `--limit` if this heap keeps its slope and the rest stay flat. */
+  minutesToLimit?: number | null;
+}
+
+export interface HeapTrendProjection {
+  limitKb: number;
+  /** Based on the slope of the total committed KB. */
+  slopeKbPerMin: number;
+  lastKb: number;
+  /** null: the total is not growing, so it never reaches the limit at this rate. */
+  minutesToLimit: number | null;
+  /** Wall-clock time the limit is reached at this rate; null when never. */
+  reachesAt: string | null;
+}
+
+export interface HeapTrendAnalysis {
+  series: HeapTrendSeries[];
+  /** Series ids, most suspicious first. */
+  ranking: string[];
+  rule: string;
+  ruleParameters: SuspectRule;
+  total: SeriesStats;
+  projection: HeapTrendProjection | null;
+}
+
+export interface ThresholdDump {
+  /** The `--dump-at` step that was crossed. */
+  thresholdKb: number;
+  /** The sample whose total commit crossed it. */
+  sampleIndex: number;
+  totalCommittedKb: number;
+  path: string;
+  time: string;
+  /** The engine wrote the file. */
+  written: boolean;
+  /** inspectDump read it back and its process id matched the target. */
+  verified: boolean;
+  pid?: number;
+  kind?: string;
+  sizeBytes?: number;
+  durationMs: number;
+  /** How long the target was stopped to write it. */
+  suspendedMs: number;
+  error?: string;
+}
+
+export type HeapTrendStatus = 'completed' | 'interrupted' | 'target-exited' | 'failed';
+
+export interface HeapTrendReport extends HeapTrendAnalysis {
+  schemaVersion: 1;
+  target: { pid: number; name?: string };
+  engine: HeapTrendEngine;
+  source: HeapTrendSource;
+  /** What the numbers measure, in words (the committed-memory view is not a per-heap one). */
+  view: string;
+  status: HeapTrendStatus;
+  /** Why the run ended, in words, when it did not simply complete. */
+  message?: string;
+  startedAt: string;
+  endedAt: string;
+  intervalMs: number;
+  sampleCount: number;
+  dumps: ThresholdDump[];
+  suspension: { totalMs: number; maxMs: number; meanMs: number };
+  /** `--umdh`: the snapshots taken and their N-way trend (or why there is none). */
+  umdh?: { snapshots: string[]; trend?: UmdhTrend; error?: string };
+  warnings: string[];
+}

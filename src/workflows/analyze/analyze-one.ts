@@ -1,0 +1,238 @@
+// One dump, start to record. The builtin reader looks first (milliseconds, no debugger): a file
+// that is empty, truncated or not a minidump is reported right there and never reaches a
+// debugger. Then the chosen engine runs. Failures become records, never exceptions, except an
+// abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
+// batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
+// (Symbolicator's rule for dumps that crash the processor).
+import { inspectDump, type InspectedDumpOk } from '../../minidump/inspect.js';
+import {
+  AbortedError,
+  DebuggerExitedError,
+  DebuggerNotFoundError,
+  isHarnessError,
+} from '../../errors.js';
+import type {
+  AnalyzeDumpRecord,
+  AnalyzeEngineName,
+  AnalyzeError,
+} from '../../report/analyze/analyze-record.js';
+import type { Signer } from '../../report/analyze/signature.js';
+import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
+import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
+import type { ScriptStep } from './triage-script.js';
+
+/** How many times a dump may crash the debugger before it is quarantined. */
+export const CRASHES_BEFORE_QUARANTINE = 2;
+
+export interface DumpRunContext {
+  engine: AnalyzeEngineName;
+  steps: readonly ScriptStep[];
+  outDir: string;
+  timeoutMs: number;
+  signer: Signer;
+  signal?: AbortSignal;
+  debuggerPath?: string;
+  debuggerCommandPrefix?: { file: string; args: readonly string[] };
+  symbolPath?: string;
+  env?: NodeJS.ProcessEnv;
+  recordDir?: string;
+  /** Told when a dump is retried after a debugger crash. */
+  onRetry?: (file: string, error: AnalyzeError) => void;
+}
+
+export async function analyzeOneDump(
+  file: string,
+  hashed: { sha256: string; size: number },
+  ctx: DumpRunContext,
+): Promise<AnalyzeDumpRecord> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const inspected = await inspectDump(file, ctx.signal === undefined ? {} : { signal: ctx.signal });
+  if (!inspected.ok) {
+    return {
+      ...emptyRecord(file, hashed, ctx.engine),
+      error: {
+        code: inspected.error.code,
+        message: `not a readable minidump: ${inspected.error.message}`,
+      },
+      warnings: inspected.warnings,
+      timings: { totalMs: elapsed(), commands: [] },
+    };
+  }
+  const cut = truncatedStreams(inspected);
+  if (cut.length > 0) {
+    return {
+      ...emptyRecord(file, hashed, ctx.engine),
+      error: {
+        code: 'BAD_DUMP',
+        message: `truncated dump: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${inspected.fileSize} bytes)`,
+      },
+      warnings: inspected.warnings,
+      timings: { totalMs: elapsed(), commands: [] },
+    };
+  }
+  const base = builtinFields(inspected);
+  if (inspected.memory.missingBytes > 0) {
+    base.warnings.push(
+      `truncated memory: ${inspected.memory.missingBytes} captured bytes are missing from the file`,
+    );
+  }
+  if (ctx.engine === 'builtin') {
+    const record = fromBuiltin(file, hashed, base, 'builtin');
+    record.attempts = 1;
+    record.timings = { totalMs: elapsed(), commands: [] };
+    record.bucket = ctx.signer.sign(record);
+    return record;
+  }
+  const dialect = ctx.engine;
+  let lastError: AnalyzeError | undefined;
+  for (let attempt = 1; attempt <= CRASHES_BEFORE_QUARANTINE; attempt++) {
+    let run: DebuggerRunResult;
+    try {
+      run = await runDebuggerOnDump({
+        dialect,
+        dumpPath: file,
+        sha256: hashed.sha256,
+        steps: ctx.steps,
+        facts: dumpFacts(inspected),
+        base,
+        outDir: ctx.outDir,
+        timeoutMs: ctx.timeoutMs,
+        ...optional(ctx),
+      });
+    } catch (error) {
+      if (ctx.signal?.aborted === true || error instanceof AbortedError) {
+        throw error instanceof AbortedError ? error : new AbortedError('analysis interrupted');
+      }
+      if (error instanceof DebuggerNotFoundError) throw error;
+      lastError = toAnalyzeError(error);
+      const record = fromBuiltin(file, hashed, base, ctx.engine);
+      record.ok = false;
+      record.error = lastError;
+      record.attempts = attempt;
+      record.timings = { totalMs: elapsed(), commands: [] };
+      record.bucket = null;
+      if (error instanceof DebuggerExitedError) {
+        if (attempt < CRASHES_BEFORE_QUARANTINE) {
+          ctx.onRetry?.(file, lastError);
+          continue;
+        }
+        record.quarantined = true;
+        record.error = {
+          ...lastError,
+          message: `quarantined: the debugger exited ${attempt} times on this dump. ${lastError.message}`,
+        };
+      }
+      return record;
+    }
+    const record = fromBuiltin(file, hashed, base, ctx.engine);
+    const f = run.fields;
+    record.attempts = attempt;
+    record.exception = f.exception;
+    record.frames = f.frames;
+    if (f.processName !== undefined && record.process.name === undefined) {
+      record.process.name = f.processName;
+    }
+    if (f.clrException !== undefined) record.clrException = f.clrException;
+    if (f.heapSummary !== undefined) record.heapSummary = f.heapSummary;
+    if (f.analyze !== undefined) record.analyze = f.analyze;
+    record.notAvailable = f.notAvailable;
+    record.warnings = [...record.warnings, ...f.warnings];
+    record.rawOutputs = run.rawOutputs;
+    record.timings = {
+      totalMs: elapsed(),
+      commands: run.commands,
+      debuggerMs: Math.round(run.debuggerMs),
+    };
+    record.bucket = ctx.signer.sign(record);
+    return record;
+  }
+  // Unreachable: the loop returns on its last attempt.
+  throw new Error(`analyze: no result for ${file} (${lastError?.message ?? ''})`);
+}
+
+/** Memory lists may be cut (a full dump whose write was interrupted is still worth a look). */
+const MEMORY_STREAMS = new Set([5, 9]);
+
+/**
+ * Structure streams (threads, modules, exception…) that run past the end of the file: the dump
+ * was cut short, and neither we nor a debugger can say much about it.
+ */
+function truncatedStreams(dump: InspectedDumpOk): string[] {
+  return dump.streams
+    .filter((s) => !MEMORY_STREAMS.has(s.type) && s.rva + s.size > dump.fileSize)
+    .map((s) => s.name);
+}
+
+function optional(ctx: DumpRunContext) {
+  return {
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(ctx.debuggerPath === undefined ? {} : { debuggerPath: ctx.debuggerPath }),
+    ...(ctx.debuggerCommandPrefix === undefined
+      ? {}
+      : { debuggerCommandPrefix: ctx.debuggerCommandPrefix }),
+    ...(ctx.symbolPath === undefined ? {} : { symbolPath: ctx.symbolPath }),
+    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    ...(ctx.recordDir === undefined ? {} : { recordDir: ctx.recordDir }),
+  };
+}
+
+function emptyRecord(
+  file: string,
+  hashed: { sha256: string; size: number },
+  engine: AnalyzeEngineName,
+): AnalyzeDumpRecord {
+  return {
+    schemaVersion: 1,
+    file,
+    size: hashed.size,
+    sha256: hashed.sha256,
+    ok: false,
+    attempts: 0,
+    engine,
+    dumpKind: null,
+    process: {},
+    exception: null,
+    frames: [],
+    modules: { count: 0, withDebugId: 0, withoutDebugId: 0 },
+    notAvailable: [],
+    rawOutputs: [],
+    timings: { totalMs: 0, commands: [] },
+    warnings: [],
+    bucket: null,
+  };
+}
+
+function fromBuiltin(
+  file: string,
+  hashed: { sha256: string; size: number },
+  base: BuiltinFields,
+  engine: AnalyzeEngineName,
+): AnalyzeDumpRecord {
+  return {
+    ...emptyRecord(file, hashed, engine),
+    ok: true,
+    dumpKind: base.dumpKind,
+    dumpTimestamp: base.dumpTimestamp,
+    process: { ...base.process },
+    exception: base.exception,
+    frames: base.frames,
+    modules: base.modules,
+    threadCount: base.threadCount,
+    memory: base.memory,
+    notAvailable: base.notAvailable,
+    warnings: base.warnings,
+  };
+}
+
+function toAnalyzeError(error: unknown): AnalyzeError {
+  if (isHarnessError(error)) {
+    return {
+      code: error.code,
+      message: error.shortMessage,
+      ...(error.command === undefined ? {} : { command: error.command }),
+      ...(error.lastOutput.length === 0 ? {} : { lastOutput: [...error.lastOutput] }),
+    };
+  }
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}

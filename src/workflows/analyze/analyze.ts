@@ -1,0 +1,299 @@
+// `analyze`: many dumps → records.ndjson (a line per dump as it finishes), summary.json and
+// report.html. A pool of `jobs` workers, each dump in its own debugger process with its own
+// deadline; failures are records, not exceptions; Ctrl-C (the AbortSignal) stops taking dumps,
+// ends the ones in flight without writing half records, and still writes the summary of what is
+// complete. Progress goes out as events; this layer never prints.
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { mkdir, stat } from 'node:fs/promises';
+import { AbortedError, UsageError, isHarnessError } from '../../errors.js';
+import type {
+  AnalyzeDumpRecord,
+  AnalyzeError,
+  AnalyzeSummary,
+} from '../../report/analyze/analyze-record.js';
+import { RecordAppender, recordedHashes } from '../../report/analyze/records-file.js';
+import { createSigner } from '../../report/analyze/signature.js';
+import { validate } from '../../report/schemas.js';
+import { analyzeOneDump, type DumpRunContext } from './analyze-one.js';
+import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
+import { sha256File } from './file-hash.js';
+import { expandInputs, shardOf } from './inputs.js';
+import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
+import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
+
+/** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+export type AnalyzeEvent =
+  | { type: 'engine'; choice: EngineChoice; script?: string }
+  | { type: 'start'; total: number; outDir: string }
+  | { type: 'unmatched'; input: string }
+  | {
+      type: 'dump';
+      file: string;
+      status: 'ok' | 'failed' | 'quarantined' | 'skipped-resume' | 'skipped-shard';
+      done: number;
+      total: number;
+      record?: AnalyzeDumpRecord;
+    }
+  | { type: 'retry'; file: string; error: AnalyzeError }
+  | { type: 'bad-record-line'; line: number; reason: string }
+  | { type: 'finish'; summary: AnalyzeSummary };
+
+export interface AnalyzeOptions {
+  inputs: readonly string[];
+  outDir: string;
+  engine?: EngineRequest;
+  /** Command script; default dbgscripts/triage.<dialect>.txt. Ignored by the builtin engine. */
+  scriptPath?: string;
+  /** Parallel workers. Default: cores for debuggers, 4 × cores for the builtin reader (I/O). */
+  jobs?: number;
+  /** Per-dump deadline (start, every command, close). */
+  timeoutMs?: number;
+  symbolPath?: string;
+  resume?: boolean;
+  shard?: { index: number; count: number };
+  /** Bucketing skip list (replaces the default). */
+  skipModules?: readonly string[];
+  /** Folder for engine transcripts (one JSON-lines file per dump). */
+  recordDir?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: AnalyzeEvent) => void;
+  cwd?: string;
+  /** Engine plumbing (tests, the cdb emulator, unusual installs). */
+  debuggerPath?: string;
+  debuggerCommandPrefix?: { file: string; args: readonly string[] };
+  env?: NodeJS.ProcessEnv;
+  /** Check every record against schemas/analyzeRecord.schema.json before writing it. */
+  validateRecords?: boolean;
+}
+
+export interface AnalyzeResult {
+  summary: AnalyzeSummary;
+  files: OutputFiles;
+  engine: EngineChoice;
+  analyzed: number;
+  skipped: { resumed: number; otherShard: number };
+  interrupted: boolean;
+  durationMs: number;
+}
+
+export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  const started = performance.now();
+  const emit = (event: AnalyzeEvent) => options.onEvent?.(event);
+  const choice = chooseEngine(options.engine ?? 'auto', options.env ?? process.env, {
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    hasCommandPrefix: options.debuggerCommandPrefix !== undefined,
+  });
+  let steps: ScriptStep[] = [];
+  let scriptPath: string | undefined;
+  if (choice.engine !== 'builtin') {
+    scriptPath = options.scriptPath ?? defaultScriptPath(choice.engine);
+    steps = loadTriageScript(scriptPath);
+  }
+  emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
+
+  const { files: inputs, unmatched } = await expandInputs(options.inputs, options.cwd);
+  for (const input of unmatched) emit({ type: 'unmatched', input });
+  if (inputs.length === 0) {
+    throw new UsageError(
+      `no dump files found in ${options.inputs.map((p) => `"${p}"`).join(', ') || '(no paths given)'}`,
+    );
+  }
+
+  const files = outputFiles(options.outDir);
+  await mkdir(options.outDir, { recursive: true });
+  const existing = await stat(files.records).catch(() => undefined);
+  if (existing !== undefined && existing.size > 0 && options.resume !== true) {
+    throw new UsageError(
+      `${files.records} already has records: add --resume to continue that run, or pick another --out`,
+    );
+  }
+  const done = options.resume === true ? await recordedHashes(files.records) : new Set<string>();
+  const signer = createSigner(
+    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
+  );
+  const jobs = Math.max(
+    1,
+    options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
+  );
+
+  // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
+  const stop = new AbortController();
+  const onUserAbort = () => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onUserAbort, { once: true });
+  if (options.signal?.aborted === true) stop.abort(options.signal.reason);
+
+  const ctx: DumpRunContext = {
+    engine: choice.engine,
+    steps,
+    outDir: options.outDir,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signer,
+    signal: stop.signal,
+    onRetry: (file, error) => emit({ type: 'retry', file, error }),
+    ...(choice.debuggerPath === undefined && options.debuggerPath === undefined
+      ? {}
+      : { debuggerPath: options.debuggerPath ?? choice.debuggerPath ?? '' }),
+    ...(options.debuggerCommandPrefix === undefined
+      ? {}
+      : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
+    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
+  };
+  if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
+
+  emit({ type: 'start', total: inputs.length, outDir: options.outDir });
+  const appender = await RecordAppender.open(files.records);
+  let next = 0;
+  let finished = 0;
+  let analyzed = 0;
+  const skipped = { resumed: 0, otherShard: 0 };
+  let fatal: unknown;
+
+  const worker = async () => {
+    while (!stop.signal.aborted) {
+      const index = next++;
+      const file = inputs[index];
+      if (file === undefined) return;
+      try {
+        const hashed = await sha256File(file, stop.signal);
+        if (
+          options.shard !== undefined &&
+          shardOf(hashed.sha256, options.shard.count) !== options.shard.index
+        ) {
+          skipped.otherShard++;
+          emit({
+            type: 'dump',
+            file,
+            status: 'skipped-shard',
+            done: ++finished,
+            total: inputs.length,
+          });
+          continue;
+        }
+        if (done.has(hashed.sha256)) {
+          skipped.resumed++;
+          emit({
+            type: 'dump',
+            file,
+            status: 'skipped-resume',
+            done: ++finished,
+            total: inputs.length,
+          });
+          continue;
+        }
+        const record = await analyzeOneDump(file, hashed, ctx);
+        if (options.validateRecords === true) {
+          const check = validate('analyzeRecord', record);
+          if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
+        }
+        // An abort that landed while this record was being finished must not drop it: it is
+        // complete, so it is written.
+        await appender.append(record);
+        analyzed++;
+        emit({
+          type: 'dump',
+          file,
+          status: record.ok ? 'ok' : record.quarantined === true ? 'quarantined' : 'failed',
+          done: ++finished,
+          total: inputs.length,
+          record,
+        });
+      } catch (error) {
+        if (stop.signal.aborted || error instanceof AbortedError) return;
+        if (isHarnessError(error) && error.code === 'IO') {
+          // An unreadable file (permissions, vanished) is that file's problem, not the batch's.
+          const record = ioFailure(file, error.shortMessage, choice.engine);
+          await appender.append(record);
+          emit({
+            type: 'dump',
+            file,
+            status: 'failed',
+            done: ++finished,
+            total: inputs.length,
+            record,
+          });
+          continue;
+        }
+        if (isNodeFsError(error)) {
+          const record = ioFailure(file, (error as Error).message, choice.engine);
+          await appender.append(record);
+          emit({
+            type: 'dump',
+            file,
+            status: 'failed',
+            done: ++finished,
+            total: inputs.length,
+            record,
+          });
+          continue;
+        }
+        fatal ??= error;
+        stop.abort(error);
+        return;
+      }
+    }
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, inputs.length) }, worker));
+  } finally {
+    options.signal?.removeEventListener('abort', onUserAbort);
+    await appender.close();
+  }
+  if (fatal !== undefined) throw fatal;
+  const interrupted = options.signal?.aborted === true;
+  const summary = await writeSummaryAndReport(options.outDir, signer.algorithm, {
+    interrupted,
+    onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
+  });
+  emit({ type: 'finish', summary });
+  return {
+    summary,
+    files,
+    engine: choice,
+    analyzed,
+    skipped,
+    interrupted,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+function isNodeFsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) && code !== 'ERR_INTERNAL';
+}
+
+/**
+ * A file we could not even read. Its record needs a sha256 for --resume and the schema; the hash
+ * of `unreadable:<path>` stands in (it can never equal a real file's content hash by accident).
+ */
+function ioFailure(
+  file: string,
+  message: string,
+  engine: AnalyzeDumpRecord['engine'],
+): AnalyzeDumpRecord {
+  return {
+    schemaVersion: 1,
+    file,
+    size: 0,
+    sha256: createHash('sha256').update(`unreadable:${file}`).digest('hex'),
+    ok: false,
+    error: { code: 'IO', message },
+    attempts: 0,
+    engine,
+    dumpKind: null,
+    process: {},
+    exception: null,
+    frames: [],
+    modules: { count: 0, withDebugId: 0, withoutDebugId: 0 },
+    notAvailable: [],
+    rawOutputs: [],
+    timings: { totalMs: 0, commands: [] },
+    warnings: [],
+    bucket: null,
+  };
+}

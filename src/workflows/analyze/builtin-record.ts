@@ -1,0 +1,111 @@
+// What the dump alone says, as the fields of an analyze record: exception, process, modules,
+// threads, memory, and one frame for the exception address (`module+0xoff`). This is the whole
+// record for `--engine builtin`, and the starting point a debugger's answers are merged into for
+// `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import type { InspectedDumpOk, InspectedModule } from '../../minidump/inspect.js';
+import type {
+  AnalyzeException,
+  AnalyzeFrame,
+  AnalyzeModuleInfo,
+  AnalyzeModules,
+  NotAvailable,
+} from '../../report/analyze/analyze-record.js';
+import type { DumpFacts } from './triage-script.js';
+
+export interface BuiltinFields {
+  dumpKind: 'full' | 'mini';
+  dumpTimestamp: string;
+  process: { name?: string; pid?: number };
+  exception: AnalyzeException | null;
+  frames: AnalyzeFrame[];
+  modules: AnalyzeModules;
+  threadCount: number;
+  memory: { rangeCount: number; totalBytes: number };
+  notAvailable: NotAvailable[];
+  warnings: string[];
+}
+
+export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
+  const exception = dump.exception;
+  const analyzed: AnalyzeException | null = exception && {
+    code: exception.code,
+    name: exception.name,
+    address: exception.address,
+    threadId: exception.threadId,
+    flags: `0x${exception.flags.toString(16)}`,
+    parameters: exception.parameters,
+    ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
+    ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
+  };
+  const faultingModule =
+    exception?.module === undefined
+      ? undefined
+      : dump.modules.find((m) => m.name === exception.module);
+  const frames: AnalyzeFrame[] = [];
+  if (exception) {
+    // No unwinder here: the one frame we can name for sure is where the exception happened.
+    frames.push({
+      ...(exception.module === undefined ? {} : { module: stripExtension(exception.module) }),
+      ...(exception.moduleOffset === undefined ? {} : { offset: exception.moduleOffset }),
+      address: exception.address,
+    });
+  }
+  const process: BuiltinFields['process'] = {};
+  if (dump.process.name !== undefined) process.name = dump.process.name;
+  if (dump.process.pid !== undefined) process.pid = dump.process.pid;
+  const notAvailable: NotAvailable[] = ['frames.symbols', 'clrException', 'heapSummary', 'analyze'];
+  if (!exception) notAvailable.push('exception');
+  return {
+    dumpKind: dump.kind,
+    dumpTimestamp: dump.timestamp,
+    process,
+    exception: analyzed,
+    frames,
+    modules: moduleSummary(dump.modules, faultingModule),
+    threadCount: dump.threads.length,
+    memory: { rangeCount: dump.memory.rangeCount, totalBytes: dump.memory.totalBytes },
+    notAvailable,
+    warnings: [...dump.warnings],
+  };
+}
+
+export function moduleSummary(
+  modules: readonly InspectedModule[],
+  faulting: InspectedModule | undefined,
+): AnalyzeModules {
+  const withDebugId = modules.filter((m) => m.debugId !== undefined).length;
+  const summary: AnalyzeModules = {
+    count: modules.length,
+    withDebugId,
+    withoutDebugId: modules.length - withDebugId,
+  };
+  if (faulting) summary.faulting = moduleInfo(faulting);
+  return summary;
+}
+
+export function moduleInfo(m: InspectedModule): AnalyzeModuleInfo {
+  return {
+    name: m.name,
+    base: m.base,
+    path: m.path,
+    timestamp: m.timestamp,
+    ...(m.fileVersion === undefined ? {} : { fileVersion: m.fileVersion }),
+    ...(m.debugId === undefined ? {} : { debugId: m.debugId }),
+  };
+}
+
+/** The script conditions this dump meets (see triage-script.ts). */
+export function dumpFacts(dump: InspectedDumpOk): DumpFacts {
+  const names = new Set(dump.modules.map((m) => m.name.toLowerCase()));
+  return {
+    exception: dump.exception !== null,
+    full: dump.kind === 'full',
+    clr: names.has('clr.dll'),
+    coreclr: names.has('coreclr.dll') || names.has('libcoreclr.so'),
+  };
+}
+
+/** `kernelbase.dll` → `kernelbase`: frames name modules the way debuggers print them. */
+export function stripExtension(name: string): string {
+  return name.replace(/\.(dll|exe|sys|drv|ocx)$/i, '');
+}

@@ -1,0 +1,64 @@
+// Turns the PATH arguments of `analyze` into a sorted list of dump files: files as given,
+// folders searched recursively for *.dmp (any case), anything with glob characters expanded by
+// tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { UsageError } from '../../errors.js';
+
+export interface ExpandedInputs {
+  files: string[];
+  /** Arguments that matched nothing (a typo is reported, not silently ignored). */
+  unmatched: string[];
+}
+
+export async function expandInputs(
+  paths: readonly string[],
+  cwd = process.cwd(),
+): Promise<ExpandedInputs> {
+  const files = new Set<string>();
+  const unmatched: string[] = [];
+  for (const arg of paths) {
+    const before = files.size;
+    const absolute = resolve(cwd, arg);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const found = await glob(['**/*.dmp'], {
+        cwd: absolute,
+        caseSensitiveMatch: false,
+        absolute: true,
+        onlyFiles: true,
+        followSymbolicLinks: false,
+        dot: false,
+      });
+      for (const f of found) files.add(resolve(f));
+    } else if (info !== undefined) {
+      files.add(absolute);
+    } else if (isDynamicPattern(arg)) {
+      const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
+      for (const f of found) files.add(resolve(f));
+    }
+    if (files.size === before) unmatched.push(arg);
+  }
+  return { files: [...files].sort(), unmatched };
+}
+
+/** `--shard I/N` (1-based, like Jest and Playwright): `2/4` → {index: 2, count: 4}. */
+export function parseShard(text: string): { index: number; count: number } {
+  // Sample: "2/4"
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`--shard wants I/N with 1 <= I <= N (e.g. 2/4), got "${text}"`);
+  }
+  return { index, count };
+}
+
+/**
+ * Which shard a dump belongs to, from its content hash: the same dump lands in the same shard on
+ * every machine, whatever its path, and shards come out about the same size.
+ */
+export function shardOf(sha256: string, count: number): number {
+  return (Number.parseInt(sha256.slice(0, 8), 16) % count) + 1;
+}

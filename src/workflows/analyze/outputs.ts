@@ -1,0 +1,156 @@
+// The files that summarise an output folder: summary.json and report.html, both rebuilt from
+// records.ndjson by streaming it (twice: once for the summary, once for the report), so the
+// cost in memory is the bucket table, not the records. Also `--merge` (shard folders → one) and
+// `--rebucket` (new signatures from stored records, no dump reopened).
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { assertValid } from '../../report/schemas.js';
+import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../report/analyze/analyze-record.js';
+import { REPORT_FILE, writeHtmlReport } from '../../report/analyze/html-report.js';
+import { RECORDS_FILE, RecordAppender, readRecords } from '../../report/analyze/records-file.js';
+import type { Signer } from '../../report/analyze/signature.js';
+import { SummaryBuilder } from '../../report/analyze/summary.js';
+
+export const SUMMARY_FILE = 'summary.json';
+
+export interface OutputFiles {
+  outDir: string;
+  records: string;
+  summary: string;
+  report: string;
+}
+
+export function outputFiles(outDir: string): OutputFiles {
+  return {
+    outDir,
+    records: join(outDir, RECORDS_FILE),
+    summary: join(outDir, SUMMARY_FILE),
+    report: join(outDir, REPORT_FILE),
+  };
+}
+
+/** Reads records.ndjson, writes summary.json and report.html next to it; returns the summary. */
+export async function writeSummaryAndReport(
+  outDir: string,
+  algorithm: string,
+  extra: { interrupted?: boolean; onBadLine?: (line: number, reason: string) => void } = {},
+): Promise<AnalyzeSummary> {
+  const files = outputFiles(outDir);
+  const builder = new SummaryBuilder(algorithm);
+  const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
+  for await (const record of readRecords(files.records, readOptions)) builder.add(record);
+  const summary = builder.build(extra.interrupted === true ? { interrupted: true } : {});
+  assertValid('analyzeSummary', summary);
+  await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  const tmp = `${files.report}.tmp`;
+  await writeHtmlReport(tmp, summary, readRecords(files.records));
+  await rename(tmp, files.report);
+  return summary;
+}
+
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}
+
+/**
+ * `--merge DIR…`: the records of several output folders (shards) into one folder, one record per
+ * sha256 (a dump analysed by two shards, or resumed twice, counts once; an ok record beats a
+ * failed one), then summary and report. Raw output folders are not copied: the records keep
+ * pointing at the shard folder they came from, by absolute path.
+ */
+export async function mergeOutputs(
+  dirs: readonly string[],
+  outDir: string,
+  signer: Signer,
+): Promise<{ summary: AnalyzeSummary; merged: number; duplicates: number }> {
+  for (const dir of dirs) {
+    if (!existsSync(join(dir, RECORDS_FILE))) {
+      throw new UsageError(
+        `--merge: ${dir} has no ${RECORDS_FILE} (is it an analyze --out folder?)`,
+      );
+    }
+  }
+  await mkdir(outDir, { recursive: true });
+  const target = outputFiles(outDir);
+  if (dirs.some((d) => resolve(d) === resolve(outDir))) {
+    throw new UsageError('--merge: the output folder must not be one of the folders merged');
+  }
+  // First pass: which sha256 has an ok record anywhere (only hashes are kept, not records).
+  const okHashes = new Set<string>();
+  for (const dir of dirs) {
+    for await (const r of readRecords(join(dir, RECORDS_FILE))) if (r.ok) okHashes.add(r.sha256);
+  }
+  await rm(target.records, { force: true });
+  const appender = await RecordAppender.open(target.records);
+  const written = new Set<string>();
+  let duplicates = 0;
+  try {
+    for (const dir of dirs) {
+      for await (const r of readRecords(join(dir, RECORDS_FILE))) {
+        if (written.has(r.sha256) || (!r.ok && okHashes.has(r.sha256))) {
+          duplicates++;
+          continue;
+        }
+        written.add(r.sha256);
+        await appender.append(resign(rebase(r, dir), signer));
+      }
+    }
+  } finally {
+    await appender.close();
+  }
+  const summary = await writeSummaryAndReport(outDir, signer.algorithm);
+  return { summary, merged: written.size, duplicates };
+}
+
+/**
+ * `--rebucket DIR`: new bucket ids for every record of DIR with the current signature settings,
+ * written back in place (through a temp file, so an interrupted rebucket loses nothing).
+ */
+export async function rebucketOutputs(
+  dir: string,
+  signer: Signer,
+): Promise<{ summary: AnalyzeSummary; records: number; changed: number }> {
+  const files = outputFiles(dir);
+  if (!existsSync(files.records)) {
+    throw new UsageError(`--rebucket: ${dir} has no ${RECORDS_FILE}`);
+  }
+  const tmp = `${files.records}.rebucket.tmp`;
+  await rm(tmp, { force: true });
+  const appender = await RecordAppender.open(tmp);
+  let records = 0;
+  let changed = 0;
+  try {
+    for await (const r of readRecords(files.records)) {
+      const next = resign(r, signer);
+      records++;
+      if (next.bucket?.id !== r.bucket?.id) changed++;
+      await appender.append(next);
+    }
+  } finally {
+    await appender.close();
+  }
+  await rename(tmp, files.records);
+  const summary = await writeSummaryAndReport(dir, signer.algorithm);
+  return { summary, records, changed };
+}
+
+function resign(record: AnalyzeDumpRecord, signer: Signer): AnalyzeDumpRecord {
+  if (!record.ok) return { ...record, bucket: null };
+  return { ...record, bucket: signer.sign(record) };
+}
+
+/** Raw-output paths are relative to their folder; after a merge they point back to it. */
+function rebase(record: AnalyzeDumpRecord, fromDir: string): AnalyzeDumpRecord {
+  if (record.rawOutputs.length === 0) return record;
+  return {
+    ...record,
+    rawOutputs: record.rawOutputs.map((o) => ({
+      command: o.command,
+      path: resolve(fromDir, o.path).replace(/\\/g, '/'),
+    })),
+  };
+}

@@ -1,0 +1,285 @@
+// `dump` (issue #8): one dump of a running process, now, without harming it (procdump -ma PID).
+//
+// cdb attaches noninvasively (`-pv`): the target's threads are suspended only while cdb is
+// attached, nothing is injected, and ending the session cannot kill it. winedbg has no
+// noninvasive mode: it attaches, writes `minidump "PATH"` and detaches (lab §3, §4).
+//
+// Order: resolve the process → estimate the size (winedbg: `info maps <pid>` from an unattached
+// winedbg, so no suspension; cdb: `!address -summary` once attached) → check free disk space →
+// reserve an owner-only file → write while polling its size → detach → read it back.
+import { execa } from 'execa';
+import { join } from 'node:path';
+import { DebuggerSession } from '../../engine/debugger-session.js';
+import type { SessionTarget } from '../../engine/dialects/dialect.js';
+import { IoError, isHarnessError, TargetError } from '../../errors.js';
+import { parseAddressSummary } from '../../parsers/address-summary.js';
+import { parseDumpWritten } from '../../parsers/dump-written.js';
+import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
+import { listProcesses, resolveProcess, type LookupOptions } from '../process-lookup.js';
+import {
+  ensureOutDir,
+  fileBytes,
+  freeBytes,
+  reserveDumpFile,
+  setAsidePartial,
+  watchFileGrowth,
+} from './dump-file.js';
+import { snapshotDumpName } from './dump-name.js';
+import { explainTargetFailure, translateStartError } from './target-errors.js';
+import { verifyDump } from './verify-dump.js';
+
+export interface DumpOptions {
+  engine: 'cdb' | 'winedbg';
+  target: { pid: number } | { name: string };
+  kind?: 'full' | 'mini';
+  outDir: string;
+  overwrite?: boolean;
+  /** Estimate the size first (default true). */
+  estimate?: boolean;
+  debuggerPath?: string;
+  debuggerCommandPrefix?: { file: string; args: readonly string[] };
+  symbolPath?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  startTimeoutMs?: number;
+  dumpTimeoutMs?: number;
+  recordPath?: string;
+  /** Process listing override (tests; the cdb emulator has no tasklist). */
+  list?: LookupOptions['list'];
+  /** The clock for the file name (tests). */
+  now?: Date;
+  signal?: AbortSignal;
+  onEvent?: (event: DumpEvent) => void;
+}
+
+export type DumpEvent =
+  | { type: 'resolved'; pid: number; name: string }
+  | { type: 'estimate'; bytes: number | null; source: EstimateSource; note?: string }
+  | { type: 'attached'; ms: number }
+  | { type: 'progress'; path: string; bytes: number; bytesPerSecond: number; elapsedMs: number }
+  | { type: 'written'; path: string; bytes: number; writeMs: number }
+  | { type: 'detached'; detached: boolean }
+  | { type: 'note'; message: string };
+
+export type EstimateSource = 'winedbg-info-maps' | 'address-summary' | null;
+
+export interface DumpResult {
+  schemaVersion: 1;
+  engine: 'cdb' | 'winedbg';
+  path: string;
+  bytes: number;
+  /** What was asked for. */
+  kind: 'full' | 'mini';
+  /** What the file is, read back (winedbg writes MiniDumpNormal whatever is asked). */
+  actualKind: 'full' | 'mini' | null;
+  pid: number;
+  processName: string;
+  estimateBytes: number | null;
+  estimateSource: EstimateSource;
+  /** From the debugger's dump command to its reply. */
+  writeMs: number;
+  /** How long the target was held: from the debugger's attach prompt to the end of detach. */
+  suspendedMs: number;
+  attachMs: number;
+  totalMs: number;
+  verified: boolean;
+  problems: string[];
+  notes: string[];
+  detached: boolean;
+  targetAlive: boolean;
+}
+
+/** Headroom over the estimate: a dump carries streams besides memory. */
+export const DISK_HEADROOM = 1.05;
+
+/** A TargetError-free check, separate so it is testable: enough space for `required` bytes? */
+export function checkDiskSpace(free: number | null, required: number | null): string | null {
+  if (free === null || required === null) return null;
+  const need = Math.ceil(required * DISK_HEADROOM);
+  if (free >= need) return null;
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  return `not enough disk space: the dump needs about ${mb(need)}, ${mb(free)} are free`;
+}
+
+async function winedbgEstimate(
+  pid: number,
+  options: DumpOptions,
+): Promise<{ bytes: number | null; note?: string }> {
+  const file = options.debuggerPath ?? 'winedbg';
+  const result = await execa(file, ['--command', `info maps ${pid}`], {
+    env: options.env ?? process.env,
+    extendEnv: false,
+    reject: false,
+    timeout: 15_000,
+    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
+  });
+  const record = parseWinedbgInfoMaps(String(result.stdout));
+  if (record.error !== undefined) return { bytes: null, note: `info maps: ${record.error}` };
+  if (!record.sawHeader) return { bytes: null, note: 'info maps printed no region table' };
+  return { bytes: record.committedPrivateBytes };
+}
+
+async function cdbEstimate(session: DebuggerSession): Promise<{ bytes: number | null; note?: string }> {
+  try {
+    const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
+    const record = parseAddressSummary(result.output);
+    const state = record.otherSections?.find((s) => /state/i.test(s.title));
+    const commit = state?.rows.find((r) => /MEM_COMMIT/i.test(r.name));
+    if (commit !== undefined) return { bytes: commit.totalSize };
+    return { bytes: null, note: '!address -summary gave no MEM_COMMIT total; no size estimate' };
+  } catch (error) {
+    return { bytes: null, note: `!address -summary failed (${(error as Error).message.split('\n')[0] ?? ''}); no size estimate` };
+  }
+}
+
+export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
+  const emit = (event: DumpEvent) => options.onEvent?.(event);
+  const kind = options.kind ?? 'full';
+  const totalStart = performance.now();
+  const notes: string[] = [];
+  const lookup: LookupOptions = {
+    engine: options.engine,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.engine === 'winedbg' && options.debuggerPath !== undefined
+      ? { winedbgPath: options.debuggerPath }
+      : {}),
+    ...(options.list === undefined ? {} : { list: options.list }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  const proc = await resolveProcess('pid' in options.target ? { pid: options.target.pid } : { name: options.target.name }, lookup);
+  emit({ type: 'resolved', pid: proc.pid, name: proc.name });
+  await ensureOutDir(options.outDir);
+
+  // ---- estimate (winedbg: before attaching, so it costs the target nothing) -----------------
+  let estimate: { bytes: number | null; note?: string } = { bytes: null };
+  let estimateSource: EstimateSource = null;
+  if (options.estimate !== false && options.engine === 'winedbg') {
+    estimate = await winedbgEstimate(proc.pid, options);
+    estimateSource = estimate.bytes === null ? null : 'winedbg-info-maps';
+    if (estimate.note !== undefined) notes.push(estimate.note);
+    emit({ type: 'estimate', bytes: estimate.bytes, source: estimateSource, ...(estimate.note === undefined ? {} : { note: estimate.note }) });
+  }
+  // The space check runs against the cdb estimate once attached. Under winedbg the estimate is
+  // what a full dump would need, not the normal dump winedbg writes, so it is not checked.
+  const free = await freeBytes(options.outDir);
+
+  const name = snapshotDumpName(proc.name, proc.pid, options.now ?? new Date());
+  const path = await reserveDumpFile(options.outDir, name, { overwrite: options.overwrite === true });
+
+  const target: SessionTarget =
+    options.engine === 'cdb' ? { kind: 'attach', pid: proc.pid, noninvasive: true } : { kind: 'attach', pid: proc.pid };
+  let session: DebuggerSession;
+  const attachStart = performance.now();
+  try {
+    session = await DebuggerSession.start({
+      dialect: options.engine,
+      target,
+      startTimeoutMs: options.startTimeoutMs ?? 60_000,
+      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+      ...(options.debuggerCommandPrefix === undefined ? {} : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
+      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.recordPath === undefined ? {} : { recordPath: options.recordPath }),
+      // Ctrl-C: the engine ends the session safely (detach), never a kill.
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    await setAsidePartial(path);
+    throw translateStartError(error, proc.pid);
+  }
+  const heldFrom = session.initialStop.atMs;
+  const attachMs = performance.now() - attachStart;
+  emit({ type: 'attached', ms: round(attachMs) });
+
+  let writeMs = 0;
+  let output = '';
+  let failure: unknown = null;
+  try {
+    if (options.estimate !== false && options.engine === 'cdb' && kind === 'full') {
+      estimate = await cdbEstimate(session);
+      estimateSource = estimate.bytes === null ? null : 'address-summary';
+      if (estimate.note !== undefined) notes.push(estimate.note);
+      emit({ type: 'estimate', bytes: estimate.bytes, source: estimateSource, ...(estimate.note === undefined ? {} : { note: estimate.note }) });
+      const cdbSpace = checkDiskSpace(free, estimate.bytes);
+      if (cdbSpace !== null) throw new IoError(`${cdbSpace} in ${options.outDir}`);
+    }
+    const writeStart = performance.now();
+    const stopProgress = watchFileGrowth(path, (p) =>
+      emit({ type: 'progress', path, bytes: p.bytes, bytesPerSecond: p.bytesPerSecond, elapsedMs: p.elapsedMs }),
+    );
+    try {
+      output = (await session.writeDump(path, kind, { timeoutMs: options.dumpTimeoutMs ?? 600_000 })).output;
+    } finally {
+      stopProgress();
+    }
+    writeMs = performance.now() - writeStart;
+  } catch (error) {
+    failure = error;
+  }
+  const closed = await session.close();
+  const suspendedMs = performance.now() - heldFrom;
+  emit({ type: 'detached', detached: closed.detached });
+
+  const bytes = await fileBytes(path);
+  const written = parseDumpWritten(output, session.dialect.writeDumpCommand(path, kind));
+  if (failure !== null || !written.success || bytes === 0) {
+    const kept = await setAsidePartial(path);
+    const known = explainTargetFailure(output, proc.pid);
+    const where = kept === null ? 'nothing was kept' : `the partial file is ${kept}`;
+    if (known !== null) throw new TargetError(known.reason, `${known.shortMessage} (${where})`, { lastOutput: known.lastOutput, cause: failure ?? undefined });
+    if (failure !== null && isHarnessError(failure)) throw failure;
+    throw new IoError(
+      `the dump was not written: ${written.error ?? (bytes === 0 ? 'the file is empty' : failure instanceof Error ? failure.message : 'unknown error')} (${where})`,
+      { lastOutput: output.split('\n').slice(-10) },
+    );
+  }
+  emit({ type: 'written', path, bytes, writeMs: round(writeMs) });
+
+  const check = await verifyDump(path, { pid: proc.pid, kind }, { engine: options.engine });
+  notes.push(...check.notes);
+  if (!check.verified) {
+    // A file the reader cannot make sense of is not a dump: set it aside, keep the bytes.
+    const problemsText = check.problems.join('; ');
+    if (check.kind === undefined) {
+      const kept = await setAsidePartial(path);
+      throw new IoError(`the dump does not read back: ${problemsText}${kept === null ? '' : ` (kept as ${kept})`}`);
+    }
+  }
+  let targetAlive = false;
+  try {
+    targetAlive = (await listProcesses(lookup)).some((p) => p.pid === proc.pid);
+  } catch {
+    targetAlive = false;
+  }
+  return {
+    schemaVersion: 1,
+    engine: options.engine,
+    path,
+    bytes,
+    kind,
+    actualKind: check.kind ?? null,
+    pid: proc.pid,
+    processName: proc.name,
+    estimateBytes: estimate.bytes,
+    estimateSource,
+    writeMs: round(writeMs),
+    suspendedMs: round(suspendedMs),
+    attachMs: round(attachMs),
+    totalMs: round(performance.now() - totalStart),
+    verified: check.verified,
+    problems: check.problems,
+    notes,
+    detached: closed.detached,
+    targetAlive,
+  };
+}
+
+/** Where a dump for this process would go (for messages before the workflow runs). */
+export function dumpPathFor(outDir: string, processName: string, pid: number, now: Date): string {
+  return join(outDir, snapshotDumpName(processName, pid, now));
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

@@ -1,0 +1,78 @@
+// Reads a dump we just wrote back with the built-in minidump reader: it must parse, hold the
+// process we dumped and, at an exception stop, the exception we stopped on. "The debugger said
+// it worked" is not proof (survey §2.10: no source gave cdb's failure text).
+import { inspectDump } from '../../minidump/inspect.js';
+
+export interface DumpExpectations {
+  /** Decimal Windows pid; compared when the dump records one (MiscInfo stream). */
+  pid?: number;
+  /** `0x…` exception code the dump's exception stream must hold. */
+  exceptionCode?: string;
+  /** What was asked for; a normal dump for `full` is reported, not failed (see engineNote). */
+  kind?: 'full' | 'mini';
+}
+
+export interface DumpVerification {
+  verified: boolean;
+  /** What the reader found. */
+  kind?: 'full' | 'mini';
+  pid?: number;
+  exceptionCode?: string | null;
+  threads?: number;
+  modules?: number;
+  /** Why it is not verified, or what looked odd while still verified. */
+  problems: string[];
+  notes: string[];
+}
+
+export async function verifyDump(
+  path: string,
+  expect: DumpExpectations,
+  options: { engine?: 'cdb' | 'winedbg' } = {},
+): Promise<DumpVerification> {
+  const result: DumpVerification = { verified: false, problems: [], notes: [] };
+  let info: Awaited<ReturnType<typeof inspectDump>>;
+  try {
+    info = await inspectDump(path);
+  } catch (error) {
+    result.problems.push(`the dump could not be read: ${(error as Error).message}`);
+    return result;
+  }
+  if (!info.ok) {
+    result.problems.push(`not a readable minidump: ${info.error?.message ?? 'unknown error'}`);
+    return result;
+  }
+  result.kind = info.kind;
+  result.threads = info.threads.length;
+  result.modules = info.modules.length;
+  if (info.process.pid !== undefined) result.pid = info.process.pid;
+  result.exceptionCode = info.exception?.code ?? null;
+  if (expect.pid !== undefined && info.process.pid !== undefined && info.process.pid !== expect.pid) {
+    result.problems.push(`the dump is of pid ${info.process.pid}, not ${expect.pid}`);
+  }
+  if (expect.pid !== undefined && info.process.pid === undefined) {
+    result.notes.push('the dump records no process id (no MiscInfo stream); pid not checked');
+  }
+  if (info.threads.length === 0) result.problems.push('the dump holds no threads');
+  if (expect.exceptionCode !== undefined) {
+    const code = info.exception?.code;
+    if (code === undefined) result.problems.push('the dump has no exception stream');
+    else if (code !== expect.exceptionCode) {
+      result.problems.push(`the dump's exception is ${code}, not ${expect.exceptionCode}`);
+    }
+  } else if (options.engine === 'winedbg' && info.exception?.code === '0x80000003') {
+    // Lab §4: winedbg dumps taken outside an exception always hold the attach break-in.
+    result.notes.push('exception stream is the attach break-in (0x80000003), as winedbg always writes');
+  }
+  if (expect.kind === 'full' && info.kind !== 'full') {
+    if (options.engine === 'winedbg') {
+      result.notes.push(
+        'winedbg writes MiniDumpNormal only: --full yielded a normal (mini) dump without full memory',
+      );
+    } else {
+      result.problems.push(`asked for a full-memory dump, the file is a ${info.kind} dump`);
+    }
+  }
+  result.verified = result.problems.length === 0;
+  return result;
+}

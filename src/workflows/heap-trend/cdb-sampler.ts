@@ -1,0 +1,110 @@
+// The per-heap sampler (Windows): every sample is its own short NONINVASIVE cdb attach
+// (`-pv`: the target's threads are suspended, no debug port is taken, nothing cdb does can end the
+// target), one `!heap -s -h 0`, then a clean exit. The target is suspended from the attach to the
+// exit; the sample records that time, measured from spawning cdb to its exit (an upper bound: it
+// includes cdb's own start-up before the attach).
+import { DebuggerSession } from '../../engine/debugger-session.js';
+import { isHarnessError } from '../../errors.js';
+import { parseHeapSummary } from '../../parsers/heap-summary.js';
+import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
+import {
+  TargetGoneError,
+  type DebuggerCommandFactory,
+  type HeapSampler,
+  type SampleReading,
+} from './sampler.js';
+
+export const HEAP_SUMMARY_COMMAND = '!heap -s -h 0';
+
+export interface CdbSamplerOptions {
+  pid: number;
+  env?: NodeJS.ProcessEnv;
+  debuggerPath?: string;
+  symbolPath?: string;
+  startTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  debuggerCommandFor?: DebuggerCommandFactory;
+  /** Whether the target still runs; decides if a failed attach means "the target has exited". */
+  isTargetAlive?: (pid: number) => Promise<boolean>;
+}
+
+/** Windows: `process.kill(pid, 0)` opens the process and reports whether it exists. */
+export function processExists(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+    return Promise.resolve(true);
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return Promise.resolve((error as NodeJS.ErrnoException).code === 'EPERM');
+  }
+}
+
+export function createCdbSampler(options: CdbSamplerOptions): HeapSampler {
+  const alive = options.isTargetAlive ?? processExists;
+  return {
+    engine: 'cdb',
+    source: 'heap',
+    async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
+      const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index });
+      const began = performance.now();
+      let session: DebuggerSession;
+      try {
+        session = await DebuggerSession.start({
+          dialect: 'cdb',
+          target: { kind: 'attach', pid: options.pid, noninvasive: true },
+          ...(options.env === undefined ? {} : { env: options.env }),
+          ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+          ...(prefix === undefined ? {} : { debuggerCommandPrefix: prefix }),
+          ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+          ...(signal === undefined ? {} : { signal }),
+          startTimeoutMs: options.startTimeoutMs ?? 60_000,
+          commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
+        });
+      } catch (error) {
+        if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
+          throw new TargetGoneError(
+            `the target (pid ${options.pid}) is gone: ${error.shortMessage}`,
+          );
+        }
+        throw error;
+      }
+      const warnings: string[] = [];
+      let output: string;
+      try {
+        const result = await session.execute(HEAP_SUMMARY_COMMAND, {
+          ...(signal === undefined ? {} : { signal }),
+        });
+        output = result.output;
+        if (result.truncated) warnings.push(`${HEAP_SUMMARY_COMMAND} output was truncated`);
+      } finally {
+        const end = await session.close();
+        if (end.forced)
+          warnings.push(
+            'cdb did not exit after qd and was killed (noninvasive: the target is unharmed)',
+          );
+      }
+      const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
+      const record = parseHeapSummary(output);
+      warnings.push(...record.warnings);
+      const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
+        id: heap.address,
+        reservedKb: heap.reservedKb,
+        committedKb: heap.committedKb,
+      }));
+      for (const segment of record.segmentHeaps ?? []) {
+        const committed = segment['committedKb'];
+        const reserved = segment['reservedKb'];
+        if (typeof committed !== 'number') continue;
+        heaps.push({
+          id: segment.address,
+          ...(typeof reserved === 'number' ? { reservedKb: reserved } : {}),
+          committedKb: committed,
+        });
+      }
+      return { heaps, suspendedMs, warnings };
+    },
+    async close(): Promise<void> {
+      // Nothing stays open between samples.
+    },
+  };
+}

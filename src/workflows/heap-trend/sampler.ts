@@ -1,0 +1,46 @@
+// What a heap-trend sampler is: something that, asked once per interval, returns the target's
+// heap (or region) sizes and how long it held the target still to get them.
+import type { SessionOptions } from '../../engine/debugger-session.js';
+import type {
+  HeapTrendEngine,
+  HeapTrendSampleHeap,
+  HeapTrendSource,
+} from '../../report/heap-trend/types.js';
+
+export interface SampleReading {
+  heaps: HeapTrendSampleHeap[];
+  /** Upper bound of the time the target was suspended by this sample (0 when never). */
+  suspendedMs: number;
+  warnings: string[];
+}
+
+export interface HeapSampler {
+  readonly engine: HeapTrendEngine;
+  readonly source: HeapTrendSource;
+  /** Takes sample number `index`. Throws TargetGoneError when the target no longer exists. */
+  sample(index: number, signal?: AbortSignal): Promise<SampleReading>;
+  /** Ends whatever debugger the sampler keeps open (never the target). */
+  close(): Promise<void>;
+}
+
+/** The target process has exited: the run ends and reports what it has. */
+export class TargetGoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetGoneError';
+  }
+}
+
+/** Why a debugger is started: one heap sample, or one threshold dump. */
+export type DebuggerUse =
+  | { purpose: 'sample'; index: number }
+  | { purpose: 'dump'; thresholdKb: number; sampleIndex: number };
+
+/**
+ * Test seam (documented in the heap-trend workflow): the command line to run INSTEAD of the
+ * debugger for one use, e.g. the cdb emulator with the scenario of sample i. Each cdb sample is a
+ * new cdb process, and the emulator keeps no state between processes, so a test that wants sample
+ * i to see transcript i points each use at its own scenario. Returning undefined runs the real
+ * debugger.
+ */
+export type DebuggerCommandFactory = (use: DebuggerUse) => SessionOptions['debuggerCommandPrefix'];

@@ -1,0 +1,66 @@
+// The unit syntax heap-trend options accept: durations (`5s`, `500ms`, `2m`, `1h`, bare numbers are
+// seconds) and sizes (`100MB`, `2GB`, `512KB`, `1.5G`; bare numbers are MB, like ProcDump's -m).
+// Sizes are returned in KB because every heap number in the reports is in KB. Binary multiples:
+// 1 MB = 1024 KB, as `!heap -s` and Task Manager count.
+import { UsageError } from '../../errors.js';
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  sec: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+};
+
+// 5s, 500ms, 1.5m, 2h, 30
+const DURATION_RE = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min|h)?\s*$/i;
+
+/** Milliseconds; throws UsageError on anything else. */
+export function parseDuration(text: string, what = 'duration'): number {
+  const match = DURATION_RE.exec(text);
+  if (!match) {
+    throw new UsageError(`${what}: "${text}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
+  }
+  const value = Number(match[1]);
+  const unit = DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000;
+  const ms = Math.round(value * unit);
+  if (!(ms > 0)) throw new UsageError(`${what}: "${text}" must be greater than zero`);
+  return ms;
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  k: 1,
+  kb: 1,
+  m: 1024,
+  mb: 1024,
+  g: 1024 * 1024,
+  gb: 1024 * 1024,
+  t: 1024 * 1024 * 1024,
+  tb: 1024 * 1024 * 1024,
+};
+
+// 100MB, 2GB, 512KB, 1.5G, 300
+const SIZE_RE = /^\s*(\d+(?:\.\d+)?)\s*(k|kb|m|mb|g|gb|t|tb)?\s*$/i;
+
+/** Kilobytes; a bare number is megabytes. Throws UsageError on anything else. */
+export function parseSizeKb(text: string, what = 'size'): number {
+  const match = SIZE_RE.exec(text);
+  if (!match)
+    throw new UsageError(`${what}: "${text}" is not a size (examples: 512KB, 100MB, 2GB)`);
+  const value = Number(match[1]);
+  const unit = SIZE_UNITS[(match[2] ?? 'mb').toLowerCase()] ?? 1024;
+  const kb = Math.round(value * unit);
+  if (!(kb > 0)) throw new UsageError(`${what}: "${text}" must be greater than zero`);
+  return kb;
+}
+
+/** `100MB,200MB,…` → ascending, de-duplicated KB steps. */
+export function parseSizeList(text: string, what = 'size list'): number[] {
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length === 0) throw new UsageError(`${what}: empty list`);
+  return [...new Set(parts.map((part) => parseSizeKb(part, what)))].sort((a, b) => a - b);
+}

@@ -1,0 +1,72 @@
+// The committed-memory sampler: one bare winedbg, never attached, kept open for the whole run;
+// each sample is `info maps <pid>` (OpenProcess + VirtualQueryEx from outside, 22–47 ms, lab §5),
+// so the target is never suspended. Regions are grouped and tracked by region-groups.ts.
+import { DebuggerSession } from '../../engine/debugger-session.js';
+import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
+import { groupPrivateRegions, RegionIdTracker } from './region-groups.js';
+import {
+  TargetGoneError,
+  type DebuggerCommandFactory,
+  type HeapSampler,
+  type SampleReading,
+} from './sampler.js';
+
+export interface WinedbgSamplerOptions {
+  pid: number;
+  env?: NodeJS.ProcessEnv;
+  debuggerPath?: string;
+  startTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  signal?: AbortSignal;
+  debuggerCommandFor?: DebuggerCommandFactory;
+}
+
+const KB = 1024;
+
+export async function createWinedbgSampler(options: WinedbgSamplerOptions): Promise<HeapSampler> {
+  const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index: 0 });
+  const session = await DebuggerSession.start({
+    dialect: 'winedbg',
+    target: { kind: 'none' },
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    ...(prefix === undefined ? {} : { debuggerCommandPrefix: prefix }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    startTimeoutMs: options.startTimeoutMs ?? 30_000,
+    commandTimeoutMs: options.commandTimeoutMs ?? 15_000,
+  });
+  const tracker = new RegionIdTracker();
+  return {
+    engine: 'winedbg',
+    source: 'committed-memory',
+    async sample(_index: number, signal?: AbortSignal): Promise<SampleReading> {
+      const result = await session.execute(`info maps ${options.pid}`, {
+        ...(signal === undefined ? {} : { signal }),
+      });
+      const maps = parseWinedbgInfoMaps(result.output);
+      if (maps.error !== undefined) {
+        throw new TargetGoneError(
+          `the target (pid ${options.pid}) is gone: winedbg says "${maps.error}"`,
+        );
+      }
+      const warnings = [...maps.warnings];
+      if (!maps.sawHeader) warnings.push('info maps printed no header row');
+      const heaps = tracker.assign(groupPrivateRegions(maps.regions)).map(({ id, group }) => ({
+        id,
+        reservedKb: group.totalBytes / KB,
+        committedKb: group.committedBytes / KB,
+      }));
+      if (heaps.length === 0) {
+        // A live Windows process always has private memory (its stacks, its PEB): no rows means
+        // the listing is not of a process.
+        throw new TargetGoneError(
+          `info maps ${options.pid} listed no private memory: the target has probably exited`,
+        );
+      }
+      return { heaps, suspendedMs: 0, warnings };
+    },
+    async close(): Promise<void> {
+      await session.close().catch(() => session.kill());
+    },
+  };
+}

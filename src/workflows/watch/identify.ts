@@ -1,0 +1,181 @@
+// What stopped the target, asked of the debugger rather than scraped from banners (survey §0.6):
+// cdb `.lastevent` + `.exr -1` + a short stack, and for CLR exceptions SOS `!pe` + `!clrstack`;
+// winedbg has neither, so its stop line (the same text `info exception` repeats) + `bt`.
+// A failing step adds a note and identification goes on: a half-identified exception is still
+// logged, never dropped.
+import type { DebuggerSession } from '../../engine/debugger-session.js';
+import type { StopEvent } from '../../engine/stop-event.js';
+import { parseClrStack } from '../../parsers/clr-stack.js';
+import { parseDebuggerEvent } from '../../parsers/debugger-event.js';
+import { parseExceptionRecord } from '../../parsers/exception-record.js';
+import { parseLastEvent } from '../../parsers/last-event.js';
+import { parsePrintException } from '../../parsers/print-exception.js';
+import { parseStack } from '../../parsers/stack.js';
+import { isClrCode } from './exception-codes.js';
+import type { SosLoader } from './sos-loader.js';
+
+export interface IdentifiedException {
+  code: string | null;
+  chance: 'first' | 'second' | null;
+  description: string | null;
+  threadId?: string;
+  address?: string;
+  parameters?: string[];
+  clrType?: string;
+  clrMessage?: string;
+  hresult?: string;
+  innerExceptions?: { type: string; address?: string }[];
+  /** `module!function+0x…`, top first (managed frames for CLR exceptions when SOS answered). */
+  frames: string[];
+  notes: string[];
+}
+
+export interface IdentifyOptions {
+  dialect: 'cdb' | 'winedbg';
+  /** How many top frames to keep. */
+  frames: number;
+  timeoutMs: number;
+  /** cdb: run SOS for CLR exceptions (null: do not). */
+  sos: SosLoader | null;
+  /** Skip the stack when no filter or signature needs it (never, today: signatures use frames). */
+  stack?: boolean;
+}
+
+/** The cheap part: what the stop text alone says (used for pass-through decisions). */
+export function fromStop(stop: StopEvent): IdentifiedException {
+  const event = stop.event;
+  const out: IdentifiedException = {
+    code: stop.code ?? event?.code ?? null,
+    chance: stop.chance ?? event?.chance ?? null,
+    description: event?.description ?? null,
+    frames: [],
+    notes: [],
+  };
+  if (event?.threadId != null) out.threadId = event.threadId;
+  if (event?.address !== undefined) out.address = event.address;
+  if (event?.clrExceptionType !== undefined) out.clrType = event.clrExceptionType;
+  if (event?.clrExceptionMessage !== undefined) out.clrMessage = event.clrExceptionMessage;
+  return out;
+}
+
+async function run(
+  session: DebuggerSession,
+  command: string,
+  timeoutMs: number,
+  notes: string[],
+): Promise<string | null> {
+  try {
+    return (await session.execute(command, { timeoutMs })).output;
+  } catch (error) {
+    notes.push(`${command}: ${(error as Error).message.split('\n')[0] ?? 'failed'}`);
+    // A dead debugger cannot answer anything else: let the caller end the session.
+    if ((error as { code?: string }).code === 'DEBUGGER_EXITED') throw error;
+    return null;
+  }
+}
+
+async function identifyCdb(
+  session: DebuggerSession,
+  stop: StopEvent,
+  options: IdentifyOptions,
+): Promise<IdentifiedException> {
+  const out = fromStop(stop);
+  const last = await run(session, '.lastevent', options.timeoutMs, out.notes);
+  if (last !== null) {
+    const record = parseLastEvent(last);
+    out.code = record.code ?? out.code;
+    out.chance = record.chance ?? out.chance;
+    if (record.description.length > 0) out.description = record.description;
+    if (record.threadId !== undefined) out.threadId = record.threadId;
+  }
+  const exr = await run(session, '.exr -1', options.timeoutMs, out.notes);
+  if (exr !== null) {
+    const record = parseExceptionRecord(exr);
+    if (record.code !== null) out.code = record.code;
+    if (record.address !== null) out.address = record.address;
+    if (record.parameters.length > 0) out.parameters = record.parameters;
+  }
+  if (options.stack !== false) {
+    const k = await run(session, `k ${options.frames}`, options.timeoutMs, out.notes);
+    if (k !== null) out.frames = topFrames(k, options.frames);
+  }
+  if (options.sos !== null && isClrCode(out.code)) {
+    if (await options.sos.ensure()) {
+      const pe = await run(session, '!pe', options.timeoutMs, out.notes);
+      if (pe !== null) {
+        const record = parsePrintException(pe);
+        const outer = record.exceptions[0];
+        if (outer !== undefined) {
+          out.clrType = outer.type;
+          if (outer.message !== null) out.clrMessage = outer.message;
+          if (outer.hresult !== null) out.hresult = outer.hresult;
+          const inner = record.exceptions.slice(1).map((e) => ({
+            type: e.type,
+            ...(e.address === null ? {} : { address: e.address }),
+          }));
+          if (outer.innerException !== null && inner.length === 0) inner.push(outer.innerException);
+          if (inner.length > 0) out.innerExceptions = inner;
+        } else if (record.noException) {
+          out.notes.push('!pe: no current managed exception on this thread');
+        }
+      }
+      const clrStack = await run(session, '!clrstack', options.timeoutMs, out.notes);
+      if (clrStack !== null) {
+        const record = parseClrStack(clrStack);
+        const managed = (record.threads[0]?.frames ?? [])
+          .filter((f) => f.frameType === undefined)
+          .map((f) => f.callSite)
+          .slice(0, options.frames);
+        if (managed.length > 0) out.frames = managed;
+        if (record.error !== undefined) out.notes.push(`!clrstack: ${record.error}`);
+      }
+    } else {
+      out.notes.push(`SOS not available: ${options.sos.lastError ?? 'unknown'}`);
+    }
+  }
+  return out;
+}
+
+async function identifyWinedbg(
+  session: DebuggerSession,
+  stop: StopEvent,
+  options: IdentifyOptions,
+): Promise<IdentifiedException> {
+  const out = fromStop(stop);
+  if (out.code === null) {
+    // The stop text lost its event line: winedbg repeats it on request.
+    const info = await run(session, 'info exception', options.timeoutMs, out.notes);
+    if (info !== null) {
+      const event = parseDebuggerEvent(info);
+      out.code = event.code;
+      out.chance = event.chance ?? out.chance;
+      out.description = event.description;
+      if (event.address !== undefined) out.address = event.address;
+    }
+  }
+  if (options.stack !== false) {
+    const bt = await run(session, 'bt', options.timeoutMs, out.notes);
+    if (bt !== null) out.frames = topFrames(bt, options.frames);
+  }
+  if (isClrCode(out.code)) out.notes.push('winedbg has no SOS: CLR type and message unknown');
+  return out;
+}
+
+/** The first thread's top frames as `module!function+0x…` strings. */
+function topFrames(text: string, limit: number): string[] {
+  const record = parseStack(text);
+  return (record.threads[0]?.frames ?? [])
+    .map((f) => f.callSite)
+    .filter((s) => s.length > 0)
+    .slice(0, limit);
+}
+
+export function identifyStop(
+  session: DebuggerSession,
+  stop: StopEvent,
+  options: IdentifyOptions,
+): Promise<IdentifiedException> {
+  return options.dialect === 'cdb'
+    ? identifyCdb(session, stop, options)
+    : identifyWinedbg(session, stop, options);
+}

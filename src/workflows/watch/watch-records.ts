@@ -1,0 +1,100 @@
+// The watch outputs as types: one `exceptions.ndjson` line per stop and `summary.json`
+// (records.md "watch"; field names are the published API, schemas/watchException.schema.json and
+// schemas/watchSummary.schema.json describe them).
+
+export type WatchAction = 'dumped' | 'skipped';
+
+/**
+ * Why a stop did not produce a dump:
+ * - `not-selected`: a first chance the user did not ask to break on (winedbg breaks on every first
+ *   chance, so the harness passes these on at once);
+ * - `filter`: --include/--exclude said no;
+ * - `skip`: one of the first --skip N matches;
+ * - `max-dumps`: --max-dumps reached;
+ * - `bucket-seen`: --once-per-bucket and this signature was dumped before;
+ * - `dump-failed`: the debugger could not write it (see dumpError);
+ * - `not-exception`: a stop that is not an exception (break-in, breakpoint, process exit).
+ */
+export type WatchSkipReason =
+  | 'not-selected'
+  | 'filter'
+  | 'skip'
+  | 'max-dumps'
+  | 'bucket-seen'
+  | 'dump-failed'
+  | 'not-exception';
+
+export interface WatchExceptionLine {
+  /** ISO 8601 time the stop's prompt arrived. */
+  time: string;
+  /** 1-based number of this stop in the session. */
+  index: number;
+  chance: 'first' | 'second' | null;
+  code: string | null;
+  description?: string;
+  threadId?: string;
+  /** Where it happened (`0x…`), when the debugger said. */
+  address?: string;
+  parameters?: string[];
+  clrType?: string;
+  clrMessage?: string;
+  hresult?: string;
+  innerExceptions?: { type: string; address?: string }[];
+  /** Top frames, `module!function+0x…`, top first. */
+  frames: string[];
+  signature: string;
+  matched: boolean;
+  /** The include that matched, `*` with no includes, or the exclude that vetoed. */
+  matchedBy?: string;
+  action: WatchAction;
+  reason?: WatchSkipReason;
+  dumpPath?: string;
+  dumpVerified?: boolean;
+  dumpBytes?: number;
+  dumpError?: string;
+  /** From the stop's prompt to our resume command: how long the harness held the target. */
+  suspendedMs: number;
+  /** Of suspendedMs: time spent identifying (`.lastevent`, `.exr -1`, `!pe`, stacks). */
+  identifyMs?: number;
+  /** Of suspendedMs: time spent writing and verifying the dump. */
+  dumpMs?: number;
+  /**
+   * The debugger's own delivery: from our resume command to this stop's prompt (includes the
+   * target's run time until it raised); not counted in suspendedMs.
+   */
+  eventDeliveryMs?: number;
+  /** Identification steps that failed (SOS not loaded, a timed-out command…). */
+  notes?: string[];
+}
+
+export type WatchEndReason =
+  | 'duration'
+  | 'aborted'
+  | 'target-exited'
+  | 'max-dumps'
+  | 'error';
+
+export interface WatchSummary {
+  schemaVersion: 1;
+  engine: 'cdb' | 'winedbg';
+  process: { name?: string; pid?: number };
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  exceptions: number;
+  dumps: number;
+  /** Stops per signature. */
+  bySignature: Record<string, number>;
+  byReason: Partial<Record<WatchSkipReason, number>>;
+  totalSuspendedMs: number;
+  medianSuspendedMs: number | null;
+  detached: boolean;
+  /** false when the harness could not confirm; null when the target exited by itself. */
+  targetAlive: boolean | null;
+  endReason: WatchEndReason;
+  error?: { code: string; message: string };
+  outDir: string;
+  logPath: string;
+  dumpPaths: string[];
+  signatureAlgorithm: string;
+}

@@ -1,0 +1,90 @@
+// report.html in a real headless Chromium: it loads from disk with no network, its bucket table
+// matches summary.json row for row, and text from dumps (here a file name with markup in it) is
+// shown as text, never run.
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
+import { dumpOf, folderWith, readSummary, tempDir } from './fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>.dmp';
+
+describe('analyze report.html (headless Chromium)', function () {
+  this.timeout(90_000);
+  let browser: BrowserContext | undefined;
+  let out: string;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) this.skip();
+    const input = await folderWith({
+      'a.dmp': await dumpOf('av-write', 1),
+      'b.dmp': await dumpOf('av-write', 2),
+      'c.dmp': await dumpOf('clr-raise'),
+    });
+    await copyFile(await dumpOf('cpp-throw'), join(input, HOSTILE_NAME));
+    out = tempDir('html');
+    await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin' });
+    // A fresh profile per run: playwright takes it as launchPersistentContext's first argument.
+    browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'cdbh-chromium-')), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('loads without any network request and shows one table row per bucket of summary.json', async () => {
+    const page = await browser!.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(pathToFileURL(join(out, 'report.html')).href);
+    const summary = readSummary(out);
+    const rows = await page.$$eval('#buckets tbody tr', (trs) =>
+      trs.map((tr) => ({
+        id: tr.getAttribute('data-bucket-id'),
+        count: Number(tr.querySelector('td')?.textContent),
+        signature: tr.querySelectorAll('td')[2]?.textContent,
+      })),
+    );
+    expect(rows).to.deep.equal(
+      summary.buckets.map((b) => ({ id: b.id, count: b.count, signature: b.signature })),
+    );
+    expect(await page.$$eval('#bucket-chart g', (g) => g.length)).to.equal(summary.buckets.length);
+    expect(await page.$$eval('#dumps details', (d) => d.length)).to.equal(summary.dumps);
+    expect(requests.filter((u) => !u.startsWith('file:'))).to.deep.equal([]);
+    expect(dialogs).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('shows markup from dump file names as text', async () => {
+    const page = await browser!.newPage();
+    await page.goto(pathToFileURL(join(out, 'report.html')).href);
+    expect(await page.$$('#dumps img')).to.have.length(0);
+    const text = await page.textContent('#dumps');
+    expect(text).to.include(HOSTILE_NAME);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).to.not.include('<img src=x');
+    await page.close();
+  });
+});

@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import type { AnalyzeDumpRecord, AnalyzeFrame } from '../../src/report/analyze/analyze-record.js';
+import {
+  createSigner,
+  frameToken,
+  SIGNATURE_ALGORITHM,
+} from '../../src/report/analyze/signature.js';
+import { parseSkipModules } from '../../src/report/analyze/skip-modules.js';
+import { commonName } from '../../src/report/analyze/summary.js';
+
+type Signable = Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>;
+
+const AV_WRITE: Signable['exception'] = {
+  code: '0xc0000005',
+  name: 'Access violation writing 0x10',
+  accessType: 'write',
+};
+
+function crash(exception: Signable['exception'], frames: AnalyzeFrame[]): Signable {
+  return { exception, frames };
+}
+
+const RAISE_STACK: AnalyzeFrame[] = [
+  { module: 'KERNELBASE', function: 'RaiseException', offset: '0x46' },
+  { module: 'raise', function: 'raise_one', offset: '0x59' },
+  { module: 'raise', function: 'main', offset: '0x1aa' },
+  { module: 'raise', offset: '0x13ae' },
+  { module: 'raise', offset: '0x14e6' },
+];
+
+describe('analyze signatures (cdbh-sig-1)', () => {
+  const signer = createSigner();
+
+  it('names the algorithm and gives a 16-hex bucket id', () => {
+    const bucket = signer.sign(crash(AV_WRITE, [{ module: 'av', function: 'crash_here' }]));
+    expect(bucket.algorithm).to.equal(SIGNATURE_ALGORITHM);
+    expect(bucket.id).to.match(/^[0-9a-f]{16}$/);
+  });
+
+  it('puts two dumps of the same crash in one bucket, whatever the offsets and addresses', () => {
+    const a = signer.sign(
+      crash(AV_WRITE, [{ module: 'av', function: 'crash_here', offset: '0x1a', address: '0x1' }]),
+    );
+    const b = signer.sign(
+      crash({ ...AV_WRITE, address: '0x2' }, [
+        { module: 'av.exe', function: 'crash_here', offset: '0x1a', address: '0x99' },
+      ]),
+    );
+    expect(a.id).to.equal(b.id);
+  });
+
+  it('tells an AV read from an AV write at the same place', () => {
+    const frames = [{ module: 'av', function: 'crash_here' }];
+    const write = signer.sign(crash(AV_WRITE, frames));
+    const read = signer.sign(crash({ ...AV_WRITE, accessType: 'read' }, frames));
+    expect(write.id).to.not.equal(read.id);
+    expect(read.signature).to.equal('0xc0000005 read | av!crash_here');
+  });
+
+  it('looks through system and runtime frames to the first three of the program', () => {
+    const bucket = signer.sign(crash({ code: '0xe0434352', name: 'CLR' }, RAISE_STACK));
+    expect(bucket.signature).to.equal('0xe0434352 | raise!raise_one | raise!main | raise+0x13ae');
+  });
+
+  it('keeps system frames when there is nothing else, so system crashes still differ by place', () => {
+    const bucket = signer.sign(
+      crash({ code: '0x80000003', name: 'Breakpoint' }, [
+        { module: 'ntdll', offset: '0x555f5' },
+        { module: 'ntdll', function: 'DbgUiRemoteBreakin' },
+      ]),
+    );
+    expect(bucket.signature).to.equal('0x80000003 | ntdll+0x555f5 | ntdll!DbgUiRemoteBreakin');
+  });
+
+  it('groups managed exceptions by type and managed stack, not by the runtime frames under them', () => {
+    const clr = (type: string): Signable => ({
+      exception: { code: '0xe0434352', name: 'CLR exception' },
+      frames: RAISE_STACK,
+      clrException: {
+        noException: false,
+        warnings: [],
+        exceptions: [
+          {
+            address: '0x1',
+            type,
+            message: 'boom',
+            innerException: null,
+            hresult: '0x80131500',
+            stackTraceString: null,
+            stack: [{ function: 'App.Program.Main(System.String[])+0x2c' }],
+          },
+        ],
+      },
+    });
+    const a = signer.sign(clr('System.NullReferenceException'));
+    const b = signer.sign(clr('System.InvalidOperationException'));
+    expect(a.signature).to.equal(
+      'clr:System.NullReferenceException | App.Program.Main(System.String[])',
+    );
+    expect(a.id).to.not.equal(b.id);
+  });
+
+  it('says so when a dump has no exception or no frames', () => {
+    expect(signer.sign(crash(null, [])).signature).to.equal('no-exception | <no frames>');
+  });
+
+  it('gives a custom skip list its own algorithm id, so old and new buckets never mix', () => {
+    const custom = createSigner({ skipModules: parseSkipModules('ntdll.dll\nraise # ours\n') });
+    expect(custom.algorithm).to.match(/^cdbh-sig-1\+skip\.[0-9a-f]{8}$/);
+    const bucket = custom.sign(crash({ code: '0xe0434352', name: 'CLR' }, RAISE_STACK));
+    expect(bucket.signature).to.equal('0xe0434352 | kernelbase!RaiseException');
+    const same = createSigner({ skipModules: parseSkipModules('raise\n$$ comment\nNTDLL\n') });
+    expect(same.algorithm).to.equal(custom.algorithm);
+  });
+
+  it('writes frames as module!function, module+offset, or ? when nothing is known', () => {
+    expect(frameToken({ module: 'C:\\x\\App.EXE', function: 'f+0x10' })).to.equal('app!f');
+    expect(frameToken({ module: 'av', offset: '0x154a' })).to.equal('av+0x154a');
+    expect(frameToken({ address: '0x10' })).to.equal('?');
+  });
+
+  it('summarises exception names by their shared words', () => {
+    expect(commonName('Access violation writing 0x10', 'Access violation writing 0x28')).to.equal(
+      'Access violation writing',
+    );
+    expect(commonName('Breakpoint', 'Breakpoint')).to.equal('Breakpoint');
+  });
+});

@@ -1,0 +1,73 @@
+// Builds small synthetic minidumps byte by byte, for the streams Wine's writers never emit
+// (CodeView records, MiscInfo v5, thread names, handles, memory info, comments, VM counters,
+// unloaded modules). Layout: header, directory, then an append-only area; strings and other
+// referenced data are appended first so their RVAs are known when a stream is composed.
+
+export class DumpBuilder {
+  readonly #chunks: Buffer[] = [];
+  readonly #directory: { type: number; size: number; rva: number }[] = [];
+  readonly #streamCount: number;
+  #offset: number;
+
+  constructor(streamCount: number) {
+    this.#streamCount = streamCount;
+    this.#offset = 32 + 12 * streamCount;
+  }
+
+  /** Appends raw bytes (4-aligned) and returns their RVA. */
+  append(bytes: Buffer): number {
+    const pad = (4 - (this.#offset % 4)) % 4;
+    if (pad > 0) {
+      this.#chunks.push(Buffer.alloc(pad));
+      this.#offset += pad;
+    }
+    const rva = this.#offset;
+    this.#chunks.push(bytes);
+    this.#offset += bytes.length;
+    return rva;
+  }
+
+  /** A MINIDUMP_STRING (length in bytes, UTF-16LE, NUL) and its RVA. */
+  string(text: string): number {
+    const body = Buffer.from(`${text}\0`, 'utf16le');
+    const out = Buffer.alloc(4 + body.length);
+    out.writeUInt32LE(body.length - 2, 0);
+    body.copy(out, 4);
+    return this.append(out);
+  }
+
+  stream(type: number, data: Buffer): this {
+    const rva = this.append(data);
+    this.#directory.push({ type, size: data.length, rva });
+    return this;
+  }
+
+  /** Current end of the file: where the next appended bytes will go (before alignment). */
+  get end(): number {
+    return this.#offset;
+  }
+
+  build(options: { flags?: bigint; timestamp?: number; version?: number } = {}): Buffer {
+    const header = Buffer.alloc(32);
+    header.writeUInt32LE(0x504d444d, 0);
+    header.writeUInt32LE(options.version ?? 0xa793, 4);
+    header.writeUInt32LE(this.#streamCount, 8);
+    header.writeUInt32LE(32, 12);
+    header.writeUInt32LE(options.timestamp ?? 1_700_000_000, 20);
+    header.writeBigUInt64LE(options.flags ?? 0n, 24);
+    const directory = Buffer.alloc(12 * this.#streamCount);
+    this.#directory.forEach((entry, i) => {
+      directory.writeUInt32LE(entry.type, i * 12);
+      directory.writeUInt32LE(entry.size, i * 12 + 4);
+      directory.writeUInt32LE(entry.rva, i * 12 + 8);
+    });
+    return Buffer.concat([header, directory, ...this.#chunks]);
+  }
+}
+
+/** A struct buffer with little-endian writers, for composing stream records. */
+export function struct(size: number, fill: (b: Buffer) => void): Buffer {
+  const buf = Buffer.alloc(size);
+  fill(buf);
+  return buf;
+}

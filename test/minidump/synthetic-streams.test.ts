@@ -1,0 +1,397 @@
+// Streams Wine's writers never emit (CodeView ids, MiscInfo v5, thread names and times, handles,
+// memory info, comments, VM counters, unloaded modules), read from small dumps built byte by
+// byte: every expectation is the value the builder was told to write.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspectDump, openMinidump, type InspectedDumpOk } from '../../src/minidump/index.js';
+import { assertValid } from '../../src/report/schemas.js';
+import { DumpBuilder, struct } from './helpers/dump-builder.js';
+
+let dir = '';
+let serial = 0;
+function write(bytes: Buffer): string {
+  const path = join(dir, `synthetic-${serial++}.dmp`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+async function inspectOk(path: string): Promise<InspectedDumpOk> {
+  const dump = await inspectDump(path);
+  if (!dump.ok) throw new Error(dump.error.message);
+  assertValid('inspect', { schemaVersion: 1, dumps: [dump] });
+  return dump;
+}
+
+const GUID = {
+  d1: 0x5a9832e5,
+  d2: 0x2872,
+  d3: 0x41c1,
+  d4: Buffer.from('838ed98914e9b7ff', 'hex'),
+  age: 1,
+};
+
+/** A dbghelp-style dump with one of everything, built fresh for each test. */
+function richDump(): Buffer {
+  const b = new DumpBuilder(15);
+  const exePath = b.string('C:\\app\\bin\\app.exe');
+  const dllPath = b.string('C:\\Windows\\System32\\old.dll');
+  const unloadedPath = b.string('C:\\plugins\\gone.dll');
+  const csd = b.string('Service Pack 2');
+  const eventType = b.string('Event');
+  const fileType = b.string('File');
+  const threadName = b.string('worker-pool #1');
+  const cv = b.append(
+    Buffer.concat([
+      struct(24, (s) => {
+        s.write('RSDS', 0, 'latin1');
+        s.writeUInt32LE(GUID.d1, 4);
+        s.writeUInt16LE(GUID.d2, 8);
+        s.writeUInt16LE(GUID.d3, 10);
+        GUID.d4.copy(s, 12);
+        s.writeUInt32LE(GUID.age, 20);
+      }),
+      Buffer.from('D:\\build\\out\\app.pdb\0', 'latin1'),
+    ]),
+  );
+  const nb10 = b.append(
+    Buffer.concat([
+      struct(16, (s) => {
+        s.write('NB10', 0, 'latin1');
+        s.writeUInt32LE(0x3a1b2c3d, 8);
+        s.writeUInt32LE(2, 12);
+      }),
+      Buffer.from('old.pdb\0', 'latin1'),
+    ]),
+  );
+  const memA = b.append(Buffer.alloc(0x100, 0xaa));
+  const memB = b.append(Buffer.alloc(0x100, 0xbb));
+  b.stream(
+    7,
+    struct(56, (s) => {
+      s.writeUInt16LE(9, 0);
+      s.writeUInt8(8, 6);
+      s.writeUInt8(1, 7);
+      s.writeUInt32LE(10, 8);
+      s.writeUInt32LE(0, 12);
+      s.writeUInt32LE(19042, 16);
+      s.writeUInt32LE(2, 20);
+      s.writeUInt32LE(csd, 24);
+    }),
+  );
+  const module = (
+    base: bigint,
+    size: number,
+    name: number,
+    cvRva: number,
+    cvSize: number,
+    ts: number,
+  ) =>
+    struct(108, (m) => {
+      m.writeBigUInt64LE(base, 0);
+      m.writeUInt32LE(size, 8);
+      m.writeUInt32LE(0x1234, 12);
+      m.writeUInt32LE(ts, 16);
+      m.writeUInt32LE(name, 20);
+      m.writeUInt32LE(0xfeef04bd, 24);
+      m.writeUInt32LE((10 << 16) | 0, 32);
+      m.writeUInt32LE((19041 << 16) | 1202, 36);
+      m.writeUInt32LE(cvSize, 76);
+      m.writeUInt32LE(cvRva, 80);
+    });
+  b.stream(
+    4,
+    Buffer.concat([
+      struct(4, (s) => s.writeUInt32LE(2, 0)),
+      module(0x7ff600000000n, 0x2d000, exePath, cv, 24 + 21, 0x45d35f6c),
+      module(0x7ffa00000000n, 0x1000, dllPath, nb10, 16 + 8, 0x11111111),
+    ]),
+  );
+  const thread = (id: number, teb: bigint) =>
+    struct(48, (t) => {
+      t.writeUInt32LE(id, 0);
+      t.writeUInt32LE(1, 4);
+      t.writeBigUInt64LE(teb, 16);
+      t.writeBigUInt64LE(0x1000n, 24);
+      t.writeUInt32LE(0x100, 32);
+      t.writeUInt32LE(memA, 36);
+    });
+  b.stream(
+    3,
+    Buffer.concat([
+      struct(4, (s) => s.writeUInt32LE(2, 0)),
+      thread(0x1a2b, 0x7000n),
+      thread(0x3c4d, 0x8000n),
+    ]),
+  );
+  b.stream(
+    24,
+    Buffer.concat([
+      struct(4, (s) => s.writeUInt32LE(1, 0)),
+      struct(12, (s) => (s.writeUInt32LE(0x3c4d, 0), s.writeBigUInt64LE(BigInt(threadName), 4))),
+    ]),
+  );
+  b.stream(
+    17,
+    Buffer.concat([
+      struct(12, (s) => (s.writeUInt32LE(12, 0), s.writeUInt32LE(64, 4), s.writeUInt32LE(1, 8))),
+      struct(64, (t) => {
+        t.writeUInt32LE(0x3c4d, 0);
+        t.writeUInt32LE(2, 4); // MINIDUMP_THREAD_INFO_WRITING_THREAD
+        t.writeBigUInt64LE(5_000_000n, 32); // kernel 500 ms
+        t.writeBigUInt64LE(12_340_000n, 40); // user 1234 ms
+        t.writeBigUInt64LE(0x7ff600001000n, 48);
+      }),
+    ]),
+  );
+  b.stream(
+    5,
+    Buffer.concat([
+      struct(4, (s) => s.writeUInt32LE(2, 0)),
+      struct(
+        16,
+        (d) => (
+          d.writeBigUInt64LE(0x1000n, 0),
+          d.writeUInt32LE(0x100, 8),
+          d.writeUInt32LE(memA, 12)
+        ),
+      ),
+      // Adjacent to the first: a read may run from one into the other.
+      struct(
+        16,
+        (d) => (
+          d.writeBigUInt64LE(0x1100n, 0),
+          d.writeUInt32LE(0x100, 8),
+          d.writeUInt32LE(memB, 12)
+        ),
+      ),
+    ]),
+  );
+  b.stream(
+    6,
+    struct(168, (e) => {
+      e.writeUInt32LE(0x1a2b, 0);
+      e.writeUInt32LE(0xc0000409, 8);
+      e.writeUInt32LE(1, 12);
+      e.writeBigUInt64LE(0x7ff600001234n, 24);
+      e.writeUInt32LE(1, 32);
+      e.writeBigUInt64LE(7n, 40);
+    }),
+  );
+  b.stream(
+    15,
+    struct(1364, (m) => {
+      m.writeUInt32LE(1364, 0);
+      m.writeUInt32LE(0x1 | 0x2 | 0x100, 4);
+      m.writeUInt32LE(4242, 8);
+      m.writeUInt32LE(1_699_999_900, 12);
+      m.writeUInt32LE(3, 16);
+      m.writeUInt32LE(1, 20);
+      m.write('19041.1.amd64fre.vb_release.191206-1406', 232, 'utf16le');
+      m.write('dbgcore.amd64,10.0.19041.1', 752, 'utf16le');
+    }),
+  );
+  b.stream(
+    12,
+    Buffer.concat([
+      struct(16, (h) => (h.writeUInt32LE(16, 0), h.writeUInt32LE(32, 4), h.writeUInt32LE(3, 8))),
+      struct(32, (d) => (d.writeBigUInt64LE(4n, 0), d.writeUInt32LE(eventType, 8))),
+      struct(32, (d) => (d.writeBigUInt64LE(8n, 0), d.writeUInt32LE(eventType, 8))),
+      struct(32, (d) => (d.writeBigUInt64LE(12n, 0), d.writeUInt32LE(fileType, 8))),
+    ]),
+  );
+  const region = (base: bigint, size: bigint, state: number, protect: number, type: number) =>
+    struct(48, (r) => {
+      r.writeBigUInt64LE(base, 0);
+      r.writeBigUInt64LE(size, 24);
+      r.writeUInt32LE(state, 32);
+      r.writeUInt32LE(protect, 36);
+      r.writeUInt32LE(type, 40);
+    });
+  b.stream(
+    16,
+    Buffer.concat([
+      struct(
+        16,
+        (h) => (h.writeUInt32LE(16, 0), h.writeUInt32LE(48, 4), h.writeBigUInt64LE(3n, 8)),
+      ),
+      region(0x10000n, 0x4000n, 0x1000, 0x04, 0x20000),
+      region(0x20000n, 0x2000n, 0x1000, 0x20, 0x1000000),
+      region(0x30000n, 0x8000n, 0x2000, 0, 0x20000),
+    ]),
+  );
+  b.stream(10, Buffer.from('ansi note\0', 'latin1'));
+  b.stream(11, Buffer.from('wide note\0', 'utf16le'));
+  b.stream(
+    22,
+    struct(152, (v) => {
+      v.writeUInt16LE(2, 0);
+      v.writeBigUInt64LE(64n << 20n, 16);
+      v.writeBigUInt64LE(48n << 20n, 88);
+    }),
+  );
+  b.stream(
+    14,
+    Buffer.concat([
+      struct(12, (h) => (h.writeUInt32LE(12, 0), h.writeUInt32LE(24, 4), h.writeUInt32LE(1, 8))),
+      struct(
+        24,
+        (u) => (
+          u.writeBigUInt64LE(0x7ffb00000000n, 0),
+          u.writeUInt32LE(0x5000, 8),
+          u.writeUInt32LE(unloadedPath, 20)
+        ),
+      ),
+    ]),
+  );
+  b.stream(0x13572468, Buffer.from('an application stream'));
+  return b.build({ version: 0x61b1a793, flags: 0x1826n });
+}
+
+describe('minidump reader on synthetic streams', function () {
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cdbh-synthetic-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('derives the symbol-server keys from RSDS and NB10 CodeView records', async function () {
+    const dump = await inspectOk(write(richDump()));
+    const [exe, dll] = dump.modules;
+    expect(exe?.name).to.equal('app.exe');
+    expect(exe?.pdbName).to.equal('app.pdb');
+    expect(exe?.pdbPath).to.equal('D:\\build\\out\\app.pdb');
+    // GUID 5A9832E5-2872-41C1-838E-D98914E9B7FF age 1, the notes' own example.
+    expect(exe?.debugId).to.equal('5A9832E5287241C1838ED98914E9B7FF1');
+    expect(exe?.codeId).to.equal('45D35F6C2d000');
+    expect(exe?.fileVersion).to.equal('10.0.19041.1202');
+    expect(dll?.pdbName).to.equal('old.pdb');
+    expect(dll?.debugId).to.equal('3A1B2C3D2');
+  });
+
+  it('reads MiscInfo v5: pid, create time, build strings; and names dbghelp as the writer', async function () {
+    const dump = await inspectOk(write(richDump()));
+    expect(dump.process.pid).to.equal(4242);
+    expect(dump.process.createTime).to.equal(new Date(1_699_999_900 * 1000).toISOString());
+    expect(dump.process.uptimeSeconds).to.equal(100);
+    expect(dump.writer).to.equal('dbghelp');
+    expect(dump.writerEvidence).to.contain('dbgcore.amd64,10.0.19041.1');
+    const reader = await openMinidump(dump.file);
+    try {
+      expect((await reader.miscInfo())?.buildString).to.equal(
+        '19041.1.amd64fre.vb_release.191206-1406',
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('joins thread names and ThreadInfoList times to the thread list, and marks the faulting thread', async function () {
+    const dump = await inspectOk(write(richDump()));
+    expect(dump.threads.map((t) => t.id)).to.deep.equal([0x1a2b, 0x3c4d]);
+    const [faulting, worker] = dump.threads;
+    expect(faulting?.faulting).to.equal(true);
+    expect(worker?.name).to.equal('worker-pool #1');
+    expect(worker?.writingThread).to.equal(true);
+    expect(worker?.userTimeMs).to.equal(1234);
+    expect(worker?.kernelTimeMs).to.equal(500);
+    expect(worker?.teb).to.equal('0x8000');
+  });
+
+  it('decodes a fail-fast exception with its FAST_FAIL code and finds the faulting module', async function () {
+    const dump = await inspectOk(write(richDump()));
+    expect(dump.exception?.code).to.equal('0xc0000409');
+    expect(dump.exception?.name).to.contain('FAST_FAIL_FATAL_APP_EXIT (7)');
+    expect(dump.exception?.module).to.equal('app.exe');
+    expect(dump.exception?.moduleOffset).to.equal('0x1234');
+  });
+
+  it('summarises handles by type, memory regions by state, comments, VM counters, unloaded modules', async function () {
+    const dump = await inspectOk(write(richDump()));
+    expect(dump.handles).to.deep.equal({ count: 3, byType: { Event: 2, File: 1 } });
+    expect(dump.memory.info?.committedBytes).to.equal(0x6000);
+    expect(dump.memory.info?.privateCommittedBytes).to.equal(0x4000);
+    expect(dump.memory.info?.reservedBytes).to.equal(0x8000);
+    expect(dump.memory.info?.committedByProtect).to.deep.equal({
+      PAGE_READWRITE: 0x4000,
+      PAGE_EXECUTE_READ: 0x2000,
+    });
+    expect(dump.comments).to.deep.equal(['ansi note', 'wide note']);
+    expect(dump.process.privateUsage).to.equal(48 * 2 ** 20);
+    expect(dump.process.workingSetSize).to.equal(64 * 2 ** 20);
+    expect(dump.unloadedModules).to.deep.equal([
+      {
+        base: '0x7ffb00000000',
+        size: 0x5000,
+        path: 'C:\\plugins\\gone.dll',
+        name: 'gone.dll',
+        timestamp: 0,
+      },
+    ]);
+    expect(dump.system?.csd).to.equal('Service Pack 2');
+    expect(dump.system?.osVersion).to.equal('10.0.19042');
+  });
+
+  it('lists an unknown stream by number and warns about flags the streams contradict', async function () {
+    const dump = await inspectOk(write(richDump()));
+    expect(dump.streams.map((s) => s.name)).to.include('Unknown(0x13572468)');
+    expect(dump.flags).to.equal('0x1826');
+    expect(dump.kind).to.equal('mini');
+    // 0x1826 asks for full memory, handles, unloaded modules, memory info and thread info;
+    // only the full memory is missing.
+    expect(dump.warnings.join('\n')).to.match(
+      /MiniDumpWithFullMemory \(0x2\), but the dump holds no full memory/,
+    );
+    expect(dump.warnings.join('\n')).to.not.match(
+      /HandleData|ThreadInfoList|MemoryInfoList|UnloadedModuleList/,
+    );
+  });
+
+  it('reads memory across two adjacent MemoryList ranges, short at the end, null outside', async function () {
+    const reader = await openMinidump(write(richDump()));
+    try {
+      const across = await reader.readMemory(0x10f0n, 0x20);
+      expect([...(across ?? [])]).to.deep.equal([...Array(16).fill(0xaa), ...Array(16).fill(0xbb)]);
+      const short = await reader.readMemory(0x11f0n, 0x100);
+      expect(short?.length).to.equal(0x10);
+      expect(await reader.readMemory(0x1200n, 1)).to.equal(null);
+      expect(await reader.readMemory(0xfffn, 1)).to.equal(null);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('calls a dump with megabytes in a Memory64List full even when its flags say 0, with a warning', async function () {
+    const b = new DumpBuilder(2);
+    const memory = Buffer.alloc(2 * 2 ** 20, 0x5a);
+    const header = 16 + 16 * 2;
+    // The list goes at the next 4-aligned offset; the memory bytes right after it.
+    const aligned = b.end + ((4 - (b.end % 4)) % 4) + header;
+    b.stream(
+      9,
+      struct(header, (l) => {
+        l.writeBigUInt64LE(2n, 0);
+        l.writeBigUInt64LE(BigInt(aligned), 8);
+        l.writeBigUInt64LE(0x100000n, 16);
+        l.writeBigUInt64LE(BigInt(2 ** 20), 24);
+        l.writeBigUInt64LE(0x300000n, 32); // a gap after the first range
+        l.writeBigUInt64LE(BigInt(2 ** 20), 40);
+      }),
+    );
+    const rva = b.append(memory);
+    b.stream(0xfff0, Buffer.alloc(8));
+    const file = write(b.build());
+    const dump = await inspectOk(file);
+    expect(rva).to.equal(aligned);
+    expect(dump.kind).to.equal('full');
+    expect(dump.memory).to.include({ rangeCount: 2, totalBytes: 2 * 2 ** 20, missingBytes: 0 });
+    expect(dump.warnings.join('\n')).to.match(/lack MiniDumpWithFullMemory/);
+    expect(dump.writer).to.equal('wine');
+    const reader = await openMinidump(file);
+    try {
+      expect((await reader.readMemory(0x1ffffen, 4))?.length).to.equal(2);
+    } finally {
+      await reader.close();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+// watch on the cdb path, against the cdb emulator replaying real transcript bodies: `sxe clr`,
+// first-chance CLR banners, `.loadby sos` failing before the runtime loads, `!pe`, `!clrstack`,
+// `.dump /o /ma`, and the session ending with `qd` (never `q`) on a live target.
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validate } from '../../src/report/schemas.js';
+import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
+import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';
+import { emulatedCdb } from './emulator.js';
+
+// The transcripts' process id (5fc4).
+const PID = 0x5fc4;
+
+async function watchEmulated(scenario: string, options: Partial<WatchOptions> = {}) {
+  const cdb = emulatedCdb(scenario);
+  const events: WatchEvent[] = [];
+  const summary = await watch({
+    engine: 'cdb',
+    target: { kind: 'pid', pid: PID },
+    outDir: mkdtempSync(join(tmpdir(), 'cdbh-watch-cdb-')),
+    debuggerCommandPrefix: cdb.prefix,
+    list: () => Promise.resolve([{ pid: PID, name: 'ExceptionExample.exe' }]),
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  const lines = readFileSync(summary.logPath, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as WatchExceptionLine);
+  expect(validate('watchSummary', summary).errors).to.deep.equal([]);
+  for (const line of lines) expect(validate('watchException', line).errors).to.deep.equal([]);
+  return { summary, lines, events, state: cdb.state() };
+}
+
+describe('watch on the cdb path (emulator)', function () {
+  this.timeout(60_000);
+
+  it('breaks on CLR first chances, identifies them with SOS and dumps only the filtered type', async () => {
+    const { summary, lines, state } = await watchEmulated('live-clr-first-chance.json', {
+      include: ['type:System.Exception'],
+    });
+    expect(state.argv).to.include('-pd');
+    expect(state.commands).to.include.members(['sxd *', 'sxe clr', '.lastevent', '.exr -1', '!pe', '!clrstack']);
+    expect(state.commands).to.not.include('q');
+    expect(state.commands.at(-1)).to.equal('qd');
+    // The 04242420 CLR start-up notification passed without a stop (sxd) and is still logged.
+    expect(lines[0]).to.include({ code: '0x04242420', reason: 'not-selected', suspendedMs: 0 });
+    const clr = lines.slice(1);
+    expect(clr.map((l) => [l.chance, l.clrType, l.action])).to.deep.equal([
+      ['first', 'System.ArgumentException', 'skipped'],
+      ['first', 'System.Exception', 'dumped'],
+      ['second', 'System.ArgumentException', 'skipped'],
+    ]);
+    expect(clr[1]).to.include({ clrMessage: 'crashing my application', hresult: '0x80131500', matchedBy: 'type:System.Exception' });
+    expect(clr[1]?.frames).to.deep.equal(['CrashingApplication.Program.Main(System.String[])']);
+    expect(clr[0]?.reason).to.equal('filter');
+    expect(state.commands.filter((c) => c.startsWith('.dump /o /ma "'))).to.have.length(1);
+    expect(summary.endReason).to.equal('target-exited');
+    expect(summary.targetAlive).to.equal(null);
+  });
+
+  it('loads SOS when the runtime loads, after .loadby failed at attach', async () => {
+    const { lines, events, state } = await watchEmulated('watch-sos-before-runtime.json');
+    const typed = state.commands.filter((c) => !c.startsWith('.echo __CDBH_'));
+    expect(typed.slice(0, 8)).to.deep.equal([
+      '.prompt_allow -dis -ea -reg -src -sym',
+      'sxd *',
+      'sxe clr',
+      '.loadby sos clr',
+      '.loadby sos coreclr',
+      'sxe ld',
+      'g',
+      '.loadby sos clr',
+    ]);
+    expect(typed).to.include('sxn ld');
+    const notes = events.filter((e) => e.type === 'note').map((e) => (e as { message: string }).message);
+    expect(notes[0]).to.contain("Unable to find module 'clr'");
+    expect(notes[1]).to.equal('SOS loaded by coreclr when the runtime loaded');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.include({ code: '0xe0434352', clrType: 'System.Exception', action: 'dumped' });
+    // The emulator's `.dump` file is a bare MDMP header (test/emulator/dump-file.ts), which the
+    // reader rightly refuses: the line says so instead of claiming a verified dump.
+    expect(lines[0]?.dumpVerified).to.equal(false);
+  });
+
+  it('ends a running live session by breaking in and detaching with qd when --duration ends', async () => {
+    const { summary, state } = await watchEmulated('dump-write.json', { durationMs: 1500 });
+    expect(summary.endReason).to.equal('duration');
+    expect(summary.exceptions).to.equal(0);
+    expect(state.ended).to.equal('qd');
+    expect(state.targetAlive).to.equal(true);
+    expect(summary.detached).to.equal(true);
+  });
+
+  it('reports an attach refused because another debugger is attached, with advice', async () => {
+    let message = '';
+    let reason = '';
+    try {
+      await watchEmulated('attach-already-debugged.json');
+    } catch (error) {
+      message = (error as Error).message;
+      reason = (error as { reason?: string }).reason ?? '';
+    }
+    expect(reason).to.equal('already-debugged');
+    expect(message).to.contain('already being debugged').and.to.contain('noninvasive');
+  });
+});
+
+export type { WatchSummary };
