@@ -89,11 +89,13 @@ export class CommandOutput {
     // Echoes are dropped on arrival so they never count against the caps: the command's echo
     // is the first line; the marker command's echo comes last (conhost echoes on read) or
     // second (a tty echoes on write).
-    if (!this.commandEchoSeen && this.totalLines === 1 && bare.trimEnd() === this.command.trim()) {
+    // Compared trimmed at both ends: when a read ends between a cdb prompt's `>` and its space,
+    // the late space arrives in front of the echo (` kc`).
+    if (!this.commandEchoSeen && this.totalLines === 1 && bare.trim() === this.command.trim()) {
       this.commandEchoSeen = true;
       return;
     }
-    if (!this.markerEchoSeen && bare.trimEnd() === this.markerCommand) {
+    if (!this.markerEchoSeen && bare.trim() === this.markerCommand) {
       this.markerEchoSeen = true;
       return;
     }

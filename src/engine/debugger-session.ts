@@ -105,6 +105,12 @@ const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_LINES = 250_000;
 /** How long go() waits for the debugger to show it read the go command (its echo). */
 const GO_ACK_MS = 1000;
+/**
+ * Minimum time between writing a go command and a Ctrl-C. On a tty in canonical mode the kernel
+ * echoes `g` before the debugger has read it, and a SIGINT then flushes the unread line, so the
+ * echo alone is no proof the go was read; a short settle closes that window.
+ */
+const GO_SETTLE_MS = 30;
 /** After a hard output limit: how long the interrupted command gets to reach its marker. */
 const RECOVERY_MS = 10_000;
 /** Stop text beyond this is cut in the middle (head and tail kept: the event is at the end). */
@@ -566,6 +572,7 @@ export class DebuggerSession {
     this.pendingStopCommand = command;
     this.interruptRequested = false;
     this.currentState = 'running';
+    this.goWrittenAt = performance.now();
     this.writeRaw(`${command}\r`);
     // Wait until the debugger has read the go command (its echo arrives): a Ctrl-C sent before
     // that is lost (mcp-windbg #73).
@@ -623,6 +630,7 @@ export class DebuggerSession {
   }
 
   private readonly stops = new WeakMap<StopReader, StopEvent>();
+  private goWrittenAt = Number.NEGATIVE_INFINITY;
 
   private combinedSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
     const session = this.options.signal;
@@ -641,6 +649,9 @@ export class DebuggerSession {
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_INTERRUPT_TIMEOUT_MS;
     await settleAfter(reader.ack, Math.min(GO_ACK_MS, timeoutMs));
+    const sinceGo = performance.now() - this.goWrittenAt;
+    if (sinceGo < GO_SETTLE_MS)
+      await settleAfter(new Promise(() => undefined), GO_SETTLE_MS - sinceGo);
     this.interruptRequested = true;
     this.writeRaw('\x03');
     // A break sent too early can be lost; send a second one half-way if no stop came.

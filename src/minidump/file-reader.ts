@@ -40,7 +40,9 @@ export class PositionedFileReader {
   }
 
   static async open(path: string, options: FileReaderOptions = {}): Promise<PositionedFileReader> {
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted === true) {
+      throw new AbortedError(`opening ${path} was aborted`, { cause: options.signal.reason });
+    }
     let handle: FileHandle;
     try {
       handle = await open(path, 'r');
@@ -56,6 +58,11 @@ export class PositionedFileReader {
       if (error instanceof IoError) throw error;
       throw new IoError(`cannot stat ${path}: ${errorText(error)}`, { cause: error });
     }
+  }
+
+  /** Reads shorter than this are served from (and share memory with) the page cache. */
+  get pageSize(): number {
+    return this.#pageSize;
   }
 
   /** Bytes actually read from the file so far (cache hits cost nothing). */

@@ -37,6 +37,7 @@ export function parseHeader(file: string, buf: Buffer, fileSize: number): Minidu
     throw new BadDumpError(file, `${file} is a big-endian minidump, which is not supported`);
   }
   if (signature !== MDMP_SIGNATURE) {
+    // Sample: a text file starting "root" shows as root; "\x7fELF" as .ELF.
     const shown = buf
       .subarray(0, 4)
       .toString('latin1')

@@ -176,7 +176,7 @@ export class Minidump {
       const out: string[] = [];
       for (const info of this.#streams) {
         if (info.type !== StreamType.CommentA && info.type !== StreamType.CommentW) continue;
-        const text = await this.#guard(info, '', async (ctx) =>
+        const text = await this.#guard(info, '', (ctx) =>
           parseComment(ctx, info.type === StreamType.CommentW),
         );
         if (text !== '') out.push(text);
@@ -236,7 +236,11 @@ export class Minidump {
     const pieces = map.plan(address, length);
     const [only] = pieces;
     if (only === undefined) return null;
-    if (pieces.length === 1) return this.#reader.read(only.fileOffset, only.length);
+    if (pieces.length === 1) {
+      const bytes = await this.#reader.read(only.fileOffset, only.length);
+      // A small read is a view of a cached page: hand the caller its own copy to scribble on.
+      return only.length < this.#reader.pageSize ? Buffer.from(bytes) : bytes;
+    }
     const parts = await Promise.all(pieces.map((p) => this.#reader.read(p.fileOffset, p.length)));
     return Buffer.concat(parts);
   }

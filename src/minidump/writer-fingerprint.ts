@@ -31,6 +31,7 @@ export function fingerprintWriter(facts: WriterFacts): WriterFingerprint | undef
     return { writer: 'wine', evidence: 'Wine-private stream 0xfff0' };
   if (systemInfo?.wine)
     return { writer: 'wine', evidence: `Wine build string "${systemInfo.wine.build}"` };
+  // Sample DbgBldStr values: "dbgcore.amd64,10.0.19041.1", "crashpad.amd64,0.8.0,win".
   if (/wine/i.test(dbgBuild)) return { writer: 'wine', evidence: `DbgBldStr "${dbgBuild}"` };
   if (has(StreamType.CrashpadInfo)) return { writer: 'crashpad', evidence: 'CrashpadInfo stream' };
   if (/^crashpad/i.test(dbgBuild))

@@ -130,7 +130,10 @@ export function parseWinedbgInfoProcess(text: string): WinedbgProcessRow[] {
     const [, mark, hexPid, threads, nesting, name] = m;
     if (hexPid === undefined || threads === undefined || name === undefined) continue;
     const at = line.indexOf('\\_');
-    const depth = (nesting ?? '').includes('\\_') && at >= 0 ? Math.max(1, Math.round((at - column) / TREE_INDENT) + 1) : 0;
+    const depth =
+      (nesting ?? '').includes('\\_') && at >= 0
+        ? Math.max(1, Math.round((at - column) / TREE_INDENT) + 1)
+        : 0;
     const pid = Number.parseInt(hexPid, 16);
     const row: WinedbgProcessRow = { pid, name, threads: Number(threads), current: mark === '=' };
     const parent = depth > 0 ? stack[depth - 1] : undefined;
@@ -153,7 +156,10 @@ export async function listProcesses(options: LookupOptions): Promise<ProcessInfo
   } as const;
   if (options.engine === 'winedbg') {
     const file = options.winedbgPath ?? 'winedbg';
-    const result = await execa(file, ['--command', 'info process'], { ...common, extendEnv: false });
+    const result = await execa(file, ['--command', 'info process'], {
+      ...common,
+      extendEnv: false,
+    });
     if (options.signal?.aborted === true) throw options.signal.reason;
     const rows = parseWinedbgInfoProcess(String(result.stdout));
     if (rows.length === 0) {
@@ -180,7 +186,11 @@ export async function listProcesses(options: LookupOptions): Promise<ProcessInfo
 
 /** `w3wp`, `w3wp.exe` and `W3WP.EXE` all name `w3wp.exe` (Windows names are case-insensitive). */
 export function sameImageName(wanted: string, listed: string): boolean {
-  const norm = (s: string) => s.trim().toLowerCase().replace(/\.exe$/, '');
+  const norm = (s: string) =>
+    s
+      .trim()
+      .toLowerCase()
+      .replace(/\.exe$/, '');
   return norm(wanted) === norm(listed);
 }
 

@@ -46,7 +46,11 @@ describe('analyze --engine builtin (real winedbg dumps, no debugger)', function 
     const av = byName(records, 'av-write-1.dmp');
     expect(av.ok).to.equal(true);
     expect(av.engine).to.equal('builtin');
-    expect(av.exception).to.include({ code: '0xc0000005', accessType: 'write', accessAddress: '0x10' });
+    expect(av.exception).to.include({
+      code: '0xc0000005',
+      accessType: 'write',
+      accessAddress: '0x10',
+    });
     expect(av.modules.faulting?.name).to.equal('av.exe');
     expect(av.frames[0]).to.include({ module: 'av' });
     expect(av.process.name).to.equal('av.exe');

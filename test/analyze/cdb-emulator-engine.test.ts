@@ -19,6 +19,7 @@ describe('analyze --engine cdb (cdb emulator)', function () {
   this.timeout(120_000);
   let input: string;
   let out: string;
+  let transcripts: string;
   const events: AnalyzeEvent[] = [];
 
   before(async function () {
@@ -36,6 +37,7 @@ describe('analyze --engine cdb (cdb emulator)', function () {
       writeFileSync(join(input, `${dump}.scenario`), join(SCENARIOS, scenario));
     }
     out = tempDir('cdb');
+    transcripts = tempDir('cdb-record');
     await analyzeDumps({
       inputs: [input],
       outDir: out,
@@ -45,6 +47,7 @@ describe('analyze --engine cdb (cdb emulator)', function () {
       debuggerPath: 'cdb.exe',
       debuggerCommandPrefix: EMULATOR,
       validateRecords: true,
+      recordDir: transcripts,
       onEvent: (e) => events.push(e),
     });
   });
@@ -65,7 +68,14 @@ describe('analyze --engine cdb (cdb emulator)', function () {
     expect(triage.exception?.code).to.equal('0xc0000005');
     // Frames and !analyze keys come from the FuzzManager transcript the emulator replayed.
     const transcript = readFileSync(
-      join(REPO_ROOT, '..', 'shared', 'transcripts', 'startup', 'fuzzmanager-full-session-win10-x64-av.txt'),
+      join(
+        REPO_ROOT,
+        '..',
+        'shared',
+        'transcripts',
+        'startup',
+        'fuzzmanager-full-session-win10-x64-av.txt',
+      ),
       'utf8',
     );
     const first = triage.frames[0];
@@ -77,6 +87,8 @@ describe('analyze --engine cdb (cdb emulator)', function () {
     expect(triage.rawOutputs).to.have.length(5);
     for (const raw of triage.rawOutputs) expect(existsSync(join(out, raw.path))).to.equal(true);
     expect(validate('analyzeRecord', triage).errors).to.deep.equal([]);
+    // --record: the engine's transcript of the session, named by the dump's hash.
+    expect(existsSync(join(transcripts, `${triage.sha256.slice(0, 12)}.jsonl`))).to.equal(true);
   });
 
   it('kills a hung debugger at the per-dump timeout and records its last output lines', () => {
@@ -97,5 +109,35 @@ describe('analyze --engine cdb (cdb emulator)', function () {
     const summary = readSummary(out);
     expect(summary.quarantined.map((q) => q.file.split('/').pop())).to.deep.equal(['crash.dmp']);
     expect(summary).to.include({ dumps: 3, ok: 1, failed: 2 });
+  });
+
+  it('fills clrException and heapSummary from SOS and !heap -s, and buckets by managed type', async () => {
+    const dir = await folderWith({ 'managed.dmp': await dumpOf('clr-raise') });
+    writeFileSync(join(dir, 'managed.dmp.scenario'), join(SCENARIOS, 'analyze-clr-full.json'));
+    // Wine cannot make a dump with clr.dll in it, so the `?clr`/`?full` guards of the default
+    // script would skip these steps: a script without guards runs them.
+    const script = join(dir, 'managed.txt');
+    writeFileSync(script, '$$ managed triage\n.loadby sos clr\n!pe\n!clrstack\n!heap -s\n');
+    const managedOut = tempDir('cdb-clr');
+    await analyzeDumps({
+      inputs: [dir],
+      outDir: managedOut,
+      engine: 'cdb',
+      scriptPath: script,
+      timeoutMs: 8_000,
+      debuggerPath: 'cdb.exe',
+      debuggerCommandPrefix: EMULATOR,
+    });
+    const [record] = readNdjson(join(managedOut, 'records.ndjson'));
+    expect(record?.ok, JSON.stringify(record?.error)).to.equal(true);
+    const managed = record?.clrException?.exceptions[0];
+    expect(managed?.type).to.equal('System.Exception');
+    expect(managed?.message).to.equal('crashing my application');
+    expect(record?.heapSummary?.heaps.length).to.be.greaterThan(0);
+    expect(record?.notAvailable).to.not.include.members(['clrException', 'heapSummary']);
+    expect(record?.bucket?.signature).to.equal(
+      'clr:System.Exception | CrashingApplication!CrashingApplication.Program.Main(System.String[])',
+    );
+    expect(validate('analyzeRecord', record).errors).to.deep.equal([]);
   });
 });

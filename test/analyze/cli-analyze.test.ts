@@ -16,14 +16,14 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   const err: string[] = [];
   const stdoutWrite = process.stdout.write.bind(process.stdout);
   const stderrWrite = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  process.stdout.write = (chunk: string | Uint8Array) => {
     out.push(String(chunk));
     return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
+  };
+  process.stderr.write = (chunk: string | Uint8Array) => {
     err.push(String(chunk));
     return true;
-  }) as typeof process.stderr.write;
+  };
   try {
     const code = await main(['node', 'cdb-harness', 'analyze', ...args]);
     return { code, stdout: out.join(''), stderr: err.join('') };
@@ -42,7 +42,9 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(code).to.equal(0);
     expect(stderr).to.include('engine: builtin');
     expect(stdout).to.match(/^5 dumps analysed in [\d.]+ s: 5 ok, 0 failed, 0 quarantined$/m);
-    expect(stdout).to.match(/^top exception: 0xc0000005 Access violation writing 0x10 \(2 dumps\)$/m);
+    expect(stdout).to.match(
+      /^top exception: 0xc0000005 Access violation writing 0x10 \(2 dumps\)$/m,
+    );
     expect(stdout).to.match(/^buckets \(4, algorithm cdbh-sig-1\):$/m);
     expect(stdout).to.match(/^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x[0-9a-f]+$/m);
     expect(stdout).to.include(`report:  ${join(out, 'report.html')}`);

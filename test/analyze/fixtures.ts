@@ -6,10 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realDump, type DumpKind } from '../helpers/dump-factory.js';
 import { REPO_ROOT, wineRigReady } from '../helpers/wine.js';
-import type {
-  AnalyzeDumpRecord,
-  AnalyzeSummary,
-} from '../../src/report/analyze/analyze-record.js';
+import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../src/report/analyze/analyze-record.js';
 
 const EXAMPLES = join(REPO_ROOT, 'examples', 'dumps');
 

@@ -30,20 +30,23 @@ describe('analyze report.html (headless Chromium)', function () {
     out = tempDir('html');
     await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin' });
     // A fresh profile per run: playwright takes it as launchPersistentContext's first argument.
-    browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'cdbh-chromium-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launchPersistentContext(
+      mkdtempSync(join(tmpdir(), 'cdbh-chromium-')),
+      {
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      },
+    );
   });
 
   after(async () => {
@@ -61,18 +64,20 @@ describe('analyze report.html (headless Chromium)', function () {
     });
     await page.goto(pathToFileURL(join(out, 'report.html')).href);
     const summary = readSummary(out);
-    const rows = await page.$$eval('#buckets tbody tr', (trs) =>
-      trs.map((tr) => ({
-        id: tr.getAttribute('data-bucket-id'),
-        count: Number(tr.querySelector('td')?.textContent),
-        signature: tr.querySelectorAll('td')[2]?.textContent,
-      })),
-    );
+    const rows = [];
+    for (const tr of await page.locator('#buckets tbody tr').all()) {
+      const cells = tr.locator('td');
+      rows.push({
+        id: await tr.getAttribute('data-bucket-id'),
+        count: Number(await cells.nth(0).textContent()),
+        signature: await cells.nth(2).textContent(),
+      });
+    }
     expect(rows).to.deep.equal(
       summary.buckets.map((b) => ({ id: b.id, count: b.count, signature: b.signature })),
     );
-    expect(await page.$$eval('#bucket-chart g', (g) => g.length)).to.equal(summary.buckets.length);
-    expect(await page.$$eval('#dumps details', (d) => d.length)).to.equal(summary.dumps);
+    expect(await page.locator('#bucket-chart g').count()).to.equal(summary.buckets.length);
+    expect(await page.locator('#dumps details').count()).to.equal(summary.dumps);
     expect(requests.filter((u) => !u.startsWith('file:'))).to.deep.equal([]);
     expect(dialogs).to.deep.equal([]);
     await page.close();

@@ -52,7 +52,12 @@ describe('analyze run management (resume, shard, merge, rebucket, interrupt)', f
       engine: 'builtin',
     });
     expect(first.analyzed).to.equal(2);
-    const again = await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin', resume: true });
+    const again = await analyzeDumps({
+      inputs: [input],
+      outDir: out,
+      engine: 'builtin',
+      resume: true,
+    });
     expect(again.skipped.resumed).to.equal(2);
     expect(again.analyzed).to.equal(3);
     expect(readNdjson(join(out, 'records.ndjson'))).to.have.length(5);
@@ -101,7 +106,11 @@ describe('analyze run management (resume, shard, merge, rebucket, interrupt)', f
     const one = tempDir('m1');
     const two = tempDir('m2');
     await analyzeDumps({ inputs: [join(input, 'a.dmp')], outDir: one, engine: 'builtin' });
-    await analyzeDumps({ inputs: [join(input, 'a.dmp'), join(input, 'c.dmp')], outDir: two, engine: 'builtin' });
+    await analyzeDumps({
+      inputs: [join(input, 'a.dmp'), join(input, 'c.dmp')],
+      outDir: two,
+      engine: 'builtin',
+    });
     const merged = tempDir('m3');
     const result = await mergeOutputs([one, two], merged, createSigner());
     expect(result).to.include({ merged: 2, duplicates: 1 });

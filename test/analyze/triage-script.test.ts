@@ -29,7 +29,9 @@ describe('analyze triage scripts', () => {
   });
 
   it('refuses unknown conditions and empty scripts with the line number', () => {
-    expect(() => parseTriageScript('?weekend kn', 'my.txt')).to.throw(/my.txt:1: unknown condition/);
+    expect(() => parseTriageScript('?weekend kn', 'my.txt')).to.throw(
+      /my.txt:1: unknown condition/,
+    );
     expect(() => parseTriageScript('$$ only comments')).to.throw(/no commands/);
   });
 

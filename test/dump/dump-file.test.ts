@@ -3,8 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkDiskSpace } from '../../src/workflows/dump/dump.js';
-import { ensureOutDir, reserveDumpFile, setAsidePartial } from '../../src/workflows/dump/dump-file.js';
-import { exceptionDumpName, numberedName, safeFileComponent, snapshotDumpName } from '../../src/workflows/dump/dump-name.js';
+import {
+  ensureOutDir,
+  reserveDumpFile,
+  setAsidePartial,
+} from '../../src/workflows/dump/dump-file.js';
+import {
+  exceptionDumpName,
+  numberedName,
+  safeFileComponent,
+  snapshotDumpName,
+} from '../../src/workflows/dump/dump-name.js';
 
 const at = new Date(2025, 10, 21, 12, 48, 59); // 21 Nov 2025 12:48:59 local
 
@@ -15,11 +24,17 @@ describe('dump file names', () => {
   });
 
   it('names exception dumps with code, short CLR type and time', () => {
-    expect(exceptionDumpName({ process: 'raise.exe', pid: 1234, code: '0xe0434352', time: at })).to.equal(
-      'raise.exe_1234_e0434352_251121-124859.dmp',
-    );
     expect(
-      exceptionDumpName({ process: 'app.exe', pid: 7, code: '0xe0434352', clrType: 'System.IO.IOException', time: at }),
+      exceptionDumpName({ process: 'raise.exe', pid: 1234, code: '0xe0434352', time: at }),
+    ).to.equal('raise.exe_1234_e0434352_251121-124859.dmp');
+    expect(
+      exceptionDumpName({
+        process: 'app.exe',
+        pid: 7,
+        code: '0xe0434352',
+        clrType: 'System.IO.IOException',
+        time: at,
+      }),
     ).to.equal('app.exe_7_e0434352-IOException_251121-124859.dmp');
   });
 
@@ -54,7 +69,9 @@ describe('dump files on disk', () => {
     }
     expect(message).to.contain('already exists').and.to.contain('--overwrite');
     expect(readFileSync(existing, 'utf8')).to.equal('precious');
-    expect(await reserveDumpFile(dir, 'keep.dmp', { numbered: true })).to.equal(join(dir, 'keep_2.dmp'));
+    expect(await reserveDumpFile(dir, 'keep.dmp', { numbered: true })).to.equal(
+      join(dir, 'keep_2.dmp'),
+    );
     const replaced = await reserveDumpFile(dir, 'keep.dmp', { overwrite: true });
     expect(statSync(replaced).size).to.equal(0);
     expect(statSync(replaced).mode & 0o777).to.equal(0o600);
@@ -72,7 +89,9 @@ describe('dump files on disk', () => {
   });
 
   it('refuses a dump the free space cannot hold', () => {
-    expect(checkDiskSpace(100 * 1048576, 200 * 1048576)).to.match(/not enough disk space: .*210\.0 MB.*100\.0 MB/);
+    expect(checkDiskSpace(100 * 1048576, 200 * 1048576)).to.match(
+      /not enough disk space: .*210\.0 MB.*100\.0 MB/,
+    );
     expect(checkDiskSpace(300 * 1048576, 200 * 1048576)).to.equal(null);
     expect(checkDiskSpace(null, 1)).to.equal(null);
   });

@@ -24,7 +24,14 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
       onEvent: (e) => events.push(e),
     });
     expect(validate('dumpResult', result).errors).to.deep.equal([]);
-    expect(result).to.include({ pid: target.pid, verified: true, detached: true, targetAlive: true, kind: 'full', actualKind: 'mini' });
+    expect(result).to.include({
+      pid: target.pid,
+      verified: true,
+      detached: true,
+      targetAlive: true,
+      kind: 'full',
+      actualKind: 'mini',
+    });
     expect(result.path).to.match(new RegExp(`/leak\\.exe_${target.pid}_\\d{6}_\\d{6}\\.dmp$`));
     expect(statSync(result.path).mode & 0o777).to.equal(0o600);
     expect(statSync(result.path).size).to.equal(result.bytes);
@@ -32,7 +39,13 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
     expect(result.estimateSource).to.equal('winedbg-info-maps');
     expect(result.estimateBytes).to.be.greaterThan(1024 * 1024);
     expect(result.suspendedMs).to.be.at.least(result.writeMs);
-    expect(events.map((e) => e.type)).to.include.members(['resolved', 'estimate', 'attached', 'written', 'detached']);
+    expect(events.map((e) => e.type)).to.include.members([
+      'resolved',
+      'estimate',
+      'attached',
+      'written',
+      'detached',
+    ]);
     expect(await target.isRunning(2000, /^HEAPSTAT/)).to.equal(true);
   });
 
@@ -40,7 +53,14 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
     const target = await startTarget('idle', ['100']);
     const outDir = mkdtempSync(join(tmpdir(), 'cdbh-dump-'));
     const now = new Date(2025, 10, 21, 12, 48, 59);
-    const options = { engine: 'winedbg' as const, target: { pid: target.pid }, outDir, env: wineEnv(), now, estimate: false };
+    const options = {
+      engine: 'winedbg' as const,
+      target: { pid: target.pid },
+      outDir,
+      env: wineEnv(),
+      now,
+      estimate: false,
+    };
     const first = await dumpProcess(options);
     let message = '';
     try {

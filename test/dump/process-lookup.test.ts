@@ -10,7 +10,10 @@ import {
 } from '../../src/workflows/process-lookup.js';
 
 // Captured on this rig: `winedbg --command "info process"` while another session debugged thrower.exe.
-const WINEDBG = readFileSync(new URL('../watch/fixtures/winedbg-info-process.txt', import.meta.url), 'utf8');
+const WINEDBG = readFileSync(
+  new URL('../watch/fixtures/winedbg-info-process.txt', import.meta.url),
+  'utf8',
+);
 
 // `tasklist /fo csv /nh` rows in the shape published by several projects' fixtures.
 const TASKLIST = [
@@ -21,14 +24,22 @@ const TASKLIST = [
   'INFO: No tasks are running which match the specified criteria.',
 ].join('\r\n');
 
-const listOf = (rows: ProcessInfo[]) => ({ engine: 'cdb' as const, list: () => Promise.resolve(rows) });
+const listOf = (rows: ProcessInfo[]) => ({
+  engine: 'cdb' as const,
+  list: () => Promise.resolve(rows),
+});
 
-async function targetError(promise: Promise<unknown>): Promise<{ reason: string; message: string }> {
+async function targetError(
+  promise: Promise<unknown>,
+): Promise<{ reason: string; message: string }> {
   try {
     await promise;
   } catch (error) {
     if (isHarnessError(error) && error.code === 'TARGET') {
-      return { reason: (error as unknown as { reason: string }).reason, message: error.shortMessage };
+      return {
+        reason: (error as unknown as { reason: string }).reason,
+        message: error.shortMessage,
+      };
     }
     throw error;
   }
@@ -38,7 +49,11 @@ async function targetError(promise: Promise<unknown>): Promise<{ reason: string;
 describe('process lookup', () => {
   it('reads winedbg info process: hex pids to decimal, the tree to parent pids, the = row marked', () => {
     const rows = parseWinedbgInfoProcess(WINEDBG);
-    expect(rows.find((r) => r.name === 'thrower.exe')).to.deep.include({ pid: 0x2b0, parentPid: 0x2a8, threads: 1 });
+    expect(rows.find((r) => r.name === 'thrower.exe')).to.deep.include({
+      pid: 0x2b0,
+      parentPid: 0x2a8,
+      threads: 1,
+    });
     expect(rows.find((r) => r.name === 'explorer.exe')?.parentPid).to.equal(0x2c0);
     expect(rows.find((r) => r.name === 'services.exe')?.parentPid).to.equal(undefined);
     expect(rows.find((r) => r.name === 'rpcss.exe')?.parentPid).to.equal(0x38);
@@ -63,8 +78,15 @@ describe('process lookup', () => {
     expect(await resolveProcess({ pid: 5144 }, listOf(rows))).to.deep.include({ name: 'w3wp.exe' });
     const ambiguous = await targetError(resolveProcess({ name: 'w3wp.exe' }, listOf(rows)));
     expect(ambiguous.reason).to.equal('ambiguous');
-    expect(ambiguous.message).to.contain('w3wp.exe (pid 5144)').and.to.contain('W3WP.EXE (pid 6120)').and.to.contain('--pid');
-    expect((await targetError(resolveProcess({ name: 'nope' }, listOf(rows)))).reason).to.equal('not-found');
-    expect((await targetError(resolveProcess({ pid: 4 }, listOf(rows)))).reason).to.equal('not-found');
+    expect(ambiguous.message)
+      .to.contain('w3wp.exe (pid 5144)')
+      .and.to.contain('W3WP.EXE (pid 6120)')
+      .and.to.contain('--pid');
+    expect((await targetError(resolveProcess({ name: 'nope' }, listOf(rows)))).reason).to.equal(
+      'not-found',
+    );
+    expect((await targetError(resolveProcess({ pid: 4 }, listOf(rows)))).reason).to.equal(
+      'not-found',
+    );
   });
 });

@@ -2,10 +2,14 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TargetError } from '../../src/errors.js';
-import { explainTargetFailure, translateStartError } from '../../src/workflows/dump/target-errors.js';
+import {
+  explainTargetFailure,
+  translateStartError,
+} from '../../src/workflows/dump/target-errors.js';
 
 const TRANSCRIPTS = process.env['CDB_HARNESS_TRANSCRIPTS'] ?? '/work/shared/transcripts';
-const body = (file: string) => readFileSync(join(TRANSCRIPTS, file), 'utf8').split('# ---\n')[1] ?? '';
+const body = (file: string) =>
+  readFileSync(join(TRANSCRIPTS, file), 'utf8').split('# ---\n')[1] ?? '';
 
 describe('target failures users hit', () => {
   // The attach-failure lines below are quoted in shared/notes/cdb-automation-survey.md §1.1
@@ -13,7 +17,11 @@ describe('target failures users hit', () => {
   const cases: [string, string, RegExp][] = [
     ['Cannot debug pid 1234, Win32 error 0n5', 'access-denied', /elevated/],
     ['Cannot debug pid 1234, NTSTATUS 0xC0000048', 'already-debugged', /noninvasive/],
-    ['Unable to initialize target, NTSTATUS 0xC0000048', 'already-debugged', /already being debugged/],
+    [
+      'Unable to initialize target, NTSTATUS 0xC0000048',
+      'already-debugged',
+      /already being debugged/,
+    ],
     ['Cannot debug pid 1234, NTSTATUS 0xC00000BB', 'bitness', /x64 cdb/],
     ['Cannot debug pid 1234, NTSTATUS 0xC000010A', 'exiting', /exiting/],
     ['Cannot debug pid 1234, Win32 error 0n87', 'not-found', /does not exist/],
@@ -30,15 +38,22 @@ describe('target failures users hit', () => {
   }
 
   it('recognises the real .dump access-denied failure (ADPlus transcript)', () => {
-    const error = explainTargetFailure(body('dump-sos-sx/dump-mA-failure-access-denied-adplus.txt'), 5868);
+    const error = explainTargetFailure(
+      body('dump-sos-sx/dump-mA-failure-access-denied-adplus.txt'),
+      5868,
+    );
     expect(error?.reason).to.equal('dump-access-denied');
     expect(error?.shortMessage).to.contain('Run elevated');
   });
 
   it('rephrases an engine start failure and keeps unknown errors as they are', () => {
-    const engineError = new TargetError('attach-failed', 'cdb cannot debug pid 77: NTSTATUS 0xC0000048', {
-      lastOutput: ['Cannot debug pid 77, NTSTATUS 0xC0000048'],
-    });
+    const engineError = new TargetError(
+      'attach-failed',
+      'cdb cannot debug pid 77: NTSTATUS 0xC0000048',
+      {
+        lastOutput: ['Cannot debug pid 77, NTSTATUS 0xC0000048'],
+      },
+    );
     const translated = translateStartError(engineError, 77) as TargetError;
     expect(translated.reason).to.equal('already-debugged');
     expect(translated.shortMessage).to.contain('process 77');

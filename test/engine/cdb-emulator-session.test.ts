@@ -93,11 +93,8 @@ describe('DebuggerSession over the cdb emulator', function () {
       expect((await session.execute('.loadby sos coreclr')).lines).to.deep.equal([]);
     });
 
-    // ENGINE BUG (reported to the lead): when a read ends between the prompt's `>` and its
-    // trailing blank (`0:000>` | ` `), the cdb dialect's PROMPT_RE (space optional) ends the
-    // previous command there; the blank then starts the next command's first line, so the echo
-    // ` kc` no longer equals the command and is returned as output. Both split tests fail until
-    // CommandOutput compares the echo without leading blanks (or the reader drops that blank).
+    // Regression: a read that ends between the prompt's `>` and its blank (out "0:000>", then
+    // out " kc") once made the echo ` kc` count as output; the echo is now compared trimmed.
     it('frames output split at random byte boundaries', async () => {
       const { session } = await start('split-slow-noise', DUMP);
       const result = await session.execute('kc');
@@ -198,6 +195,16 @@ describe('DebuggerSession over the cdb emulator', function () {
       expect(stop).to.include({ kind: 'break-in', code: '0x80000003' });
       expect((await session.execute('k')).lines[0]).to.equal(' # Call Site');
       expect(readState(stateFile).interrupts).to.be.greaterThanOrEqual(1);
+    });
+    // Regression: on a tty that echoes on write (ICANON+ISIG) the kernel's echo of `g` is no proof
+    // the debugger read it, and a SIGINT flushes the unread line; interrupt() now lets a go settle
+    // briefly before Ctrl-C.
+    it('breaks in through SIGINT when the tty turns Ctrl-C into a signal (tty echo mode)', async () => {
+      const { session } = await start({ console: { echo: 'tty' }, replies: [] }, LIVE);
+      await session.go({ command: 'g' });
+      const stop = await session.interrupt({ timeoutMs: 5000 });
+      expect(stop).to.include({ kind: 'break-in', code: '0x80000003' });
+      expect((await session.execute('.echo after')).lines).to.deep.equal(['after']);
     });
   });
 

@@ -15,14 +15,8 @@ async function run(...args: string[]): Promise<{ code: number; stdout: string; s
   let stderr = '';
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => (
-    (stdout += String(chunk)),
-    true
-  )) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => (
-    (stderr += String(chunk)),
-    true
-  )) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string | Uint8Array) => ((stdout += String(chunk)), true);
+  process.stderr.write = (chunk: string | Uint8Array) => ((stderr += String(chunk)), true);
   try {
     const code = await main(['node', 'cdb-harness', 'inspect', ...args]);
     return { code, stdout, stderr };

@@ -152,5 +152,33 @@ describe('minidump reader on real Wine dumps', function () {
       expect(dump.kind).to.equal('mini');
       expect(dump.threads.map((t) => t.id)).to.include.members(facts.workerIds);
     });
+    it('MiniDumpWriteDump with flags Wine ignores: the flags as written, a warning per missing stream', async function () {
+      const { facts, flagged } = await threadsDumpsOnce();
+      const dump = okDump(await inspectDump(flagged.path));
+      expect(dump.flags).to.equal(`0x${flagged.type.toString(16)}`);
+      expect(dump.kind).to.equal('mini');
+      expect(dump.process.pid).to.equal(facts.pid);
+      const promised: [bigint, string][] = [
+        [0x4n, 'HandleData'],
+        [0x20n, 'UnloadedModuleList'],
+        [0x800n, 'MemoryInfoList'],
+        [0x1000n, 'ThreadInfoList'],
+      ];
+      const present = dump.streams.map((s) => s.name);
+      const warnings = dump.warnings.join('\n');
+      for (const [bit, stream] of promised) {
+        expect((flagged.type & bit) !== 0n).to.equal(true);
+        if (!present.includes(stream)) expect(warnings, stream).to.contain(`→ ${stream}`);
+      }
+    });
+
+    it('MiniDumpWriteDump with an exception record: the code and the thread mdw.exe named', async function () {
+      const { flagged } = await threadsDumpsOnce();
+      const dump = okDump(await inspectDump(flagged.path));
+      expect(dump.exception?.code).to.equal('0xc0000409');
+      expect(dump.exception?.threadId).to.equal(flagged.threadId);
+      expect(dump.exception?.name).to.match(/^Fail-fast exception/);
+      expect(dump.threads.find((t) => t.id === flagged.threadId)?.faulting).to.equal(true);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AbortedError } from '../../src/errors.js';
 import { inspectDump, openMinidump, type InspectedDumpOk } from '../../src/minidump/index.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { DumpBuilder, struct } from './helpers/dump-builder.js';
@@ -351,7 +352,10 @@ describe('minidump reader on synthetic streams', function () {
     const reader = await openMinidump(write(richDump()));
     try {
       const across = await reader.readMemory(0x10f0n, 0x20);
-      expect([...(across ?? [])]).to.deep.equal([...Array(16).fill(0xaa), ...Array(16).fill(0xbb)]);
+      expect([...(across ?? [])]).to.deep.equal([
+        ...new Array<number>(16).fill(0xaa),
+        ...new Array<number>(16).fill(0xbb),
+      ]);
       const short = await reader.readMemory(0x11f0n, 0x100);
       expect(short?.length).to.equal(0x10);
       expect(await reader.readMemory(0x1200n, 1)).to.equal(null);
@@ -392,6 +396,38 @@ describe('minidump reader on synthetic streams', function () {
       expect((await reader.readMemory(0x1ffffen, 4))?.length).to.equal(2);
     } finally {
       await reader.close();
+    }
+  });
+});
+
+describe('minidump reader and AbortSignal', function () {
+  it('stops reading when the signal is aborted, with an AbortedError', async function () {
+    const path = join(tmpdir(), `cdbh-abort-${process.pid}.dmp`);
+    writeFileSync(path, richDump());
+    try {
+      const controller = new AbortController();
+      const dump = await openMinidump(path, { signal: controller.signal, cacheBytes: 0 });
+      try {
+        controller.abort();
+        let thrown: unknown;
+        try {
+          await dump.modules();
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).to.be.instanceOf(AbortedError);
+      } finally {
+        await dump.close();
+      }
+      let rejected: unknown;
+      try {
+        await inspectDump(path, { signal: AbortSignal.abort() });
+      } catch (error) {
+        rejected = error;
+      }
+      expect(rejected).to.be.instanceOf(AbortedError);
+    } finally {
+      rmSync(path, { force: true });
     }
   });
 });

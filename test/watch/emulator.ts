@@ -7,7 +7,15 @@ import { REPO_ROOT } from '../helpers/wine.js';
 export interface EmulatedCdb {
   prefix: { file: string; args: string[] };
   /** The emulator's state file: commands it read, how the session ended, target alive. */
-  state(): { ended: string | null; targetAlive: boolean; detached: boolean; noninvasive?: boolean; commands: string[]; dumps: string[]; argv: string[] };
+  state(): {
+    ended: string | null;
+    targetAlive: boolean;
+    detached: boolean;
+    noninvasive?: boolean;
+    commands: string[];
+    dumps: string[];
+    argv: string[];
+  };
 }
 
 export function emulatedCdb(scenario: string): EmulatedCdb {

@@ -15,7 +15,11 @@ const clr: FilterSubject = {
   description: 'CLR exception',
   clrType: 'System.InvalidOperationException',
   clrMessage: 'Operation timed out after 30 s',
-  frames: ['KERNELBASE!RaiseException+0x62', 'App!App.Worker.Run()+0x1a', 'App!App.Program.Main(System.String[])+0x9'],
+  frames: [
+    'KERNELBASE!RaiseException+0x62',
+    'App!App.Worker.Run()+0x1a',
+    'App!App.Program.Main(System.String[])+0x9',
+  ],
 };
 const av: FilterSubject = {
   code: '0xc0000005',
@@ -23,7 +27,8 @@ const av: FilterSubject = {
   frames: ['av!crash_here+0x8', 'av!main+0x42'],
 };
 
-const matches = (filter: string, subject: FilterSubject) => termMatches(parseFilter(filter), subject);
+const matches = (filter: string, subject: FilterSubject) =>
+  termMatches(parseFilter(filter), subject);
 
 describe('watch filter language', () => {
   it('matches codes as hex, without 0x, by name, and by hex glob', () => {
@@ -66,7 +71,9 @@ describe('watch filter language', () => {
   });
 
   it('treats a bare pattern like ProcDump -f: a substring of CODE.Type ("message") or the description', () => {
-    expect(procdumpText(clr)).to.equal('E0434352.System.InvalidOperationException ("Operation timed out after 30 s")');
+    expect(procdumpText(clr)).to.equal(
+      'E0434352.System.InvalidOperationException ("Operation timed out after 30 s")',
+    );
     expect(matches('InvalidOperation', clr)).to.equal(true);
     expect(matches('E0434352.System.Invalid*', clr)).to.equal(true);
     expect(matches('timed out', clr)).to.equal(true);
@@ -77,7 +84,10 @@ describe('watch filter language', () => {
 
   it('lets excludes win over includes, and matches everything with no includes', () => {
     const set = parseFilterSet(['code:clr', 'code:av'], ['message:/timed out/']);
-    expect(evaluateFilters(set, clr)).to.deep.equal({ matched: false, by: 'exclude message:/timed out/' });
+    expect(evaluateFilters(set, clr)).to.deep.equal({
+      matched: false,
+      by: 'exclude message:/timed out/',
+    });
     expect(evaluateFilters(set, av)).to.deep.equal({ matched: true, by: 'code:av' });
     expect(evaluateFilters(parseFilterSet([], []), av)).to.deep.equal({ matched: true, by: '*' });
     expect(evaluateFilters(parseFilterSet(['type:X'], []), av).matched).to.equal(false);
@@ -98,7 +108,12 @@ describe('watch filter language', () => {
   it('a lone * type glob matches every CLR type, and a literal type always matches itself', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z][A-Za-z0-9_.]{0,40}$/), (type) => {
-        const subject: FilterSubject = { code: '0xe0434352', description: null, clrType: type, frames: [] };
+        const subject: FilterSubject = {
+          code: '0xe0434352',
+          description: null,
+          clrType: type,
+          frames: [],
+        };
         expect(matches('type:*', subject)).to.equal(true);
         expect(matches(`type:${type}`, subject)).to.equal(true);
       }),

@@ -16,23 +16,34 @@ describe('watch signatures', () => {
   ];
 
   it('keeps the program frames and drops the raising machinery, offsets and symbol-less frames', () => {
-    expect(programFrames(winedbgFrames)).to.deep.equal(['raise!raise_one', 'raise!main', 'kernel32!BaseThreadInitThunk']);
+    expect(programFrames(winedbgFrames)).to.deep.equal([
+      'raise!raise_one',
+      'raise!main',
+      'kernel32!BaseThreadInitThunk',
+    ]);
     expect(exceptionSignature({ code: '0xe0434352', frames: winedbgFrames })).to.equal(
       '0xe0434352 @ raise!raise_one < raise!main < kernel32!BaseThreadInitThunk',
     );
   });
 
   it('puts the CLR type into the signature, and two offsets in one function give one signature', () => {
-    const a = exceptionSignature({ code: '0xe0434352', clrType: 'System.IO.IOException', frames: ['App!A.B()+0x10'] });
-    const b = exceptionSignature({ code: '0xe0434352', clrType: 'System.IO.IOException', frames: ['App!A.B()+0x22'] });
+    const a = exceptionSignature({
+      code: '0xe0434352',
+      clrType: 'System.IO.IOException',
+      frames: ['App!A.B()+0x10'],
+    });
+    const b = exceptionSignature({
+      code: '0xe0434352',
+      clrType: 'System.IO.IOException',
+      frames: ['App!A.B()+0x22'],
+    });
     expect(a).to.equal(b).and.to.equal('0xe0434352 System.IO.IOException @ app!A.B()');
   });
 
   it('still tells buckets apart when every frame is machinery, and works with no frames', () => {
-    expect(programFrames(['ntdll!KiUserExceptionDispatcher+0x2e', 'ntdll!NtWaitForSingleObject+0x14'])).to.deep.equal([
-      'ntdll!KiUserExceptionDispatcher',
-      'ntdll!NtWaitForSingleObject',
-    ]);
+    expect(
+      programFrames(['ntdll!KiUserExceptionDispatcher+0x2e', 'ntdll!NtWaitForSingleObject+0x14']),
+    ).to.deep.equal(['ntdll!KiUserExceptionDispatcher', 'ntdll!NtWaitForSingleObject']);
     expect(exceptionSignature({ code: null, frames: [] })).to.equal('unknown');
   });
 });

@@ -43,7 +43,14 @@ describe('watch on the cdb path (emulator)', function () {
       include: ['type:System.Exception'],
     });
     expect(state.argv).to.include('-pd');
-    expect(state.commands).to.include.members(['sxd *', 'sxe clr', '.lastevent', '.exr -1', '!pe', '!clrstack']);
+    expect(state.commands).to.include.members([
+      'sxd *',
+      'sxe clr',
+      '.lastevent',
+      '.exr -1',
+      '!pe',
+      '!clrstack',
+    ]);
     expect(state.commands).to.not.include('q');
     expect(state.commands.at(-1)).to.equal('qd');
     // The 04242420 CLR start-up notification passed without a stop (sxd) and is still logged.
@@ -54,7 +61,11 @@ describe('watch on the cdb path (emulator)', function () {
       ['first', 'System.Exception', 'dumped'],
       ['second', 'System.ArgumentException', 'skipped'],
     ]);
-    expect(clr[1]).to.include({ clrMessage: 'crashing my application', hresult: '0x80131500', matchedBy: 'type:System.Exception' });
+    expect(clr[1]).to.include({
+      clrMessage: 'crashing my application',
+      hresult: '0x80131500',
+      matchedBy: 'type:System.Exception',
+    });
     expect(clr[1]?.frames).to.deep.equal(['CrashingApplication.Program.Main(System.String[])']);
     expect(clr[0]?.reason).to.equal('filter');
     expect(state.commands.filter((c) => c.startsWith('.dump /o /ma "'))).to.have.length(1);
@@ -76,11 +87,17 @@ describe('watch on the cdb path (emulator)', function () {
       '.loadby sos clr',
     ]);
     expect(typed).to.include('sxn ld');
-    const notes = events.filter((e) => e.type === 'note').map((e) => (e as { message: string }).message);
+    const notes = events
+      .filter((e) => e.type === 'note')
+      .map((e) => (e as { message: string }).message);
     expect(notes[0]).to.contain("Unable to find module 'clr'");
     expect(notes[1]).to.equal('SOS loaded by coreclr when the runtime loaded');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.include({ code: '0xe0434352', clrType: 'System.Exception', action: 'dumped' });
+    expect(lines[0]).to.include({
+      code: '0xe0434352',
+      clrType: 'System.Exception',
+      action: 'dumped',
+    });
     // The emulator's `.dump` file is a bare MDMP header (test/emulator/dump-file.ts), which the
     // reader rightly refuses: the line says so instead of claiming a verified dump.
     expect(lines[0]?.dumpVerified).to.equal(false);

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { Command } from 'commander';
-import { registerWatch, watchOptionsFromCli, type WatchCliOptions, parseDuration } from '../../src/cli/commands/watch.js';
+import {
+  registerWatch,
+  watchOptionsFromCli,
+  type WatchCliOptions,
+  parseDuration,
+} from '../../src/cli/commands/watch.js';
 import { dumpOptionsFromCli } from '../../src/cli/commands/dump.js';
 
 /** Parses argv with the real `watch` command definition, without running it. */
@@ -23,7 +28,21 @@ const options = (argv: string[]) => {
 
 describe('watch command line', () => {
   it('takes ProcDump spellings: -e 1, -f, -n, -ma / -mm', () => {
-    const o = options(['--pid', '1234', '-e', '1', '-f', 'Timeout', '-f', 'code:av', '-n', '3', '-mm', '--engine', 'winedbg']);
+    const o = options([
+      '--pid',
+      '1234',
+      '-e',
+      '1',
+      '-f',
+      'Timeout',
+      '-f',
+      'code:av',
+      '-n',
+      '3',
+      '-mm',
+      '--engine',
+      'winedbg',
+    ]);
     expect(o.selection?.allFirstChance).to.equal(true);
     expect(o.include).to.deep.equal(['Timeout', 'code:av']);
     expect(o.maxDumps).to.equal(3);
@@ -34,17 +53,44 @@ describe('watch command line', () => {
   });
 
   it('builds the selection, filters, limits and target; defaults to winedbg when no cdb is found', () => {
-    const o = options(['--name', 'w3wp', '--av', '--cpp', '--code', 'stackoverflow', '--no-clr', '--exclude', 'type:*Cancel*', '--skip', '2', '--once-per-bucket', '--duration', '5m', '--out', '/tmp/x']);
+    const o = options([
+      '--name',
+      'w3wp',
+      '--av',
+      '--cpp',
+      '--code',
+      'stackoverflow',
+      '--no-clr',
+      '--exclude',
+      'type:*Cancel*',
+      '--skip',
+      '2',
+      '--once-per-bucket',
+      '--duration',
+      '5m',
+      '--out',
+      '/tmp/x',
+    ]);
     expect(o.engine).to.equal('winedbg');
     expect(o.target).to.deep.equal({ kind: 'name', name: 'w3wp' });
-    expect(o.selection).to.deep.equal({ clr: false, av: true, cpp: true, codes: ['0xc00000fd'], allFirstChance: false });
+    expect(o.selection).to.deep.equal({
+      clr: false,
+      av: true,
+      cpp: true,
+      codes: ['0xc00000fd'],
+      allFirstChance: false,
+    });
     expect(o).to.include({ skip: 2, oncePerBucket: true, durationMs: 300_000, outDir: '/tmp/x' });
     expect(o.exclude).to.deep.equal(['type:*Cancel*']);
   });
 
   it('launches a program given after --, and names a default out dir by date', () => {
     const o = options(['--engine', 'winedbg', '--', 'app.exe', '--port', '8080']);
-    expect(o.target).to.deep.equal({ kind: 'launch', program: 'app.exe', args: ['--port', '8080'] });
+    expect(o.target).to.deep.equal({
+      kind: 'launch',
+      program: 'app.exe',
+      args: ['--port', '8080'],
+    });
     expect(o.outDir).to.match(/watch-251121-124859$/);
   });
 
@@ -68,8 +114,15 @@ describe('watch command line', () => {
 
   it('dump: one target, full by default, never both --full and --mini', () => {
     const o = dumpOptionsFromCli({ name: 'w3wp', out: '/tmp/d', engine: 'winedbg' }, {});
-    expect(o).to.deep.include({ target: { name: 'w3wp' }, kind: 'full', outDir: '/tmp/d', overwrite: false });
+    expect(o).to.deep.include({
+      target: { name: 'w3wp' },
+      kind: 'full',
+      outDir: '/tmp/d',
+      overwrite: false,
+    });
     expect(() => dumpOptionsFromCli({ engine: 'winedbg' }, {})).to.throw(/exactly one/);
-    expect(() => dumpOptionsFromCli({ pid: '1', full: true, mini: true, engine: 'winedbg' }, {})).to.throw(/exclude/);
+    expect(() =>
+      dumpOptionsFromCli({ pid: '1', full: true, mini: true, engine: 'winedbg' }, {}),
+    ).to.throw(/exclude/);
   });
 });

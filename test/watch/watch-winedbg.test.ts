@@ -9,7 +9,13 @@ import { inspectDump } from '../../src/minidump/inspect.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';
-import { killAllTargets, startTarget, wineEnv, wineRigReady, type RunningTarget } from '../helpers/wine.js';
+import {
+  killAllTargets,
+  startTarget,
+  wineEnv,
+  wineRigReady,
+  type RunningTarget,
+} from '../helpers/wine.js';
 
 function outDir(): string {
   return mkdtempSync(join(tmpdir(), 'cdbh-watch-'));
@@ -50,8 +56,21 @@ const WAIT = '2500';
   after(killAllTargets);
 
   it('dumps only matching exceptions, logs every one, and each dump reads back with its code', async () => {
-    const target = await startTarget('raise', ['-w', WAIT, '-i', '100', '-n', '2', 'e0434352', 'e06d7363', '20474343']);
-    const summary = await run(target, { selection: { clr: true, cpp: true }, include: ['code:clr'] });
+    const target = await startTarget('raise', [
+      '-w',
+      WAIT,
+      '-i',
+      '100',
+      '-n',
+      '2',
+      'e0434352',
+      'e06d7363',
+      '20474343',
+    ]);
+    const summary = await run(target, {
+      selection: { clr: true, cpp: true },
+      include: ['code:clr'],
+    });
     const lines = readLog(summary);
     checkSchemas(summary, lines);
     expect(summary.endReason).to.equal('target-exited');
@@ -68,7 +87,9 @@ const WAIT = '2500';
       expect(line.dumpVerified).to.equal(true);
       const path = line.dumpPath ?? '';
       expect(statSync(path).mode & 0o777).to.equal(0o600);
-      expect(path).to.match(new RegExp(`raise\\.exe_${target.pid}_e0434352_\\d{6}-\\d{6}(_\\d+)?\\.dmp$`));
+      expect(path).to.match(
+        new RegExp(`raise\\.exe_${target.pid}_e0434352_\\d{6}-\\d{6}(_\\d+)?\\.dmp$`),
+      );
       const info = await inspectDump(path);
       expect(info.ok && info.exception?.code).to.equal('0xe0434352');
       expect(info.ok && info.process.pid).to.equal(target.pid);
@@ -96,12 +117,24 @@ const WAIT = '2500';
   });
 
   it('writes one dump per signature with --once-per-bucket', async () => {
-    const target = await startTarget('raise', ['-w', WAIT, '-i', '50', '-n', '3', 'e0434352', 'e06d7363']);
+    const target = await startTarget('raise', [
+      '-w',
+      WAIT,
+      '-i',
+      '50',
+      '-n',
+      '3',
+      'e0434352',
+      'e06d7363',
+    ]);
     const summary = await run(target, { selection: { clr: true, cpp: true }, oncePerBucket: true });
     const lines = readLog(summary);
     checkSchemas(summary, lines);
     expect(lines).to.have.length(raisedCodes(target).length).and.to.have.length(6);
-    expect(lines.filter((l) => l.action === 'dumped').map((l) => l.code)).to.deep.equal(['0xe0434352', '0xe06d7363']);
+    expect(lines.filter((l) => l.action === 'dumped').map((l) => l.code)).to.deep.equal([
+      '0xe0434352',
+      '0xe06d7363',
+    ]);
     expect(lines.filter((l) => l.reason === 'bucket-seen')).to.have.length(4);
     expect(Object.values(summary.bySignature)).to.deep.equal([3, 3]);
   });
@@ -120,7 +153,12 @@ const WAIT = '2500';
     expect(summary.endReason).to.equal('target-exited');
     expect(summary.targetAlive).to.equal(null);
     expect(target.log()).to.match(/^caught 0 boom/m);
-    expect(lines[0]).to.include({ chance: 'first', code: '0x20474343', action: 'dumped', dumpVerified: true });
+    expect(lines[0]).to.include({
+      chance: 'first',
+      code: '0x20474343',
+      action: 'dumped',
+      dumpVerified: true,
+    });
     expect(lines.filter((l) => l.action === 'dumped')).to.have.length(1);
     expect(lines.filter((l) => l.code === '0x20474343').length).to.be.at.least(1);
     expect(summary.exceptions).to.equal(lines.length);
@@ -143,7 +181,16 @@ const WAIT = '2500';
   describe('leaves a running target running, however the watch ends', () => {
     let target: RunningTarget;
     before(async () => {
-      target = await startTarget('raise', ['-w', '1500', '-i', '150', '-n', '0', 'e0434352', '20474343']);
+      target = await startTarget('raise', [
+        '-w',
+        '1500',
+        '-i',
+        '150',
+        '-n',
+        '0',
+        'e0434352',
+        '20474343',
+      ]);
     });
 
     async function expectAlive(summary: WatchSummary) {

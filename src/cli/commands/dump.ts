@@ -3,7 +3,12 @@
 // text or as schema-checked JSON (schemas/dumpResult.schema.json).
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { dumpProcess, type DumpEvent, type DumpOptions, type DumpResult } from '../../workflows/dump/dump.js';
+import {
+  dumpProcess,
+  type DumpEvent,
+  type DumpOptions,
+  type DumpResult,
+} from '../../workflows/dump/dump.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
@@ -33,7 +38,8 @@ export function dumpOptionsFromCli(
   if (cli.pid !== undefined && !/^\d+$/.test(cli.pid)) {
     throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
   }
-  if (cli.full === true && cli.mini === true) throw new UsageError('--full and --mini exclude each other');
+  if (cli.full === true && cli.mini === true)
+    throw new UsageError('--full and --mini exclude each other');
   const engine = cli.engine ?? defaultEngine(env);
   if (engine !== 'cdb' && engine !== 'winedbg') {
     throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
@@ -71,7 +77,9 @@ export function formatDumpEvent(event: DumpEvent): string | null {
     case 'written':
       return `Dump complete: ${mb(event.bytes)} written in ${(event.writeMs / 1000).toFixed(2)} seconds`;
     case 'detached':
-      return event.detached ? 'Detached; the process runs on.' : 'WARNING: the debugger did not confirm the detach.';
+      return event.detached
+        ? 'Detached; the process runs on.'
+        : 'WARNING: the debugger did not confirm the detach.';
     case 'note':
       return `note: ${event.message}`;
   }
@@ -91,7 +99,9 @@ export function formatDumpResult(r: DumpResult): string {
 export function registerDump(context: CommandContext): void {
   context.program
     .command('dump')
-    .description('Write a dump of a running process now, without harming it (procdump -ma PID DIR).')
+    .description(
+      'Write a dump of a running process now, without harming it (procdump -ma PID DIR).',
+    )
     .option('--pid <pid>', 'the process id (decimal)')
     .option('--name <name>', 'the one process with this image name (w3wp or w3wp.exe)')
     .option('--full', 'full-memory dump (.dump /ma; default)')
@@ -147,7 +157,10 @@ export async function runDump(cli: DumpCliOptions): Promise<number> {
     });
     if (cli.json === true) {
       const check = validate('dumpResult', result);
-      if (!check.ok) process.stderr.write(`warning: result does not match its schema: ${check.errors.join('; ')}\n`);
+      if (!check.ok)
+        process.stderr.write(
+          `warning: result does not match its schema: ${check.errors.join('; ')}\n`,
+        );
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
       process.stdout.write(`${formatDumpResult(result)}\n`);

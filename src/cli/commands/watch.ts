@@ -9,7 +9,12 @@ import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
 import { parseFilter } from '../../workflows/watch/filter.js';
-import { watch, type WatchEvent, type WatchOptions, type WatchTargetSpec } from '../../workflows/watch/watch.js';
+import {
+  watch,
+  type WatchEvent,
+  type WatchOptions,
+  type WatchTargetSpec,
+} from '../../workflows/watch/watch.js';
 import type { WatchSummary } from '../../workflows/watch/watch-records.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
@@ -56,7 +61,9 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i;
 export function parseDuration(text: string): number {
   const m = DURATION_RE.exec(text.trim());
   if (m?.[1] === undefined) {
-    throw new UsageError(`--duration: not a duration: ${JSON.stringify(text)} (e.g. 90, 30s, 5m, 1h, 500ms)`);
+    throw new UsageError(
+      `--duration: not a duration: ${JSON.stringify(text)} (e.g. 90, 30s, 5m, 1h, 500ms)`,
+    );
   }
   const value = Number(m[1]);
   const unit = (m[2] ?? 's').toLowerCase();
@@ -68,7 +75,8 @@ export function parseDuration(text: string): number {
 
 function count(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -81,7 +89,8 @@ export function watchOptionsFromCli(
 ): Omit<WatchOptions, 'signal' | 'onEvent'> {
   const targets: WatchTargetSpec[] = [];
   if (cli.pid !== undefined) {
-    if (!/^\d+$/.test(cli.pid)) throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
+    if (!/^\d+$/.test(cli.pid))
+      throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
     targets.push({ kind: 'pid', pid: Number(cli.pid) });
   }
   if (cli.name !== undefined) targets.push({ kind: 'name', name: cli.name });
@@ -90,7 +99,9 @@ export function watchOptionsFromCli(
   if (program !== undefined) targets.push({ kind: 'launch', program, args });
   const [target, extra] = targets;
   if (target === undefined || extra !== undefined) {
-    throw new UsageError('give exactly one target: --pid N, --name NAME, --wait NAME or -- PROGRAM ARGS');
+    throw new UsageError(
+      'give exactly one target: --pid N, --name NAME, --wait NAME or -- PROGRAM ARGS',
+    );
   }
   const engine = cli.engine ?? defaultEngine(env);
   if (engine !== 'cdb' && engine !== 'winedbg') {
@@ -103,11 +114,15 @@ export function watchOptionsFromCli(
   if (cli.e !== undefined) {
     if (cli.e === '1') allFirstChance = true;
     else if (cli.e === true) clr = cli.clr === true;
-    else throw new UsageError(`-e takes no value (unhandled only) or 1 (first chance too), got ${cli.e}`);
+    else
+      throw new UsageError(
+        `-e takes no value (unhandled only) or 1 (first chance too), got ${cli.e}`,
+      );
   }
   const codes = (cli.code ?? []).map((c) => {
     const code = normalizeExceptionCode(c);
-    if (code === null) throw new UsageError(`--code: not an exception code: ${c} (e.g. 0xc0000005, av, clr)`);
+    if (code === null)
+      throw new UsageError(`--code: not an exception code: ${c} (e.g. 0xc0000005, av, clr)`);
     return code;
   });
 
@@ -119,7 +134,8 @@ export function watchOptionsFromCli(
   const exclude = cli.exclude ?? [];
   for (const f of [...include, ...exclude]) parseFilter(f); // usage errors now, not mid-run
 
-  if (cli.full === true && cli.mini === true) throw new UsageError('--full and --mini exclude each other');
+  if (cli.full === true && cli.mini === true)
+    throw new UsageError('--full and --mini exclude each other');
   let dumpKind: 'full' | 'mini' = cli.mini === true ? 'mini' : 'full';
   if (cli.m !== undefined) {
     if (cli.m === 'a') dumpKind = 'full';
@@ -215,19 +231,37 @@ export function registerWatch(context: CommandContext): void {
     .description(
       'Attach to (or launch) a process, break on first-chance exceptions, identify each one, dump on a filter match, log every exception, and detach without harming it.',
     )
-    .argument('[program...]', 'after --: a program (and its arguments) to launch under the debugger')
+    .argument(
+      '[program...]',
+      'after --: a program (and its arguments) to launch under the debugger',
+    )
     .option('--pid <pid>', 'attach to this process id (decimal)')
     .option('--name <name>', 'attach to the one process with this image name (w3wp or w3wp.exe)')
-    .option('--wait <name>', 'wait for a process with this name to start, then attach (ProcDump -w)')
+    .option(
+      '--wait <name>',
+      'wait for a process with this name to start, then attach (ProcDump -w)',
+    )
     .option('--engine <engine>', 'cdb or winedbg (default: cdb when found, else winedbg)')
     .option('--clr', 'stop on first-chance CLR exceptions (e0434352; on by default)')
     .option('--no-clr', 'do not stop on first-chance CLR exceptions')
     .option('--av', 'stop on first-chance access violations (c0000005)')
     .option('--cpp', 'stop on first-chance C++ exceptions (MSVC e06d7363, mingw 20474343)')
-    .option('--code <code>', 'stop on this first-chance code, e.g. 0xc00000fd or stackoverflow (repeatable)', collect)
+    .option(
+      '--code <code>',
+      'stop on this first-chance code, e.g. 0xc00000fd or stackoverflow (repeatable)',
+      collect,
+    )
     .option('--all-first-chance', 'stop on every first-chance exception')
-    .option('--include <filter>', 'dump only exceptions matching this filter (repeatable; see below)', collect)
-    .option('--exclude <filter>', 'never dump exceptions matching this filter (repeatable)', collect)
+    .option(
+      '--include <filter>',
+      'dump only exceptions matching this filter (repeatable; see below)',
+      collect,
+    )
+    .option(
+      '--exclude <filter>',
+      'never dump exceptions matching this filter (repeatable)',
+      collect,
+    )
     .option('--skip <n>', 'skip (log only) the first N matching exceptions')
     .option('--max-dumps <n>', 'write at most N dumps (ProcDump -n)')
     .option('--exit-after-max', 'end the watch (detach) once --max-dumps dumps are written')
@@ -235,7 +269,10 @@ export function registerWatch(context: CommandContext): void {
     .option('--full', 'full-memory dumps (.dump /ma; default)')
     .option('--mini', 'mini dumps (.dump /m)')
     .option('--duration <time>', 'end after this long (90, 30s, 5m, 1h), detaching')
-    .option('--out <dir>', 'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)')
+    .option(
+      '--out <dir>',
+      'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)',
+    )
     .option('--frames <n>', 'top frames kept per exception (default 10)')
     .option('--json', 'print summary.json on stdout at the end')
     .option('-q, --quiet', 'no per-exception lines on stderr')
@@ -306,7 +343,10 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
     process.stderr.write(`${formatWatchSummary(summary)}\n`);
     if (cli.json === true) {
       const check = validate('watchSummary', summary);
-      if (!check.ok) process.stderr.write(`warning: summary does not match its schema: ${check.errors.join('; ')}\n`);
+      if (!check.ok)
+        process.stderr.write(
+          `warning: summary does not match its schema: ${check.errors.join('; ')}\n`,
+        );
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     }
     return watchExitCode(summary);

@@ -10,5 +10,6 @@ export function parseComment(ctx: StreamContext, wide: boolean): string {
   if (ctx.data.length > MAX_COMMENT_BYTES)
     ctx.warn(`${ctx.info.name}: comment cut at ${MAX_COMMENT_BYTES} bytes`);
   if (wide && bytes.length % 2 !== 0) bytes = bytes.subarray(0, bytes.length - 1);
+  // Sample: "ansi note\0" → "ansi note".
   return bytes.toString(wide ? 'utf16le' : 'latin1').replace(/\0+$/, '');
 }

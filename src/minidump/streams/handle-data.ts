@@ -1,6 +1,6 @@
 // HandleData (12): a 16-byte header, then 32-byte (or 40-byte _2) descriptors with type and
 // object name strings (notes §4.7). Summarised by type name: a handle leak shows as a count.
-import { u32, u64 } from '../bytes.js';
+import { u32 } from '../bytes.js';
 import { newStyleList, type StreamContext } from '../stream-context.js';
 
 export interface HandleSummary {
@@ -16,7 +16,6 @@ export async function parseHandleData(ctx: StreamContext): Promise<HandleSummary
   const typeNames = new Map<number, string>();
   for (let i = 0; i < count; i++) {
     const at = offset + i * entrySize;
-    void u64(ctx.data, at); // the handle value itself is not summarised
     const typeRva = u32(ctx.data, at + 8);
     let type = typeNames.get(typeRva);
     if (type === undefined) {

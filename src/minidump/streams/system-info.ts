@@ -99,6 +99,7 @@ export async function parseSystemInfo(ctx: StreamContext): Promise<SystemInfo | 
     suiteMask: u16(data, 28),
   };
   if (processorArchitecture === 0) {
+    // Sample: "GenuineIntel" (12 bytes, NUL-padded when shorter); anything unprintable is not a vendor.
     const vendor = data.toString('latin1', 32, 44).replace(/\0+$/, '');
     if (/^[\x20-\x7e]+$/.test(vendor)) info.cpuVendor = vendor;
   }

@@ -65,7 +65,10 @@ export interface AnalyzeOptions {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   env?: NodeJS.ProcessEnv;
-  /** Check every record against schemas/analyzeRecord.schema.json before writing it. */
+  /**
+   * Check every record against schemas/analyzeRecord.schema.json before writing it (default on;
+   * a mismatch becomes a record warning, never a lost record).
+   */
   validateRecords?: boolean;
 }
 
@@ -186,7 +189,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           continue;
         }
         const record = await analyzeOneDump(file, hashed, ctx);
-        if (options.validateRecords === true) {
+        if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
           if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
         }
@@ -244,7 +247,9 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
   }
-  if (fatal !== undefined) throw fatal;
+  if (fatal !== undefined) {
+    throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);
+  }
   const interrupted = options.signal?.aborted === true;
   const summary = await writeSummaryAndReport(options.outDir, signer.algorithm, {
     interrupted,

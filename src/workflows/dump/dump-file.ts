@@ -37,9 +37,10 @@ export async function reserveDumpFile(
 ): Promise<string> {
   for (let n = 1; n <= 1000; n++) {
     const path = join(dir, numberedName(name, n));
-    const flags = options.overwrite === true
-      ? constants.O_CREAT | constants.O_WRONLY | constants.O_TRUNC
-      : constants.O_CREAT | constants.O_WRONLY | constants.O_EXCL;
+    const flags =
+      options.overwrite === true
+        ? constants.O_CREAT | constants.O_WRONLY | constants.O_TRUNC
+        : constants.O_CREAT | constants.O_WRONLY | constants.O_EXCL;
     try {
       const handle = await open(path, flags, DUMP_FILE_MODE);
       await handle.close();
@@ -50,7 +51,9 @@ export async function reserveDumpFile(
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST' && options.numbered === true) continue;
       if (code === 'EEXIST') {
-        throw new IoError(`${path} already exists; pass --overwrite to replace it`, { cause: error });
+        throw new IoError(`${path} already exists; pass --overwrite to replace it`, {
+          cause: error,
+        });
       }
       throw new IoError(`cannot create the dump file ${path}: ${(error as Error).message}`, {
         cause: error,
@@ -127,7 +130,11 @@ export function watchFileGrowth(
       if (bytes === last) return;
       last = bytes;
       const elapsedMs = performance.now() - startedAt;
-      onProgress({ bytes, elapsedMs, bytesPerSecond: elapsedMs > 0 ? (bytes * 1000) / elapsedMs : 0 });
+      onProgress({
+        bytes,
+        elapsedMs,
+        bytesPerSecond: elapsedMs > 0 ? (bytes * 1000) / elapsedMs : 0,
+      });
     });
   }, intervalMs);
   return () => clearInterval(timer);

@@ -119,7 +119,9 @@ async function winedbgEstimate(
   return { bytes: record.committedPrivateBytes };
 }
 
-async function cdbEstimate(session: DebuggerSession): Promise<{ bytes: number | null; note?: string }> {
+async function cdbEstimate(
+  session: DebuggerSession,
+): Promise<{ bytes: number | null; note?: string }> {
   try {
     const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
     const record = parseAddressSummary(result.output);
@@ -128,7 +130,10 @@ async function cdbEstimate(session: DebuggerSession): Promise<{ bytes: number | 
     if (commit !== undefined) return { bytes: commit.totalSize };
     return { bytes: null, note: '!address -summary gave no MEM_COMMIT total; no size estimate' };
   } catch (error) {
-    return { bytes: null, note: `!address -summary failed (${(error as Error).message.split('\n')[0] ?? ''}); no size estimate` };
+    return {
+      bytes: null,
+      note: `!address -summary failed (${(error as Error).message.split('\n')[0] ?? ''}); no size estimate`,
+    };
   }
 }
 
@@ -146,7 +151,10 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     ...(options.list === undefined ? {} : { list: options.list }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const proc = await resolveProcess('pid' in options.target ? { pid: options.target.pid } : { name: options.target.name }, lookup);
+  const proc = await resolveProcess(
+    'pid' in options.target ? { pid: options.target.pid } : { name: options.target.name },
+    lookup,
+  );
   emit({ type: 'resolved', pid: proc.pid, name: proc.name });
   await ensureOutDir(options.outDir);
 
@@ -157,17 +165,26 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     estimate = await winedbgEstimate(proc.pid, options);
     estimateSource = estimate.bytes === null ? null : 'winedbg-info-maps';
     if (estimate.note !== undefined) notes.push(estimate.note);
-    emit({ type: 'estimate', bytes: estimate.bytes, source: estimateSource, ...(estimate.note === undefined ? {} : { note: estimate.note }) });
+    emit({
+      type: 'estimate',
+      bytes: estimate.bytes,
+      source: estimateSource,
+      ...(estimate.note === undefined ? {} : { note: estimate.note }),
+    });
   }
   // The space check runs against the cdb estimate once attached. Under winedbg the estimate is
   // what a full dump would need, not the normal dump winedbg writes, so it is not checked.
   const free = await freeBytes(options.outDir);
 
   const name = snapshotDumpName(proc.name, proc.pid, options.now ?? new Date());
-  const path = await reserveDumpFile(options.outDir, name, { overwrite: options.overwrite === true });
+  const path = await reserveDumpFile(options.outDir, name, {
+    overwrite: options.overwrite === true,
+  });
 
   const target: SessionTarget =
-    options.engine === 'cdb' ? { kind: 'attach', pid: proc.pid, noninvasive: true } : { kind: 'attach', pid: proc.pid };
+    options.engine === 'cdb'
+      ? { kind: 'attach', pid: proc.pid, noninvasive: true }
+      : { kind: 'attach', pid: proc.pid };
   let session: DebuggerSession;
   const attachStart = performance.now();
   try {
@@ -176,7 +193,9 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
       target,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
       ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-      ...(options.debuggerCommandPrefix === undefined ? {} : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
+      ...(options.debuggerCommandPrefix === undefined
+        ? {}
+        : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
       ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -200,16 +219,29 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
       estimate = await cdbEstimate(session);
       estimateSource = estimate.bytes === null ? null : 'address-summary';
       if (estimate.note !== undefined) notes.push(estimate.note);
-      emit({ type: 'estimate', bytes: estimate.bytes, source: estimateSource, ...(estimate.note === undefined ? {} : { note: estimate.note }) });
+      emit({
+        type: 'estimate',
+        bytes: estimate.bytes,
+        source: estimateSource,
+        ...(estimate.note === undefined ? {} : { note: estimate.note }),
+      });
       const cdbSpace = checkDiskSpace(free, estimate.bytes);
       if (cdbSpace !== null) throw new IoError(`${cdbSpace} in ${options.outDir}`);
     }
     const writeStart = performance.now();
     const stopProgress = watchFileGrowth(path, (p) =>
-      emit({ type: 'progress', path, bytes: p.bytes, bytesPerSecond: p.bytesPerSecond, elapsedMs: p.elapsedMs }),
+      emit({
+        type: 'progress',
+        path,
+        bytes: p.bytes,
+        bytesPerSecond: p.bytesPerSecond,
+        elapsedMs: p.elapsedMs,
+      }),
     );
     try {
-      output = (await session.writeDump(path, kind, { timeoutMs: options.dumpTimeoutMs ?? 600_000 })).output;
+      output = (
+        await session.writeDump(path, kind, { timeoutMs: options.dumpTimeoutMs ?? 600_000 })
+      ).output;
     } finally {
       stopProgress();
     }
@@ -227,7 +259,11 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     const kept = await setAsidePartial(path);
     const known = explainTargetFailure(output, proc.pid);
     const where = kept === null ? 'nothing was kept' : `the partial file is ${kept}`;
-    if (known !== null) throw new TargetError(known.reason, `${known.shortMessage} (${where})`, { lastOutput: known.lastOutput, cause: failure ?? undefined });
+    if (known !== null)
+      throw new TargetError(known.reason, `${known.shortMessage} (${where})`, {
+        lastOutput: known.lastOutput,
+        cause: failure ?? undefined,
+      });
     if (failure !== null && isHarnessError(failure)) throw failure;
     throw new IoError(
       `the dump was not written: ${written.error ?? (bytes === 0 ? 'the file is empty' : failure instanceof Error ? failure.message : 'unknown error')} (${where})`,
@@ -243,7 +279,9 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     const problemsText = check.problems.join('; ');
     if (check.kind === undefined) {
       const kept = await setAsidePartial(path);
-      throw new IoError(`the dump does not read back: ${problemsText}${kept === null ? '' : ` (kept as ${kept})`}`);
+      throw new IoError(
+        `the dump does not read back: ${problemsText}${kept === null ? '' : ` (kept as ${kept})`}`,
+      );
     }
   }
   let targetAlive = false;

@@ -36,7 +36,8 @@ const RULES: readonly Rule[] = [
   // cdb, survey §1.1: `Cannot debug pid 1234, Win32 error 0n5` / `"Access is denied."`
   {
     reason: 'access-denied',
-    pattern: /Cannot debug pid \d+, Win32 error 0n5\b|Unable to initialize target, Win32 error 0n5\b/i,
+    pattern:
+      /Cannot debug pid \d+, Win32 error 0n5\b|Unable to initialize target, Win32 error 0n5\b/i,
     explain: (pid) =>
       `access to ${who(pid)} was denied. Run cdb-harness from an elevated (Administrator) prompt ` +
       'as the same or a more privileged user; protected processes (antimalware, PPL services) ' +
@@ -92,7 +93,10 @@ export function explainTargetFailure(text: string, pid?: number): TargetError | 
   for (const rule of RULES) {
     const match = rule.pattern.exec(text);
     if (match === null) continue;
-    const line = text.split(/\r?\n/).find((l) => rule.pattern.test(l))?.trim();
+    const line = text
+      .split(/\r?\n/)
+      .find((l) => rule.pattern.test(l))
+      ?.trim();
     return new TargetError(rule.reason, rule.explain(pid), {
       ...(line === undefined ? {} : { lastOutput: [line] }),
     });

@@ -47,7 +47,11 @@ export async function verifyDump(
   result.modules = info.modules.length;
   if (info.process.pid !== undefined) result.pid = info.process.pid;
   result.exceptionCode = info.exception?.code ?? null;
-  if (expect.pid !== undefined && info.process.pid !== undefined && info.process.pid !== expect.pid) {
+  if (
+    expect.pid !== undefined &&
+    info.process.pid !== undefined &&
+    info.process.pid !== expect.pid
+  ) {
     result.problems.push(`the dump is of pid ${info.process.pid}, not ${expect.pid}`);
   }
   if (expect.pid !== undefined && info.process.pid === undefined) {
@@ -62,7 +66,9 @@ export async function verifyDump(
     }
   } else if (options.engine === 'winedbg' && info.exception?.code === '0x80000003') {
     // Lab §4: winedbg dumps taken outside an exception always hold the attach break-in.
-    result.notes.push('exception stream is the attach break-in (0x80000003), as winedbg always writes');
+    result.notes.push(
+      'exception stream is the attach break-in (0x80000003), as winedbg always writes',
+    );
   }
   if (expect.kind === 'full' && info.kind !== 'full') {
     if (options.engine === 'winedbg') {

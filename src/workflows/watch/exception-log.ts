@@ -35,7 +35,8 @@ export class ExceptionLog {
     this.totalSuspendedMs += line.suspendedMs;
     this.suspensions.push(line.suspendedMs);
     this.bySignature[line.signature] = (this.bySignature[line.signature] ?? 0) + 1;
-    if (line.reason !== undefined) this.byReason[line.reason] = (this.byReason[line.reason] ?? 0) + 1;
+    if (line.reason !== undefined)
+      this.byReason[line.reason] = (this.byReason[line.reason] ?? 0) + 1;
     if (line.action === 'dumped') {
       this.dumps++;
       if (line.dumpPath !== undefined) this.dumpPaths.push(line.dumpPath);
@@ -46,7 +47,8 @@ export class ExceptionLog {
     if (this.suspensions.length === 0) return null;
     const sorted = [...this.suspensions].sort((a, b) => a - b);
     const mid = Math.floor(sorted.length / 2);
-    const value = sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+    const value =
+      sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
     return value ?? null;
   }
 

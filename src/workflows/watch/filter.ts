@@ -54,7 +54,10 @@ const REGEX_PATTERN_RE = /^\/(.*)\/([dgimsuvy]*)$/s;
 const FIELD_PREFIX_RE = /^([a-z]+):(.*)$/s;
 
 function globToRegExp(glob: string, substring: boolean): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(substring ? body : `^${body}$`, 'is');
 }
 
@@ -66,7 +69,9 @@ function patternTester(pattern: string, substring: boolean): (value: string) => 
       // No `g`/`y`: a stateful lastIndex would make the same value match every other time.
       re = new RegExp(regex[1] ?? '', (regex[2] ?? '').replace(/[gy]/g, ''));
     } catch (error) {
-      throw new UsageError(`bad regular expression in filter ${pattern}: ${(error as Error).message}`);
+      throw new UsageError(
+        `bad regular expression in filter ${pattern}: ${(error as Error).message}`,
+      );
     }
     return (value) => re.test(value);
   }
@@ -95,7 +100,8 @@ export function parseFilter(text: string): FilterTerm {
     case 'code': {
       const exact = normalizeExceptionCode(pattern);
       if (exact !== null) return { field, source, test: (v) => v === exact };
-      if (REGEX_PATTERN_RE.test(pattern)) return { field, source, test: patternTester(pattern, false) };
+      if (REGEX_PATTERN_RE.test(pattern))
+        return { field, source, test: patternTester(pattern, false) };
       if (!/^(?:0x)?[0-9a-f*?]+$/i.test(pattern)) {
         throw new UsageError(
           `not an exception code or code glob: ${JSON.stringify(pattern)} (e.g. 0xc0000005, av, clr, e04343*)`,
@@ -107,7 +113,8 @@ export function parseFilter(text: string): FilterTerm {
     }
     case 'type': {
       const full = patternTester(pattern, false);
-      if (REGEX_PATTERN_RE.test(pattern) || pattern.includes('.')) return { field, source, test: full };
+      if (REGEX_PATTERN_RE.test(pattern) || pattern.includes('.'))
+        return { field, source, test: full };
       // No namespace given: also match the type's last part (`NullReferenceException`).
       return {
         field,
@@ -204,5 +211,7 @@ export function evaluateFilters(set: FilterSet, subject: FilterSubject): FilterD
   if (veto !== undefined) return { matched: false, by: `exclude ${veto.source}` };
   if (set.include.length === 0) return { matched: true, by: '*' };
   const hit = set.include.find((t) => termMatches(t, subject));
-  return hit === undefined ? { matched: false, by: 'no include matched' } : { matched: true, by: hit.source };
+  return hit === undefined
+    ? { matched: false, by: 'no include matched' }
+    : { matched: true, by: hit.source };
 }

@@ -17,7 +17,15 @@ export const SIGNATURE_FRAMES = 3;
 // `KERNELBASE!RaiseException`, `ntdll!RtlRaiseException`, `ntdll!KiUserExceptionDispatcher`,
 // `kernel32!RaiseException`, `clr!IL_Throw`, `coreclr!IL_Throw`, `libstdc++ __cxa_throw` (mingw
 // binaries are static, so `raise!__cxa_throw`, `thrower!_Unwind_RaiseException`).
-const MACHINERY_MODULES = new Set(['ntdll', 'kernelbase', 'kernel32', 'ucrtbase', 'msvcrt', 'vcruntime140', 'vcruntime140_1']);
+const MACHINERY_MODULES = new Set([
+  'ntdll',
+  'kernelbase',
+  'kernel32',
+  'ucrtbase',
+  'msvcrt',
+  'vcruntime140',
+  'vcruntime140_1',
+]);
 const MACHINERY_FUNCTION_RE =
   /^(?:RaiseException|RtlRaiseException|KiUserExceptionDispatcher|RtlDispatchException|_CxxThrowException|__cxa_throw|_Unwind_RaiseException|IL_Throw|IL_Rethrow|RaiseTheExceptionInternalOnly|DbgBreakPoint|DbgUiRemoteBreakin)$/;
 

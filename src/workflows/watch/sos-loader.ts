@@ -31,7 +31,9 @@ export class SosLoader {
     if (this.state === 'loaded') return true;
     const errors: string[] = [];
     for (const runtime of RUNTIMES) {
-      const result = await this.session.execute(`.loadby sos ${runtime}`, { timeoutMs: this.timeoutMs });
+      const result = await this.session.execute(`.loadby sos ${runtime}`, {
+        timeoutMs: this.timeoutMs,
+      });
       const record = parseExtensionLoad(result.output);
       if (record.success) {
         this.state = 'loaded';
@@ -53,7 +55,9 @@ export class SosLoader {
     if (await this.tryLoad()) return [];
     this.state = 'waiting-for-runtime';
     await this.session.execute('sxe ld', { timeoutMs: this.timeoutMs });
-    return [`SOS not loaded yet (${this.lastError ?? 'no runtime'}); will retry when clr or coreclr loads`];
+    return [
+      `SOS not loaded yet (${this.lastError ?? 'no runtime'}); will retry when clr or coreclr loads`,
+    ];
   }
 
   /** True when a stop's text is the runtime's module load (the `sxe ld:` break). */

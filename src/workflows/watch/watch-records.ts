@@ -67,12 +67,7 @@ export interface WatchExceptionLine {
   notes?: string[];
 }
 
-export type WatchEndReason =
-  | 'duration'
-  | 'aborted'
-  | 'target-exited'
-  | 'max-dumps'
-  | 'error';
+export type WatchEndReason = 'duration' | 'aborted' | 'target-exited' | 'max-dumps' | 'error';
 
 export interface WatchSummary {
   schemaVersion: 1;

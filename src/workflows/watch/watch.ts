@@ -15,7 +15,13 @@ import { isHarnessError, UsageError } from '../../errors.js';
 import { findDebuggerEvents } from '../../parsers/debugger-event.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
 import { exceptionDumpName } from '../dump/dump-name.js';
-import { ensureOutDir, fileBytes, reserveDumpFile, setAsidePartial, watchFileGrowth } from '../dump/dump-file.js';
+import {
+  ensureOutDir,
+  fileBytes,
+  reserveDumpFile,
+  setAsidePartial,
+  watchFileGrowth,
+} from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
 import { verifyDump } from '../dump/verify-dump.js';
 import {
@@ -137,7 +143,8 @@ async function waitForProcess(
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<ProcessInfo> {
-  const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
+  const deadline =
+    timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
   for (;;) {
     if (signal?.aborted === true) throw signal.reason;
     const found = await findProcesses(name, lookup);
@@ -203,7 +210,11 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     }
     case 'launch':
       proc = { name: basename(options.target.program.replace(/\\/g, '/')) };
-      sessionTarget = { kind: 'launch', program: options.target.program, args: options.target.args };
+      sessionTarget = {
+        kind: 'launch',
+        program: options.target.program,
+        args: options.target.args,
+      };
       break;
   }
 
@@ -245,7 +256,9 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     stopper.abort(reason);
   };
   const durationTimer =
-    options.durationMs === undefined ? undefined : setTimeout(() => end('duration'), options.durationMs);
+    options.durationMs === undefined
+      ? undefined
+      : setTimeout(() => end('duration'), options.durationMs);
   const onUserAbort = () => end('aborted');
   if (options.signal?.aborted === true) end('aborted');
   options.signal?.addEventListener('abort', onUserAbort, { once: true });
@@ -253,7 +266,20 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   let failure: unknown = null;
   let exitedByItself = false;
   let index = 0;
-  const sos = options.engine === 'cdb' && selection.clr ? new SosLoader(session, commandTimeoutMs) : null;
+  const sos =
+    options.engine === 'cdb' && selection.clr ? new SosLoader(session, commandTimeoutMs) : null;
+  // Whether the debugger has printed anything since our last go command beyond its echo: then a
+  // stop is already being reported, and a Ctrl-C now races it (measured: winedbg printed
+  // `Ctrl-C: stopping debuggee` in the middle of a stop and exited, killing the target).
+  const activity = { sinceGo: '' };
+  const stopWatching = session.onOutput((text) => {
+    activity.sinceGo += text;
+    if (activity.sinceGo.length > 4096) activity.sinceGo = activity.sinceGo.slice(-4096);
+  });
+  const go = async () => {
+    activity.sinceGo = '';
+    await session.go();
+  };
 
   const writeLine = (line: WatchExceptionLine) => {
     log.append(line);
@@ -274,9 +300,15 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
         code: event.code,
         description: event.description,
         ...(event.clrExceptionType === undefined ? {} : { clrType: event.clrExceptionType }),
-        ...(event.clrExceptionMessage === undefined ? {} : { clrMessage: event.clrExceptionMessage }),
+        ...(event.clrExceptionMessage === undefined
+          ? {}
+          : { clrMessage: event.clrExceptionMessage }),
         frames: [],
-        signature: exceptionSignature({ code: event.code, clrType: event.clrExceptionType, frames: [] }),
+        signature: exceptionSignature({
+          code: event.code,
+          clrType: event.clrExceptionType,
+          frames: [],
+        }),
         matched: false,
         action: 'skipped',
         reason: 'not-selected',
@@ -375,7 +407,9 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       const kept = await setAsidePartial(path);
       line.reason = 'dump-failed';
       line.dumpError =
-        commandError ?? written.error ?? (bytes === 0 ? 'the debugger wrote an empty file' : 'dump failed');
+        commandError ??
+        written.error ??
+        (bytes === 0 ? 'the debugger wrote an empty file' : 'dump failed');
       if (kept !== null) line.dumpPath = kept;
       line.dumpMs = round(performance.now() - dumpStart);
       return;
@@ -405,7 +439,9 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     for (const command of session.dialect.exceptionBreakCommands({
       ...selection,
       // mingw g++ throws are 0x20474343 (lab §6); `sxe eh` alone only covers MSVC's e06d7363.
-      codes: selection.cpp ? [...selection.codes, ...CPP_CODES.filter((c) => c !== '0xe06d7363')] : selection.codes,
+      codes: selection.cpp
+        ? [...selection.codes, ...CPP_CODES.filter((c) => c !== '0xe06d7363')]
+        : selection.codes,
     })) {
       await session.execute(command, { timeoutMs: commandTimeoutMs });
     }
@@ -418,7 +454,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       startMs: round(session.startDurationMs),
     });
     let resumedAt = performance.now();
-    if (!stopper.signal.aborted) await session.go();
+    if (!stopper.signal.aborted) await go();
     while (!stopper.signal.aborted) {
       let stop: StopEvent;
       try {
@@ -446,15 +482,18 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
           break;
         }
         if (stopper.signal.aborted) break;
-        await session.go();
+        await go();
         continue;
       }
       if (sos !== null && (await sos.onModuleLoad(stop.text))) {
-        emit({ type: 'note', message: `SOS loaded by ${sos.runtime ?? '?'} when the runtime loaded` });
+        emit({
+          type: 'note',
+          message: `SOS loaded by ${sos.runtime ?? '?'} when the runtime loaded`,
+        });
       }
       if (stopper.signal.aborted) break;
       resumedAt = performance.now();
-      await session.go();
+      await go();
     }
   } catch (error) {
     failure = error;
@@ -466,7 +505,10 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   options.signal?.removeEventListener('abort', onUserAbort);
   const reason: WatchEndReason = endReason ?? 'error';
   emit({ type: 'ending', reason });
-  const { detached, exitedDuringEnd } = await endSafely(session, exitedByItself);
+  const { detached, exitedDuringEnd } = await endSafely(session, exitedByItself, () =>
+    stopReportStarted(activity.sinceGo),
+  );
+  stopWatching();
   log.close();
   if (exitedDuringEnd) exitedByItself = true;
   let targetAlive: boolean | null = null;
@@ -503,7 +545,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   if (failure !== null) {
     summary.error = isHarnessError(failure)
       ? { code: failure.code, message: failure.shortMessage }
-      : { code: 'INTERNAL', message: failure instanceof Error ? failure.message : String(failure) };
+      : { code: 'INTERNAL', message: failure instanceof Error ? failure.message : JSON.stringify(failure) };
   }
   try {
     writeFileSync(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`, {
@@ -511,37 +553,61 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     });
   } catch (error) {
     // The out dir may be the very thing that failed; the summary still goes back to the caller.
-    summary.error ??= { code: 'IO', message: `summary.json not written: ${(error as Error).message}` };
+    summary.error ??= {
+      code: 'IO',
+      message: `summary.json not written: ${(error as Error).message}`,
+    };
   }
   emit({ type: 'ended', summary });
   return summary;
 }
 
+/** True when the text after a go command holds more than the echo of that command. */
+function stopReportStarted(sinceGo: string): boolean {
+  const lines = sinceGo.split('\n').map((l) => l.trim());
+  return lines.slice(1).some((l) => l.length > 0);
+}
+
 /**
- * Pass a pending exception on (so detaching never swallows or re-raises it), then close: the
- * engine breaks in when running and sends the dialect's detaching end commands.
+ * Ends the session without harming the target. Running: when a stop is already being printed,
+ * wait for its prompt instead of breaking in (a Ctrl-C racing a stop can end winedbg, and an
+ * attached winedbg takes its target with it), then detach right there; otherwise the engine's
+ * close() breaks in and detaches. Stopped at an exception the harness chose to end on (error,
+ * --exit-after-max): detach at the stop. Both debuggers continue the pending event on detach.
  */
 async function endSafely(
   session: DebuggerSession,
   exitedByItself: boolean,
+  stopInFlight: () => boolean,
 ): Promise<{ detached: boolean; exitedDuringEnd: boolean }> {
   let exitedDuringEnd = false;
-  try {
-    if (!exitedByItself && session.state === 'stopped' && session.lastStop?.kind === 'exception') {
-      await session.go();
-      // Give a passed second-chance exception the chance to end the process before we break in.
+  if (!exitedByItself && session.state === 'running' && stopInFlight()) {
+    try {
+      const stop = await session.waitForStop({ timeoutMs: 10_000 });
+      if (stop.kind === 'exit' || stop.processExited === true) exitedDuringEnd = true;
+    } catch {
+      // no prompt came: close() breaks in
     }
-  } catch {
-    // close() below still detaches
   }
   const closed = await session.close();
   if (/Process of pid=[0-9a-f]+ has terminated/.test(closed.output)) exitedDuringEnd = true;
-  return { detached: closed.detached && !exitedByItself, exitedDuringEnd };
+  return { detached: closed.detached && !exitedByItself && !exitedDuringEnd, exitedDuringEnd };
 }
 
-function describe(id: IdentifiedException): Pick<
+function describe(
+  id: IdentifiedException,
+): Pick<
   WatchExceptionLine,
-  'chance' | 'code' | 'description' | 'threadId' | 'address' | 'parameters' | 'clrType' | 'clrMessage' | 'hresult' | 'innerExceptions'
+  | 'chance'
+  | 'code'
+  | 'description'
+  | 'threadId'
+  | 'address'
+  | 'parameters'
+  | 'clrType'
+  | 'clrMessage'
+  | 'hresult'
+  | 'innerExceptions'
 > {
   return {
     chance: id.chance,

@@ -136,6 +136,8 @@ export interface ThreadsDumps {
   facts: ThreadsFacts;
   full: string;
   attach: string;
+  /** mdw.exe asked for MINIDUMP_TYPE 0x1824 with a synthetic 0xc0000409 on one thread. */
+  flagged: { path: string; type: bigint; code: number; threadId: number };
 }
 
 const WORKERS = 4;
@@ -164,7 +166,16 @@ export function threadsDumpsOnce(): Promise<ThreadsDumps> {
       };
       const full = (await dumpWithMdw(target.pid, 'threads-full.dmp')).path;
       const attach = await dumpOnAttach(target.pid, 'threads-attach.dmp');
-      return { facts, full, attach };
+      // HandleData | UnloadedModules | FullMemoryInfo | ThreadInfo, no full memory.
+      const made = await dumpWithMdw(target.pid, 'threads-flagged.dmp', {
+        type: '1824',
+        exceptionCode: 'c0000409',
+      });
+      // Sample: "thread 36" (the thread mdw.exe suspended and put the exception on)
+      const tid = /^thread (\d+)\r?$/m.exec(made.output)?.[1];
+      if (tid === undefined) throw new Error(`mdw.exe named no thread:\n${made.output}`);
+      const flagged = { path: made.path, type: 0x1824n, code: 0xc0000409, threadId: Number(tid) };
+      return { facts, full, attach, flagged };
     } finally {
       await target?.kill();
     }
