@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { validate } from '../../src/report/schemas.js';
+import { wineRigReady } from '../helpers/wine.js';
 import {
   addCorruptInputs,
   byName,
@@ -90,5 +91,27 @@ describe('analyze --engine builtin (real winedbg dumps, no debugger)', function 
     for (const f of summary.failures) expect(f.code).to.equal('BAD_DUMP');
     const records = readNdjson(join(out, 'records.ndjson'));
     expect(byName(records, 'empty.dmp')).to.include({ ok: false, size: 0, bucket: null });
+  });
+
+  it('scans the stack when the exception is in system code, the same way for every run of a crash', async function () {
+    if (!wineRigReady()) this.skip(); // needs second runs of these crashes, written by the rig
+    const dir = await folderWith({
+      'clr-1.dmp': await dumpOf('clr-raise', 1),
+      'clr-2.dmp': await dumpOf('clr-raise', 2),
+      'cpp-1.dmp': await dumpOf('cpp-throw', 1),
+      'cpp-2.dmp': await dumpOf('cpp-throw', 2),
+    });
+    const scanOut = tempDir('scan');
+    await analyzeDumps({ inputs: [dir], outDir: scanOut, engine: 'builtin' });
+    const records = readNdjson(join(scanOut, 'records.ndjson'));
+    const clr = byName(records, 'clr-1.dmp');
+    // Frame 0 is RaiseException's address in kernelbase; the rest are scanned program words.
+    expect(clr.frames[0]).to.include({ module: 'kernelbase', trust: 'exception' });
+    expect(clr.frames.slice(1).every((f) => f.trust === 'scan')).to.equal(true);
+    expect(clr.bucket?.signature).to.match(/^0xe0434352 \| raise\+0x/);
+    expect(byName(records, 'clr-2.dmp').bucket?.id).to.equal(clr.bucket?.id);
+    const cpp = byName(records, 'cpp-1.dmp');
+    expect(cpp.bucket?.signature).to.match(/^0x20474343 \| thrower\+0x/);
+    expect(byName(records, 'cpp-2.dmp').bucket?.id).to.equal(cpp.bucket?.id);
   });
 });

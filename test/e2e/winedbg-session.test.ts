@@ -125,6 +125,23 @@ describe('winedbg end to end (real debugger under Wine)', function () {
     expect(await target.isRunning(2000, /^handled/)).to.equal(true);
   });
 
+  it('stops at first chances even after an earlier session left $BreakOnFirstChance=0 in the registry', async () => {
+    const target = await startTarget('raise', ['-w', '1500', '-i', '100', '-n', '0', 'e0434f4d']);
+    // winedbg stores the variable in the prefix's registry: this session's 0 outlives it.
+    const earlier = await attach(target);
+    sessions.push(earlier);
+    await earlier.execute('set $BreakOnFirstChance=0');
+    await earlier.close();
+    const session = await attach(target);
+    sessions.push(session);
+    expect((await session.execute('print $BreakOnFirstChance')).output.trim()).to.equal('0x1');
+    await session.go();
+    const stop = await session.waitForStop({ timeoutMs: 15_000 });
+    expect(stop).to.deep.include({ kind: 'exception', chance: 'first', code: '0xe0434f4d' });
+    await session.go();
+    expect((await session.close()).detached).to.equal(true);
+  });
+
   it('an AbortSignal fired mid-session ends it by detaching: the target keeps running', async () => {
     const target = await startTarget('idle', ['100', '0']);
     const controller = new AbortController();

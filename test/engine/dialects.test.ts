@@ -244,6 +244,18 @@ describe('winedbg dialect', () => {
     }
   });
 
+  it('resets the registry-persisted $BreakOnFirstChance at the start of every live session', () => {
+    expect(winedbg.setupCommands({ kind: 'attach', pid: 1 })).to.deep.equal([
+      'set $BreakOnFirstChance=1',
+    ]);
+    expect(winedbg.setupCommands({ kind: 'launch', program: 'x.exe', args: [] })).to.deep.equal([
+      'set $BreakOnFirstChance=1',
+    ]);
+    // Without a process winedbg refuses `set` ("No process loaded, cannot execute 'set …'").
+    expect(winedbg.setupCommands({ kind: 'none' })).to.deep.equal([]);
+    expect(winedbg.setupCommands({ kind: 'dump', path: 'x.dmp' })).to.deep.equal([]);
+  });
+
   it('maps exception settings to the global $BreakOnFirstChance', () => {
     expect(winedbg.exceptionBreakCommands({ clr: true })).to.deep.equal([
       'set $BreakOnFirstChance=1',

@@ -85,8 +85,14 @@ export const winedbgDialect: Dialect = {
     return text === marker || text.endsWith(`cannot execute 'echo ${marker}'`);
   },
 
-  setupCommands() {
-    return [];
+  setupCommands(target) {
+    // winedbg keeps $BreakOnFirstChance in the prefix's registry, so a value an earlier session
+    // set (0: second chance only) would silently carry over. Every live session starts from
+    // winedbg's default; exceptionBreakCommands() changes it on request. It needs a process
+    // (`No process loaded, cannot execute 'set …'` otherwise).
+    return target.kind === 'attach' || target.kind === 'launch'
+      ? ['set $BreakOnFirstChance=1']
+      : [];
   },
 
   goCommand(stop: StopEvent | null) {

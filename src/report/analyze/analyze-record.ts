@@ -14,6 +14,11 @@ export interface AnalyzeFrame {
   offset?: Hex;
   address?: Hex;
   source?: string;
+  /**
+   * Where the frame came from when it is not a debugger's unwind: `exception` (the exception
+   * address itself) or `scan` (a stack word pointing into a module: builtin engine heuristic).
+   */
+  trust?: 'exception' | 'debugger' | 'scan';
 }
 
 export interface AnalyzeException {

@@ -22,6 +22,8 @@ export interface SignatureOptions {
 
 export interface Signer {
   algorithm: string;
+  /** True when frames of this module are looked through (`KERNELBASE.dll` → kernelbase). */
+  skips(module: string): boolean;
   sign(record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>): AnalyzeBucketRef;
 }
 
@@ -38,6 +40,7 @@ export function createSigner(options: SignatureOptions = {}): Signer {
       : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`;
   return {
     algorithm,
+    skips: (module) => skip.has(normalizeModuleName(module)),
     sign(record) {
       const signature = signatureText(record, skip);
       const id = createHash('sha256')

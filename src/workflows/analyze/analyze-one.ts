@@ -19,7 +19,11 @@ import type {
 import type { Signer } from '../../report/analyze/signature.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
+import { scanStack } from './stack-scan.js';
 import type { ScriptStep } from './triage-script.js';
+
+const STACK_SCAN_NOTE =
+  'frames after the first come from a stack scan (words pointing into modules), not an unwind';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
 export const CRASHES_BEFORE_QUARANTINE = 2;
@@ -78,6 +82,19 @@ export async function analyzeOneDump(
     );
   }
   if (ctx.engine === 'builtin') {
+    const exception = inspected.exception;
+    if (exception?.module !== undefined && ctx.signer.skips(exception.module)) {
+      // The exception address is in system code (RaiseException, a breakpoint): look for the
+      // program's frames on the stack instead.
+      const scanned = await scanStack(file, {
+        threadId: exception.threadId,
+        modules: inspected.modules,
+        wordSize: inspected.system?.arch === 'x86' ? 4 : 8,
+        ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      });
+      base.frames.push(...scanned);
+      if (scanned.length > 0) base.warnings.push(STACK_SCAN_NOTE);
+    }
     const record = fromBuiltin(file, hashed, base, 'builtin');
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };

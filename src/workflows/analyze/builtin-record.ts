@@ -48,6 +48,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
       ...(exception.module === undefined ? {} : { module: stripExtension(exception.module) }),
       ...(exception.moduleOffset === undefined ? {} : { offset: exception.moduleOffset }),
       address: exception.address,
+      trust: 'exception',
     });
   }
   const process: BuiltinFields['process'] = {};
