@@ -111,6 +111,9 @@ const GO_ACK_MS = 1000;
  * echo alone is no proof the go was read; a short settle closes that window.
  */
 const GO_SETTLE_MS = 30;
+/** How long interrupt() lets a stop that is being printed reach its prompt, and what quiet means. */
+const STOP_PRINT_GRACE_MS = 3000;
+const STOP_PRINT_QUIET_MS = 250;
 /** After a hard output limit: how long the interrupted command gets to reach its marker. */
 const RECOVERY_MS = 10_000;
 /** Stop text beyond this is cut in the middle (head and tail kept: the event is at the end). */
@@ -130,6 +133,9 @@ class StopReader implements Reader {
   /** Resolves when the debugger showed it read our input (a complete line arrived). */
   readonly ack: Promise<void>;
   finished = false;
+  /** Characters that arrived after the go command's echo line: a stop may be printing. */
+  afterAckChars = 0;
+  lastDataAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly dialect: Dialect) {
     this.done = new Promise((resolve, reject) => {
@@ -143,8 +149,11 @@ class StopReader implements Reader {
   feed(text: string): void {
     if (this.finished) return;
     this.text += text;
-    if (!this.sawNewline && text.includes('\n')) {
+    this.lastDataAt = performance.now();
+    if (this.sawNewline) this.afterAckChars += text.length;
+    else if (text.includes('\n')) {
       this.sawNewline = true;
+      this.afterAckChars += text.length - text.indexOf('\n') - 1;
       this.resolveAck();
     }
     if (this.text.length > MAX_STOP_TEXT) {
@@ -652,6 +661,23 @@ export class DebuggerSession {
     const sinceGo = performance.now() - this.goWrittenAt;
     if (sinceGo < GO_SETTLE_MS)
       await settleAfter(new Promise(() => undefined), GO_SETTLE_MS - sinceGo);
+    // A stop already being printed must not be interrupted: winedbg answers a Ctrl-C in the
+    // middle of printing a stop by exiting, and an attached target dies with it. While output
+    // flows, wait for its prompt; output that goes quiet without one (cdb ModLoad lines while the
+    // target runs) is no stop, so Ctrl-C goes out after a short quiet spell.
+    const graceEnd = performance.now() + Math.min(STOP_PRINT_GRACE_MS, timeoutMs / 2);
+    while (
+      reader.afterAckChars > 0 &&
+      !reader.finished &&
+      performance.now() < graceEnd &&
+      performance.now() - reader.lastDataAt < STOP_PRINT_QUIET_MS
+    ) {
+      await settleAfter(reader.done, 25);
+    }
+    if (reader.finished) {
+      await reader.done;
+      return this.stopOf(reader);
+    }
     this.interruptRequested = true;
     this.writeRaw('\x03');
     // A break sent too early can be lost; send a second one half-way if no stop came.

@@ -171,6 +171,19 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     expect((await session.execute('echo back')).output).to.equal('back');
   });
 
+  it('interrupt() lets a stop that is already being printed finish instead of sending Ctrl-C', async () => {
+    // winedbg exits when Ctrl-C arrives while it prints a stop, and an attached target dies
+    // with it; the fake does the same.
+    const session = await startFake(['--stop-soon']);
+    await session.go({ command: 'pass' });
+    await new Promise((done) => setTimeout(done, 60)); // the stop has begun printing
+    const stop = await session.interrupt({ timeoutMs: 5000 });
+    expect(stop.kind).to.equal('exception');
+    expect(stop.code).to.equal('0xe0434f4d');
+    expect(session.state).to.equal('stopped');
+    expect((await session.execute('echo still here')).output).to.equal('still here');
+  });
+
   it('waitForStop honours its deadline while the target keeps running', async () => {
     const session = await startFake();
     await session.go();

@@ -77,9 +77,31 @@ export async function realDumps(kinds: readonly DumpKind[]): Promise<Record<Dump
 }
 
 async function writeLaunchDump(recipe: LaunchRecipe, scratch: string): Promise<void> {
+  // winedbg saves its $variables in the prefix's registry when it quits, and the prefix is shared
+  // with every other winedbg session: put the previous value back before quitting.
+  const previous = await breakOnFirstChance();
   const script = join(scratch, 'make-dump.txt');
-  await writeFile(script, 'set $BreakOnFirstChance=1\ncont\nminidump out.dmp\nquit\n');
+  await writeFile(
+    script,
+    `set $BreakOnFirstChance=1\ncont\nminidump out.dmp\nset $BreakOnFirstChance=${previous}\nquit\n`,
+  );
   await runWinedbg(['--file', script, targetPath(recipe.target), ...recipe.args], scratch);
+}
+
+/** The registry-persisted winedbg setting (1, winedbg's default, when it was never saved). */
+function breakOnFirstChance(): Promise<number> {
+  return new Promise((resolve) => {
+    execFile(
+      'wine',
+      ['reg', 'query', 'HKCU\\Software\\Wine\\WineDbg', '/v', 'BreakOnFirstChance'],
+      { env: wineEnv(), timeout: 30_000 },
+      (_error, stdout) => {
+        // `    BreakOnFirstChance    REG_DWORD    0x1`
+        const match = /BreakOnFirstChance\s+REG_DWORD\s+0x([0-9a-f]+)/i.exec(stdout);
+        resolve(match?.[1] === undefined ? 1 : Number.parseInt(match[1], 16));
+      },
+    );
+  });
 }
 
 async function writeAttachDump(path: string): Promise<void> {
