@@ -28,7 +28,7 @@ import { settleAfter, waitWithDeadline } from './deadline.js';
 import { getDialect, type Dialect, type SessionTarget } from './dialects/dialect.js';
 import { locateCdb } from './dialects/locate-cdb.js';
 import { LastLines } from './last-lines.js';
-import { MarkerSource } from './marker.js';
+import { isMarkerText, MarkerSource } from './marker.js';
 import type { StopEvent } from './stop-event.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
 
@@ -232,7 +232,8 @@ export class DebuggerSession {
 
   private readonly options: SessionOptions;
   private readonly markers = new MarkerSource();
-  private readonly lastLines = new LastLines();
+  // Errors show what the debugger printed, not our framing (`0:000> .echo __CDBH_…__`).
+  private readonly lastLines = new LastLines(undefined, isMarkerText);
   private readonly outputListeners = new Set<(text: string) => void>();
   private readonly recorder: TranscriptRecorder | null;
   private readonly limits: OutputLimits;

@@ -14,3 +14,8 @@ export class MarkerSource {
     return `__CDBH_${this.tag}_${this.counter}__`;
   }
 }
+
+/** True for a line that holds one of our markers: the marker itself or its echoed command. */
+export function isMarkerText(line: string): boolean {
+  return line.includes('__CDBH_');
+}

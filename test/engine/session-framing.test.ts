@@ -104,6 +104,8 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     expect(error.timeoutMs).to.equal(300);
     expect(error.command).to.equal('hang');
     expect(error.lastOutput.join('\n')).to.include('before the hang');
+    // The harness's own framing (marker commands and markers) is not shown to the user.
+    expect(error.lastOutput.join('\n')).to.not.include('__CDBH_');
     expect(error.message).to.include('Command: hang');
   });
 

@@ -545,7 +545,10 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   if (failure !== null) {
     summary.error = isHarnessError(failure)
       ? { code: failure.code, message: failure.shortMessage }
-      : { code: 'INTERNAL', message: failure instanceof Error ? failure.message : JSON.stringify(failure) };
+      : {
+          code: 'INTERNAL',
+          message: failure instanceof Error ? failure.message : JSON.stringify(failure),
+        };
   }
   try {
     writeFileSync(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`, {
