@@ -215,7 +215,7 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
   });
   const signExtendedAddresses =
     systemInfo?.processorArchitecture === 0 &&
-    (await dump.memoryRanges()).some((r) => r.start >= 0xffffffff00000000n);
+    ((await dump.memoryMap()).highestStart() ?? 0n) >= 0xffffffff00000000n;
   const writer = fingerprintWriter({
     header: dump.header,
     streams,

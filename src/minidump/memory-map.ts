@@ -2,9 +2,26 @@
 // sorted by start address, empty ranges dropped and overlaps trimmed (the first capture of an
 // address wins), so a binary search finds the one range holding any address. `plan` turns a
 // read of [address, address+length) into file pieces, running on across ranges that touch.
-import type { CapturedRange } from './streams/memory-lists.js';
+//
+// Building it is on every inspect's path (the summary counts come from the merge), and Wine's
+// minidumps hold thousands of tiny ranges, so the build works on typed-array columns with plain
+// numbers: when every start is below 2^52 and every size below 2^52, starts and ends are exact
+// doubles. Anything higher (sign-extended x86 addresses, corrupt descriptors) takes an exact
+// BigInt path instead. The BigInt lookup tables and the CapturedRange objects are made only when
+// a read or a caller needs them.
+import {
+  allocRangeColumns,
+  RANGE_SOURCES,
+  type CapturedRange,
+  type RangeColumns,
+} from './streams/memory-lists.js';
 
 const U64_END = 1n << 64n;
+const TWO_32 = 0x1_0000_0000;
+/** Starts and sizes below this keep start + size below 2^53, exact as a double. */
+const FAST_LIMIT = 2 ** 52;
+const FAST_HI_LIMIT = FAST_LIMIT / TWO_32;
+const SAFE_END = 2n ** 53n;
 
 export interface ReadPiece {
   fileOffset: number;
@@ -19,76 +36,252 @@ export interface MemoryMapStats {
   overlapBytes: number;
 }
 
+/** The merged ranges, sorted by start: starts as doubles or as exact u32 halves. */
+interface SortedRanges {
+  count: number;
+  sizes: Float64Array;
+  fileOffsets: Float64Array;
+  sources: Uint8Array;
+  /** Starts as exact doubles, when every range lies below 2^53 (the usual case). */
+  numStarts?: Float64Array;
+  /** Otherwise the starts' u32 halves. */
+  startHi?: Uint32Array;
+  startLo?: Uint32Array;
+}
+
+function allocSorted(count: number): SortedRanges {
+  const buffer = new ArrayBuffer(count * 17);
+  return {
+    count: 0,
+    sizes: new Float64Array(buffer, 0, count),
+    fileOffsets: new Float64Array(buffer, count * 8, count),
+    sources: new Uint8Array(buffer, count * 16, count),
+  };
+}
+
 export class MemoryMap {
-  readonly #ranges: readonly CapturedRange[];
-  readonly #starts: BigUint64Array;
+  readonly #sorted: SortedRanges;
+  #bigStarts: BigUint64Array | undefined;
   /** Exclusive ends; an end of exactly 2^64 cannot be stored, so such ranges end one byte early. */
-  readonly #ends: BigUint64Array;
+  #bigEnds: BigUint64Array | undefined;
+  #ranges: CapturedRange[] | undefined;
   readonly stats: MemoryMapStats;
 
-  private constructor(ranges: CapturedRange[], stats: MemoryMapStats) {
-    this.#ranges = ranges;
-    this.#starts = BigUint64Array.from(ranges, (r) => r.start);
-    this.#ends = BigUint64Array.from(ranges, (r) => r.start + BigInt(r.size));
+  private constructor(sorted: SortedRanges, stats: MemoryMapStats) {
+    this.#sorted = sorted;
     this.stats = stats;
   }
 
+  /** From range objects (tests, callers with their own ranges). */
   static build(input: readonly CapturedRange[]): MemoryMap {
-    const sorted = input
-      .filter((r) => r.size > 0)
-      .map((r) => {
-        const room = U64_END - 1n - r.start;
-        return BigInt(r.size) > room ? { ...r, size: Number(room) } : { ...r };
-      })
-      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : b.size - a.size));
-    const ranges: CapturedRange[] = [];
+    const cols = allocRangeColumns(input.length);
+    for (const r of input) {
+      if (r.size <= 0) continue;
+      const i = cols.count++;
+      cols.startHi[i] = Number(BigInt.asUintN(64, r.start) >> 32n);
+      cols.startLo[i] = Number(BigInt.asUintN(32, r.start));
+      cols.size[i] = r.size;
+      cols.fileOffset[i] = r.fileOffset;
+      cols.source[i] = RANGE_SOURCES.indexOf(r.source);
+    }
+    return MemoryMap.fromColumns([cols]);
+  }
+
+  /** From parsed lists, in capture order: on an overlap, the earlier batch/entry wins. */
+  static fromColumns(batches: readonly RangeColumns[]): MemoryMap {
+    const nonEmpty = batches.filter((b) => b.count > 0);
+    // The parsers hand over only ranges with bytes, so one list needs no copying.
+    let all = nonEmpty.length === 1 && nonEmpty[0] ? nonEmpty[0] : undefined;
+    if (all === undefined) {
+      let total = 0;
+      for (const b of nonEmpty) total += b.count;
+      all = allocRangeColumns(total);
+      for (const b of nonEmpty) {
+        all.startHi.set(b.startHi.subarray(0, b.count), all.count);
+        all.startLo.set(b.startLo.subarray(0, b.count), all.count);
+        all.size.set(b.size.subarray(0, b.count), all.count);
+        all.fileOffset.set(b.fileOffset.subarray(0, b.count), all.count);
+        all.source.set(b.source.subarray(0, b.count), all.count);
+        all.count += b.count;
+      }
+    }
+    let fast = true;
+    for (let i = 0; i < all.count; i++) {
+      if ((all.startHi[i] ?? 0) >= FAST_HI_LIMIT || (all.size[i] ?? 0) >= FAST_LIMIT) {
+        fast = false;
+        break;
+      }
+    }
+    return fast ? MemoryMap.#mergeFast(all) : MemoryMap.#mergeExact(all);
+  }
+
+  /** Every start and end below 2^53: sort and merge on doubles. */
+  static #mergeFast(all: RangeColumns): MemoryMap {
+    const count = all.count;
+    const { size: sizes, fileOffset: fileOffsets, source: sources } = all;
+    const starts = new Float64Array(count);
+    let sorted = true;
+    let prev = -1;
+    let prevSize = 0;
+    for (let i = 0; i < count; i++) {
+      const start = (all.startHi[i] ?? 0) * TWO_32 + (all.startLo[i] ?? 0);
+      const size = sizes[i] ?? 0;
+      starts[i] = start;
+      // In order means by start, then the bigger range first (which the merge keeps whole).
+      if (start < prev || (start === prev && size > prevSize)) sorted = false;
+      prev = start;
+      prevSize = size;
+    }
+    const order = sortedOrder(count, sorted, (a, b) => {
+      const d = (starts[a] ?? 0) - (starts[b] ?? 0);
+      return d !== 0 ? d : (sizes[b] ?? 0) - (sizes[a] ?? 0) || a - b;
+    });
+    const out = allocSorted(count);
+    const outStarts = new Float64Array(count);
+    let overlapCount = 0;
+    let overlapBytes = 0;
+    let totalBytes = 0;
+    let prevEnd = 0;
+    let n = 0;
+    for (let k = 0; k < count; k++) {
+      const i = order === undefined ? k : (order[k] ?? 0);
+      let start = starts[i] ?? 0;
+      let size = sizes[i] ?? 0;
+      let fileOffset = fileOffsets[i] ?? 0;
+      const end = start + size;
+      if (n > 0 && start < prevEnd) {
+        overlapCount++;
+        if (end <= prevEnd) {
+          overlapBytes += size;
+          continue;
+        }
+        const skip = prevEnd - start;
+        overlapBytes += skip;
+        start = prevEnd;
+        fileOffset += skip;
+        size -= skip;
+      }
+      outStarts[n] = start;
+      out.sizes[n] = size;
+      out.fileOffsets[n] = fileOffset;
+      out.sources[n] = sources[i] ?? 0;
+      n++;
+      totalBytes += size;
+      prevEnd = end;
+    }
+    out.count = n;
+    out.numStarts = outStarts;
+    return new MemoryMap(out, { rangeCount: n, totalBytes, overlapCount, overlapBytes });
+  }
+
+  /** Some start or size at or past 2^52: the same merge on BigInts, exact to 2^64. */
+  static #mergeExact(all: RangeColumns): MemoryMap {
+    const count = all.count;
+    const starts: bigint[] = [];
+    const sizes: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const start = (BigInt(all.startHi[i] ?? 0) << 32n) | BigInt(all.startLo[i] ?? 0);
+      const size = all.size[i] ?? 0;
+      // A range running past 2^64 - 1 is cut there: no address beyond exists.
+      const room = U64_END - 1n - start;
+      starts.push(start);
+      sizes.push(BigInt(size) > room ? Number(room) : size);
+    }
+    const order = sortedOrder(count, false, (a, b) => {
+      const sa = starts[a] ?? 0n;
+      const sb = starts[b] ?? 0n;
+      return sa < sb ? -1 : sa > sb ? 1 : (sizes[b] ?? 0) - (sizes[a] ?? 0) || a - b;
+    });
+    const out = allocSorted(count);
+    const startHi = new Uint32Array(count);
+    const startLo = new Uint32Array(count);
     let overlapCount = 0;
     let overlapBytes = 0;
     let totalBytes = 0;
     let prevEnd = 0n;
-    for (const range of sorted) {
-      const end = range.start + BigInt(range.size);
-      if (ranges.length > 0 && range.start < prevEnd) {
+    let n = 0;
+    for (let k = 0; k < count; k++) {
+      const i = order?.[k] ?? k;
+      let start = starts[i] ?? 0n;
+      let size = sizes[i] ?? 0;
+      let fileOffset = all.fileOffset[i] ?? 0;
+      const end = start + BigInt(size);
+      if (n > 0 && start < prevEnd) {
         overlapCount++;
         if (end <= prevEnd) {
-          overlapBytes += range.size;
+          overlapBytes += size;
           continue;
         }
-        const skip = Number(prevEnd - range.start);
+        const skip = Number(prevEnd - start);
         overlapBytes += skip;
-        range.start = prevEnd;
-        range.fileOffset += skip;
-        range.size -= skip;
+        start = prevEnd;
+        fileOffset += skip;
+        size -= skip;
       }
-      ranges.push(range);
-      totalBytes += range.size;
-      prevEnd = range.start + BigInt(range.size);
+      startHi[n] = Number(start >> 32n);
+      startLo[n] = Number(BigInt.asUintN(32, start));
+      out.sizes[n] = size;
+      out.fileOffsets[n] = fileOffset;
+      out.sources[n] = all.source[i] ?? 0;
+      n++;
+      totalBytes += size;
+      prevEnd = start + BigInt(size);
     }
-    return new MemoryMap(ranges, {
-      rangeCount: ranges.length,
-      totalBytes,
-      overlapCount,
-      overlapBytes,
-    });
+    out.count = n;
+    out.startHi = startHi;
+    out.startLo = startLo;
+    return new MemoryMap(out, { rangeCount: n, totalBytes, overlapCount, overlapBytes });
   }
 
-  /** The merged ranges, sorted by address. */
+  /** The merged ranges, sorted by address (made on first call). */
   ranges(): readonly CapturedRange[] {
-    return this.#ranges;
+    if (this.#ranges) return this.#ranges;
+    const sorted = this.#sorted;
+    const ranges: CapturedRange[] = [];
+    for (let i = 0; i < sorted.count; i++) {
+      ranges.push({
+        start: this.#start(i),
+        size: sorted.sizes[i] ?? 0,
+        fileOffset: sorted.fileOffsets[i] ?? 0,
+        source: RANGE_SOURCES[sorted.sources[i] ?? 0] ?? 'MemoryList',
+      });
+    }
+    this.#ranges = ranges;
+    return ranges;
+  }
+
+  /** Start of the highest merged range, or undefined when nothing was captured. */
+  highestStart(): bigint | undefined {
+    const last = this.#sorted.count - 1;
+    return last >= 0 ? this.#start(last) : undefined;
   }
 
   /** Index of the range holding `address`, or -1. */
   find(address: bigint): number {
-    const starts = this.#starts;
+    const { count, numStarts, sizes } = this.#sorted;
+    if (numStarts !== undefined) {
+      // Every range ends at or below 2^53 here, so a higher (or negative) address is in none.
+      if (address < 0n || address >= SAFE_END) return -1;
+      const at = Number(address);
+      let lo = 0;
+      let hi = count - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((numStarts[mid] ?? 0) <= at) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return hi >= 0 && at < (numStarts[hi] ?? 0) + (sizes[hi] ?? 0) ? hi : -1;
+    }
+    const { starts, ends } = this.#bigTables();
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = count - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if ((starts[mid] ?? 0n) <= address) lo = mid + 1;
       else hi = mid - 1;
     }
     // hi is now the last range starting at or below address.
-    return hi >= 0 && address < (this.#ends[hi] ?? 0n) ? hi : -1;
+    return hi >= 0 && address < (ends[hi] ?? 0n) ? hi : -1;
   }
 
   /**
@@ -98,19 +291,62 @@ export class MemoryMap {
   plan(address: bigint, length: number): ReadPiece[] {
     let index = this.find(address);
     if (index < 0 || length <= 0) return [];
+    const sorted = this.#sorted;
     const pieces: ReadPiece[] = [];
     let at = address;
     let left = length;
-    while (left > 0 && index < this.#ranges.length) {
-      const range = this.#ranges[index];
-      if (!range || at < range.start || at >= range.start + BigInt(range.size)) break;
-      const inRange = Number(at - range.start);
-      const take = Math.min(left, range.size - inRange);
-      pieces.push({ fileOffset: range.fileOffset + inRange, length: take });
+    while (left > 0 && index < sorted.count) {
+      const start = this.#start(index);
+      const size = sorted.sizes[index] ?? 0;
+      if (at < start || at >= start + BigInt(size)) break;
+      const inRange = Number(at - start);
+      const take = Math.min(left, size - inRange);
+      pieces.push({ fileOffset: (sorted.fileOffsets[index] ?? 0) + inRange, length: take });
       left -= take;
       at += BigInt(take);
       index++;
     }
     return pieces;
   }
+
+  #start(i: number): bigint {
+    const { numStarts, startHi, startLo } = this.#sorted;
+    if (numStarts !== undefined) return BigInt(numStarts[i] ?? 0);
+    return (BigInt(startHi?.[i] ?? 0) << 32n) | BigInt(startLo?.[i] ?? 0);
+  }
+
+  #bigTables(): { starts: BigUint64Array; ends: BigUint64Array } {
+    if (this.#bigStarts === undefined || this.#bigEnds === undefined) {
+      const { count, sizes } = this.#sorted;
+      const starts = new BigUint64Array(count);
+      const ends = new BigUint64Array(count);
+      for (let i = 0; i < count; i++) {
+        const start = this.#start(i);
+        starts[i] = start;
+        // The merge cut every range to end by 2^64 - 1, so this fits.
+        ends[i] = start + BigInt(sizes[i] ?? 0);
+      }
+      this.#bigStarts = starts;
+      this.#bigEnds = ends;
+    }
+    return { starts: this.#bigStarts, ends: this.#bigEnds };
+  }
+}
+
+/**
+ * Indices 0..count-1 in `compare` order, or undefined when they already are in order (Wine and
+ * MiniDumpWriteDump mostly write ranges sorted, so the sort is usually skipped).
+ */
+function sortedOrder(
+  count: number,
+  sorted: boolean,
+  compare: (a: number, b: number) => number,
+): number[] | undefined {
+  if (sorted) return undefined;
+  // A plain array, not a Uint32Array: Array.prototype.sort is a TimSort, which merges the few
+  // long sorted runs writers produce in ~n·log(runs) comparisons. The index tie-break makes the
+  // order total, so stability does not matter.
+  const order: number[] = [];
+  for (let i = 0; i < count; i++) order.push(i);
+  return order.sort(compare);
 }

@@ -20,6 +20,7 @@ import {
   type MemoryRegion,
 } from './streams/memory-info-list.js';
 import {
+  allocRangeColumns,
   parseMemory64List,
   parseMemoryList,
   type CapturedRange,
@@ -258,12 +259,17 @@ export class Minidump {
 
   #memory(): Promise<{ map: MemoryMap; summary: MemorySummary }> {
     return this.#once('memory', async () => {
-      const empty: MemoryListResult = { ranges: [], declaredBytes: 0, missingBytes: 0 };
+      const empty: MemoryListResult = {
+        ranges: allocRangeColumns(0),
+        declaredBytes: 0,
+        missingBytes: 0,
+      };
       const small = await this.#parse(StreamType.MemoryList, empty, (ctx) => parseMemoryList(ctx));
       const big = await this.#parse(StreamType.Memory64List, empty, (ctx) =>
         parseMemory64List(ctx),
       );
-      const map = MemoryMap.build([...small.ranges, ...big.ranges]);
+      // MemoryList first: where the two lists overlap, its capture wins.
+      const map = MemoryMap.fromColumns([small.ranges, big.ranges]);
       this.#map = map;
       if (map.stats.overlapCount > 0) {
         this.#warnings.push(

@@ -49,9 +49,9 @@ const INLINE_RE = /^\(Inline Function\)\s+(?:-{8}(?:`-{8})?\s+)?/;
 // x64 kv/STACK_TEXT args between colons: `: 00000000`00000000 00000000`777d5468 … : ntdll!…`
 const COLON_ARGS_RE = /^:\s+((?:[0-9a-f`-]+\s+){0,8}):\s+/i;
 // `[d:\nttest\base\testsrc\kernel\rtl\pageheap\pheap-buggy.cxx @ 184]` at the end of a row.
-const SOURCE_RE = /\s+\[([^[\]]{1,1000} @ \d+)\]\s*$/;
+const SOURCE_RE = / \[([^[\]]{1,1000} @ \d+)\]$/;
 // `(FPO: [0,0,0])`, `(FPO: [Non-Fpo])`, `(CONV: stdcall)` annotations kv adds.
-const ANNOTATION_RE = /\s+\((?:FPO: \[[^\]]{0,40}\]|CONV: \w{1,20})\)/g;
+const ANNOTATION_RE = / \((?:FPO: \[[^\]]{0,40}\]|CONV: \w{1,20})\)/g;
 
 /**
  * Splits a call site of the `module!function+0xoff` shape. Also reads `module+0xoff` (no symbols)
@@ -130,10 +130,12 @@ export function parseCdbFrameRow(line: string, columns: FrameColumns): StackFram
     if (returnAddress !== undefined) frame.returnAddress = returnAddress;
     rest = readArgs(rest, columns, frame, addresses.length);
   }
+  // Single-space anchors (not `\s+`) keep these scans linear on a line of a million spaces.
+  rest = rest.trim();
   const source = SOURCE_RE.exec(rest);
   if (source?.[1] !== undefined) {
     frame.source = source[1];
-    rest = rest.slice(0, source.index);
+    rest = rest.slice(0, source.index).trimEnd();
   }
   rest = rest.replace(ANNOTATION_RE, '').trim();
   if (rest.length === 0) return null;

@@ -3,11 +3,27 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspectDump, type InspectedDumpOk } from '../../src/minidump/inspect.js';
+import { assertValid } from '../../src/report/schemas.js';
+import { SYNTHETIC_DUMP_COMMENT } from './dump-file.js';
 import { EmulatorPty, readState, SCENARIOS, Scratch } from './emulator-pty.js';
 import { resolveText } from './transcripts.js';
 
 const scenario = (name: string): string => join(SCENARIOS, `${name}.json`);
 const crlf = (lines: readonly string[]): string => lines.map((l) => `${l}\r\n`).join('');
+
+/** The `.dump` file read back with the harness's own reader; it must parse, schema-valid. */
+async function readDump(path: string): Promise<InspectedDumpOk> {
+  const info = await inspectDump(path);
+  if (!info.ok) throw new Error(`${path}: ${info.error.message}`);
+  assertValid('inspect', { schemaVersion: 1, dumps: [info] });
+  expect(info.warnings).to.deep.equal([]);
+  expect(info.comments).to.deep.equal([SYNTHETIC_DUMP_COMMENT]);
+  expect(info.system).to.include({ arch: 'amd64', osVersion: '10.0.19041', platform: 'windows' });
+  expect(info.threads).to.have.length(1);
+  expect(info.modules).to.have.length(1);
+  return info;
+}
 
 describe('cdb emulator over a raw pty', function () {
   this.timeout(20000);
@@ -165,6 +181,39 @@ describe('cdb emulator over a raw pty', function () {
     });
   });
 
+  describe('.loadby without a scenario reply', () => {
+    it("fails until a ModLoad line has named the runtime, with the clr line's text", async () => {
+      const cdb = start({
+        scenarioFile: scenario('live-clr-first-chance'),
+        cdbArgs: ['-p', '99', '-pd'],
+      });
+      await cdb.waitForPrompt();
+      expect(await type(cdb, '.loadby sos coreclr; .echo AFTER')).to.equal(
+        ".loadby sos coreclr; .echo AFTER\r\nUnable to find module 'coreclr'\r\n0:000> ",
+      );
+      // The first event's ModLoad lines include coreclr.dll (the transcript's line 5).
+      await type(cdb, 'sxe ld');
+      expect(await type(cdb, 'g')).to.include('\\coreclr.dll\r\n');
+      expect(await type(cdb, '.loadby sos coreclr; .echo LOADED')).to.equal(
+        '.loadby sos coreclr; .echo LOADED\r\nLOADED\r\n0:000> ',
+      );
+      expect(await type(cdb, '.loadby sos clr')).to.equal(
+        ".loadby sos clr\r\nUnable to find module 'clr'\r\n0:000> ",
+      );
+    });
+
+    it('succeeds silently on a dump, whose module list is not scripted', async () => {
+      const cdb = start({
+        scenarioFile: scenario('dump-triage-av'),
+        cdbArgs: ['-z', 'D:\\crash\\app.dmp'],
+      });
+      await cdb.waitForPrompt();
+      expect(await type(cdb, '.loadby sos clr; .echo OK')).to.equal(
+        '.loadby sos clr; .echo OK\r\nOK\r\n0:000> ',
+      );
+    });
+  });
+
   describe('running the target', () => {
     it('passes first-chance CLR exceptions under the default filters and stops at the second chance', async () => {
       const cdb = start({
@@ -267,7 +316,7 @@ describe('cdb emulator over a raw pty', function () {
   });
 
   describe('dumps', () => {
-    it('writes an MDMP-headed file for .dump /o /ma and prints the dbgeng success lines', async () => {
+    it('writes a readable full minidump for .dump /o /ma and prints the dbgeng success lines', async () => {
       const state = scratch.file('state.json');
       const cdb = start({
         scenarioFile: scenario('dump-write'),
@@ -280,8 +329,48 @@ describe('cdb emulator over a raw pty', function () {
       expect(text).to.include(
         `\r\nCreating ${path} - mini user dump\r\nDump successfully written\r\n0:000> `,
       );
-      expect(readFileSync(path).subarray(0, 4).toString('latin1')).to.equal('MDMP');
       expect(readState(state).dumps).to.deep.equal([path]);
+      const info = await readDump(path);
+      expect(info.kind).to.equal('full');
+      expect(info.memory.sources).to.deep.equal(['Memory64List']);
+      expect(info.process).to.include({ pid: 12, name: 'app.exe' });
+      // Stopped at the attach banner's initial break-in, "(d9c.82a4): Break instruction exception".
+      expect(info.exception).to.include({ code: '0x80000003', threadId: 0x82a4 });
+      expect(info.threads[0]).to.include({ id: 0x82a4, faulting: true });
+    });
+
+    it('dumps the CLR exception it is stopped at; /m writes a mini dump of the scenario process', async () => {
+      const base = JSON.parse(readFileSync(scenario('live-clr-first-chance'), 'utf8')) as object;
+      const cdb = start({
+        scenarioFile: scratch.scenario({ ...base, processName: 'ExceptionExample.exe' }),
+        cdbArgs: ['-p', '99', '-pd'],
+      });
+      await cdb.waitForPrompt();
+      await type(cdb, 'sxe clr');
+      expect(await type(cdb, 'g')).to.include('CLR exception - code e0434352 (first chance)');
+      const path = scratch.file('clr.dmp');
+      expect(await type(cdb, `.dump /o /m "${path}"`)).to.include('Dump successfully written');
+      const info = await readDump(path);
+      expect(info.kind).to.equal('mini');
+      expect(info.memory.sources).to.deep.equal(['MemoryList']);
+      expect(info.process).to.include({ pid: 99, name: 'ExceptionExample.exe' });
+      // "(5fc4.6320): CLR exception - code e0434352 (first chance)"
+      expect(info.exception).to.include({ code: '0xe0434352', threadId: 0x6320 });
+      expect(info.threads[0]).to.include({ id: 0x6320, faulting: true });
+    });
+
+    it('a noninvasive -pv attach has no exception to dump; -pn names the process', async () => {
+      const cdb = start({
+        scenarioFile: scratch.scenario({ pid: 5868, dump: { result: 'success' } }),
+        cdbArgs: ['-pn', 'w3wp.exe', '-pv'],
+      });
+      await cdb.waitForPrompt();
+      const path = scratch.file('pv.dmp');
+      await type(cdb, `.dump /o /ma "${path}"`);
+      const info = await readDump(path);
+      expect(info.kind).to.equal('full');
+      expect(info.process).to.include({ pid: 5868, name: 'w3wp.exe' });
+      expect(info.exception).to.equal(null);
     });
 
     it('prints the access-denied failure and writes nothing when the scenario says so', async () => {

@@ -39,9 +39,14 @@
 // - Ctrl-C (`\x03` in raw mode, SIGINT in tty mode) while the target runs prints the break-in
 //   banner and the prompt; while a reply prints forever it stops the reply; at the prompt it is
 //   ignored. A break sent before cdb has read the `g` is lost, as on Windows (survey 2.7).
-// - `.dump [/o] /ma|/m "PATH"` writes a small file starting with `MDMP` (NOT a real dump, see
-//   dump-file.ts) and prints `Creating PATH - mini user dump` / `Dump successfully written`; with
-//   scenario dump.result = access-denied it prints the ADPlus failure and writes nothing.
+// - `.dump [/o] /ma|/m "PATH"` writes a small SYNTHETIC minidump (NOT a real dump, see
+//   dump-file.ts: the emulated pid, one thread, one module named after the process, the stop's
+//   exception if stopped at one; /ma reads as full, /m as mini) and prints
+//   `Creating PATH - mini user dump` / `Dump successfully written`; with scenario
+//   dump.result = access-denied it prints the ADPlus failure and writes nothing.
+// - `.loadby sos clr|coreclr|mscorwks` with no scenario reply, on a live target whose banner and
+//   events so far held no ModLoad line for that runtime, prints `Unable to find module 'clr'`
+//   (the name substituted) and errs; otherwise it succeeds silently, as `.load` does.
 // - `q` ends cdb and, on an invasive live target without `-pd`, the target; `qd`, `-pd` + `q`,
 //   `.detach` + `q` and noninvasive `-pv` sessions leave it alive. The state file records it.
 //

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { echoText, formatPrintf, splitCommandChain, unwrapBlock } from './command-line.js';
 import type { ConsoleInput } from './console-input.js';
 import type { ConsoleOutput, WriteOptions } from './console-output.js';
-import { parseDumpCommand, writeFakeDump } from './dump-file.js';
+import { parseDumpCommand, writeSyntheticDump } from './dump-file.js';
 import { quitKillsTarget, type EmulatorArgs, type TargetKind } from './emulator-args.js';
 import type { AttachErrorKind, EventStep, NoiseSpec, ReplyRule, Scenario } from './scenario.js';
 import type { EndReason, SessionState } from './session-state.js';
@@ -15,6 +15,13 @@ import { resolveLine, resolveText, type TextSource } from './transcripts.js';
 type Outcome = 'ok' | 'error' | 'ended';
 
 const DEFAULT_PROMPT = '0:000> ';
+
+/** The emulated process when neither `-p PID` nor the scenario names one (`.dump` MiscInfo). */
+const DEFAULT_PID = 4242;
+/** The emulated process's main image when nothing names it (`.dump` ModuleList). */
+const DEFAULT_PROCESS_NAME = 'app.exe';
+/** The thread a dump is taken on when no exception event names one. */
+const DEFAULT_THREAD_ID = 0x1a2c;
 
 /** Startup banners by target kind; each stops before the transcript's first prompt line. */
 const DEFAULT_BANNERS: Record<TargetKind, TextSource> = {
@@ -48,6 +55,17 @@ const DUMP_DENIED: TextSource = {
   transcript: 'dump-sos-sx/dump-mA-failure-access-denied-adplus.txt',
   from: 'Creating ',
   dedent: 1,
+};
+
+/*
+ * `.loadby sos clr` before the runtime is loaded. The transcript shows the `clr` and `mscorwks`
+ * lines (the substitution reproduces the `mscorwks` one exactly); no transcript shows the `coreclr`
+ * one, so that is the `clr` line with the module name changed (`Unable to find module 'coreclr'`).
+ */
+const LOADBY_NOT_FOUND: TextSource = {
+  transcript: 'dump-sos-sx/loadby-sos-clr-and-mscorwks-unable-to-find-module.txt',
+  from: "Unable to find module 'clr'",
+  to: "Unable to find module 'clr'",
 };
 
 /*
@@ -91,6 +109,32 @@ const LOADING_DUMP = /^(Loading Dump File \[).*(\])$/;
 const COMMAND_LINE = /^(CommandLine: ).*$/;
 // "Creating exception.dmp - mini user dump"
 const CREATING_DUMP = /^(Creating ).*( - mini user dump)$/;
+// "(5fc4.6320): CLR exception - code e0434352 (first chance)": pid.tid in hex
+const EVENT_THREAD = /^\(([0-9a-f]+)\.([0-9a-f]+)\):/i;
+// "ModLoad: 00007ff8`09c40000 00007ff8`0a128000   C:\Program Files\dotnet\shared\Microsoft.NETCore.App\8.0.2\coreclr.dll"
+// "ModLoad: 00007ff7`52e50000 00007ff7`52e79000   apphost.exe"
+const MOD_LOAD = /^ModLoad: +\S+ +\S+ +(.*\S)\s*$/;
+// ".loadby sos coreclr", ".loadby sos clr", ".loadby sos mscorwks"
+const LOADBY_RUNTIME = /^\.loadby\s+\S+\s+(clr|coreclr|mscorwks)$/i;
+
+/** `clr` for a ModLoad path `C:\Windows\Microsoft.NET\Framework64\v4.0.30319\clr.dll`. */
+function moduleBaseName(path: string): string {
+  return (path.split(/[\\/]/).pop() ?? '').replace(/\.(?:dll|exe)$/i, '').toLowerCase();
+}
+
+/** The exception a stop's banner announces (code and thread), if it is an exception event. */
+function exceptionOf(lines: readonly string[]): { code: number; threadId?: number } | undefined {
+  // The last one: where a banner holds several (a first chance passed, then the stop), the target
+  // stands at the last.
+  const line = [...lines].reverse().find((l) => EVENT_CODE.test(l));
+  const code = line === undefined ? undefined : EVENT_CODE.exec(line)?.[1];
+  if (line === undefined || code === undefined) return undefined;
+  const tid = EVENT_THREAD.exec(line)?.[2];
+  return {
+    code: parseInt(code, 16),
+    ...(tid === undefined ? {} : { threadId: parseInt(tid, 16) }),
+  };
+}
 
 interface CompiledRule {
   rule: ReplyRule;
@@ -142,6 +186,10 @@ export class EmulatorSession {
   private busy: AbortController | undefined;
   private exitCode = 0;
   private readonly uses = new Map<ReplyRule, number>();
+  /** Base names (`coreclr`) of modules whose ModLoad lines the banner or a taken event held. */
+  private readonly loadedModules = new Set<string>();
+  /** The exception event the target is stopped at, for `.dump`'s exception stream. */
+  private stopException: { code: number; threadId?: number } | undefined;
 
   constructor(
     private readonly args: EmulatorArgs,
@@ -161,7 +209,13 @@ export class EmulatorSession {
   async run(): Promise<number> {
     await this.out.start();
     if (this.scenario.attachError !== undefined) return this.failAttach(this.scenario.attachError);
-    await this.out.lines(this.bannerLines());
+    const banner = this.bannerLines();
+    // The banner's modules are loaded and its event (the attach break-in, the dump's exception)
+    // is where the target stands at the first prompt. A noninvasive `-pv` attach raises no debug
+    // event at all, whatever banner the scenario prints, so it has no exception to dump.
+    this.noteModules(banner);
+    if (!this.args.noninvasive) this.stopException = exceptionOf(banner);
+    await this.out.lines(banner);
     const delay = this.scenario.startupDelayMs ?? 0;
     if (delay < 0) return this.hang();
     if (delay > 0) await sleep(delay);
@@ -260,8 +314,31 @@ export class EmulatorSession {
     if (/^\.dump(?:\s|$)/i.test(command)) return this.dump(command);
     const rule = this.findRule(command);
     if (rule !== undefined) return this.reply(rule);
+    const runtime = LOADBY_RUNTIME.exec(command)?.[1]?.toLowerCase();
+    if (runtime !== undefined && this.runtimeMissing(runtime)) {
+      await this.out.lines(
+        resolveText(LOADBY_NOT_FOUND).map((l) => l.replace("'clr'", `'${runtime}'`)),
+      );
+      return 'error';
+    }
     if (SILENT_COMMANDS.test(command)) return 'ok';
     return this.unknown(command);
+  }
+
+  /**
+   * A live target has loaded a runtime only once a ModLoad line (banner or event taken) named it.
+   * A dump's module list is not scripted as ModLoad lines, so there `.loadby` succeeds silently as
+   * before (analyze only sends it when the dump's module list holds the runtime).
+   */
+  private runtimeMissing(runtime: string): boolean {
+    return this.args.target !== 'dump' && !this.loadedModules.has(runtime);
+  }
+
+  private noteModules(lines: readonly string[]): void {
+    for (const line of lines) {
+      const path = MOD_LOAD.exec(line)?.[1];
+      if (path !== undefined) this.loadedModules.add(moduleBaseName(path));
+    }
   }
 
   private findRule(command: string): ReplyRule | undefined {
@@ -359,8 +436,16 @@ export class EmulatorSession {
     if (!denied) {
       // Without /o cdb refuses to overwrite an existing file (survey 2.10), but no transcript
       // has that message; the emulator overwrites either way (the harness always passes /o).
+      const exception = this.stopException;
+      const threadId = exception?.threadId ?? DEFAULT_THREAD_ID;
       try {
-        writeFakeDump(parsed.path, parsed.fullMemory);
+        writeSyntheticDump(parsed.path, {
+          fullMemory: parsed.fullMemory,
+          pid: this.args.pid ?? this.scenario.pid ?? DEFAULT_PID,
+          processName: this.processName(),
+          threadId,
+          ...(exception === undefined ? {} : { exception: { code: exception.code, threadId } }),
+        });
       } catch {
         lines = resolveText(DUMP_DENIED).map((l) => l.replace(CREATING_DUMP, `$1${parsed.path}$2`));
       }
@@ -369,6 +454,17 @@ export class EmulatorSession {
     if (written) this.state.update((r) => r.dumps.push(parsed.path));
     await this.out.lines(lines);
     return 'ok';
+  }
+
+  /** The scenario's name for the process, else the one cdb was given (`-pn`, the program). */
+  private processName(): string {
+    const program = this.args.program?.split(/[\\/]/).pop();
+    return (
+      this.scenario.processName ??
+      this.args.processName ??
+      (program === undefined || program === '' ? undefined : program) ??
+      DEFAULT_PROCESS_NAME
+    );
   }
 
   // ---- running the target -------------------------------------------------------------------
@@ -405,6 +501,7 @@ export class EmulatorSession {
     this.running = true;
     this.interruptPending = false;
     this.stopRules = [];
+    this.stopException = undefined;
     try {
       return await this.runUntilStop();
     } finally {
@@ -427,6 +524,8 @@ export class EmulatorSession {
         return this.breakIn();
       }
       const isExit = step === this.scenario.processExit;
+      // The event happened whether or not its text prints (`sxi ld` hides a load, not the module).
+      this.noteModules(textOf(step.banner));
       const decision = this.decide(step, isExit);
       await this.out.lines(decision.lines);
       if (decision.stop) {
@@ -472,6 +571,7 @@ export class EmulatorSession {
   }
 
   private stopAt(step: EventStep): void {
+    this.stopException = exceptionOf(textOf(step.banner));
     this.prompt = step.prompt ?? this.basePrompt;
     this.stopRules = compile(step.replies);
   }

@@ -83,8 +83,16 @@ export interface Scenario {
   banner?: TextSource[];
   prompt?: string;
   console?: ConsoleSpec;
-  /** Process id printed by attach errors when the target is given by name. */
+  /**
+   * The emulated process id when cdb was not given `-p PID`: printed by attach errors when the
+   * target is given by name, and recorded in `.dump`'s synthetic dump.
+   */
   pid?: number;
+  /**
+   * The emulated process's main image (`w3wp.exe`), the one module of `.dump`'s synthetic dump.
+   * Default: the `-pn` name, the launched program's file name, else `app.exe`.
+   */
+  processName?: string;
   attachError?: AttachErrorKind;
   /** Hold the first prompt back this long (slow start) or forever (`-1`). */
   startupDelayMs?: number;
@@ -308,6 +316,7 @@ export function parseScenario(json: Json, where = 'file'): Scenario {
       'prompt',
       'console',
       'pid',
+      'processName',
       'attachError',
       'startupDelayMs',
       'replies',
@@ -323,11 +332,13 @@ export function parseScenario(json: Json, where = 'file'): Scenario {
   const description = optString(obj, 'description', where);
   const prompt = optString(obj, 'prompt', where);
   const pid = optNumber(obj, 'pid', where);
+  const processName = optString(obj, 'processName', where);
   const startupDelayMs = optNumber(obj, 'startupDelayMs', where);
   const stateFile = optString(obj, 'stateFile', where);
   if (description !== undefined) scenario.description = description;
   if (prompt !== undefined) scenario.prompt = prompt;
   if (pid !== undefined) scenario.pid = pid;
+  if (processName !== undefined) scenario.processName = processName;
   if (startupDelayMs !== undefined) scenario.startupDelayMs = startupDelayMs;
   if (stateFile !== undefined) scenario.stateFile = stateFile;
   if (obj['banner'] !== undefined) scenario.banner = textSources(obj['banner'], `${where}.banner`);

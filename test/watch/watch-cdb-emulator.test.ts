@@ -1,10 +1,12 @@
 // watch on the cdb path, against the cdb emulator replaying real transcript bodies: `sxe clr`,
 // first-chance CLR banners, `.loadby sos` failing before the runtime loads, `!pe`, `!clrstack`,
-// `.dump /o /ma`, and the session ending with `qd` (never `q`) on a live target.
+// `.dump /o /ma` (a synthetic minidump the workflow reads back and verifies), and the session
+// ending with `qd` (never `q`) on a live target.
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspectDump } from '../../src/minidump/inspect.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';
@@ -12,6 +14,18 @@ import { emulatedCdb } from './emulator.js';
 
 // The transcripts' process id (5fc4).
 const PID = 0x5fc4;
+// The transcripts' CLR thread (5fc4.6320).
+const CLR_THREAD = 0x6320;
+
+/** The dump a line points at, read back: the attached pid, the stop's CLR exception, full. */
+async function expectStopDump(line: WatchExceptionLine | undefined): Promise<void> {
+  const info = await inspectDump(line?.dumpPath ?? '');
+  if (!info.ok) throw new Error(info.error.message);
+  expect(info.process.pid).to.equal(PID);
+  expect(info.kind).to.equal('full');
+  // "(5fc4.6320): CLR exception - code e0434352 (first chance)": the event it stopped at.
+  expect(info.exception).to.include({ code: '0xe0434352', threadId: CLR_THREAD });
+}
 
 async function watchEmulated(scenario: string, options: Partial<WatchOptions> = {}) {
   const cdb = emulatedCdb(scenario);
@@ -69,6 +83,15 @@ describe('watch on the cdb path (emulator)', function () {
     expect(clr[1]?.frames).to.deep.equal(['CrashingApplication.Program.Main(System.String[])']);
     expect(clr[0]?.reason).to.equal('filter');
     expect(state.commands.filter((c) => c.startsWith('.dump /o /ma "'))).to.have.length(1);
+    // The dump holds the stop's pid and e0434352, but this scenario's `.exr -1` reply is the only
+    // real CLR record there is, from another process (e0434f4d, .NET 2-3.5), and identification
+    // takes the code from it. Verification compares the two and refuses to call the dump verified:
+    // the check works, it is the scenario that mixes processes (watch-sos-before-runtime.json has
+    // no `.exr -1` reply, and there the dump verifies).
+    expect(clr[1]?.code).to.equal('0xe0434f4d');
+    await expectStopDump(clr[1]);
+    expect(clr[1]?.dumpVerified).to.equal(false);
+    expect(clr[1]?.notes).to.deep.equal(["the dump's exception is 0xe0434352, not 0xe0434f4d"]);
     expect(summary.endReason).to.equal('target-exited');
     expect(summary.targetAlive).to.equal(null);
   });
@@ -98,9 +121,11 @@ describe('watch on the cdb path (emulator)', function () {
       clrType: 'System.Exception',
       action: 'dumped',
     });
-    // The emulator's `.dump` file is a bare MDMP header (test/emulator/dump-file.ts), which the
-    // reader rightly refuses: the line says so instead of claiming a verified dump.
-    expect(lines[0]?.dumpVerified).to.equal(false);
+    // The emulator's `.dump` file is a synthetic minidump (test/emulator/dump-file.ts): watch
+    // reads it back and finds the attached pid, the CLR exception it stopped on and full memory.
+    expect(lines[0]?.dumpVerified).to.equal(true);
+    expect(lines[0]?.notes ?? []).to.deep.equal([]);
+    await expectStopDump(lines[0]);
   });
 
   it('ends a running live session by breaking in and detaching with qd when --duration ends', async () => {
