@@ -12,7 +12,7 @@ import { createWarningList, unplaced } from './warning-list.js';
 //   .  0  Id: 1944.2ac8 Suspend: 0 Teb: 00c06000 Unfrozen
 //      0  id: 570.574   Suspend: 1 Teb 7ffde000 Unfrozen
 const THREAD_HEADER_RE =
-  /^\s*([.#])?\s*(\d+)\s+[Ii]d: ([0-9a-f]+)\.([0-9a-f]+)\s+Suspend:? (-?\d+)\s+Teb:? ([0-9a-f`]+)/;
+  /^\s*(?:([.#])\s*)?(\d+)\s+[Ii]d: ([0-9a-f]+)\.([0-9a-f]+)\s+Suspend:? (-?\d+)\s+Teb:? ([0-9a-f`]+)/;
 
 // Lines that belong to a backtrace but carry no frame:
 //   Backtrace:                                   (winedbg)

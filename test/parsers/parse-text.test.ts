@@ -132,14 +132,8 @@ describe('cdb-harness parse (CLI)', () => {
   beforeEach(() => {
     out = '';
     err = '';
-    process.stdout.write = ((chunk: string) => (
-      (out += chunk),
-      true
-    )) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string) => (
-      (err += chunk),
-      true
-    )) as typeof process.stderr.write;
+    process.stdout.write = (chunk: string) => ((out += chunk), true);
+    process.stderr.write = (chunk: string) => ((err += chunk), true);
   });
   afterEach(() => {
     process.stdout.write = realOut;
