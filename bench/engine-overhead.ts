@@ -5,6 +5,7 @@
 // 2. start: spawn → first usable prompt, raw pty versus DebuggerSession.start().
 // Both debuggers are attached to their own idle.exe. Run: node --import tsx bench/engine-overhead.ts [samples] [starts]
 import { DebuggerSession } from '../src/engine/debugger-session.js';
+import { MarkerSource } from '../src/engine/marker.js';
 import { getDialect } from '../src/engine/dialects/dialect.js';
 import { PtyProcess } from '../src/pty/pty-process.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../test/helpers/wine.js';
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
       await raw.roundTrip(`echo warm${i}`);
       await session.execute(`echo warm${i}`);
     }
+    const rawMarkers = new MarkerSource();
     const rawMs: number[] = [];
     const framedMs: number[] = [];
     const engineMs: number[] = [];
@@ -127,7 +129,8 @@ async function main(): Promise<void> {
     const diffFramedMs: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const r = await raw.roundTrip(`echo X${i}`);
-      const f = await raw.framedRoundTrip(`echo Y${i}`, `__RAWMARK_${i}__`);
+      // The same marker shape the engine sends (winedbg's echo cost grows with its length).
+      const f = await raw.framedRoundTrip(`echo Y${i}`, rawMarkers.next());
       const started = performance.now();
       const result = await session.execute(`echo X${i}`);
       const e = performance.now() - started;

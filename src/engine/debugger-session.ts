@@ -5,7 +5,7 @@
 // stop or application output), 'exited' (the debugger process ended).
 //
 // Framing: each command is written together with a marker command on its own line
-// (`cmd\r.echo __CDBH_…_7__\r`); the command is finished when a whole output line is exactly the
+// (`cmd\r.echo _qzk7_\r`); the command is finished when a whole output line is exactly the
 // fresh marker and the prompt follows it. The echo of the marker command holds more than the
 // marker, so it never matches (survey §0.1–0.3, lab §2).
 //
@@ -28,7 +28,7 @@ import { settleAfter, waitWithDeadline } from './deadline.js';
 import { getDialect, type Dialect, type SessionTarget } from './dialects/dialect.js';
 import { locateCdb } from './dialects/locate-cdb.js';
 import { LastLines } from './last-lines.js';
-import { isMarkerText, MarkerSource } from './marker.js';
+import { MarkerSource } from './marker.js';
 import type { StopEvent } from './stop-event.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
 
@@ -232,8 +232,8 @@ export class DebuggerSession {
 
   private readonly options: SessionOptions;
   private readonly markers = new MarkerSource();
-  // Errors show what the debugger printed, not our framing (`0:000> .echo __CDBH_…__`).
-  private readonly lastLines = new LastLines(undefined, isMarkerText);
+  // Errors show what the debugger printed, not our framing (`0:000> .echo _qzk7_`).
+  private readonly lastLines = new LastLines(undefined, (line) => this.markers.owns(line));
   private readonly outputListeners = new Set<(text: string) => void>();
   private readonly recorder: TranscriptRecorder | null;
   private readonly limits: OutputLimits;

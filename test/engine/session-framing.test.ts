@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../../src/errors.js';
 import { DebuggerSession, type SessionOptions } from '../../src/engine/debugger-session.js';
+import { MARKER_SHAPE } from '../../src/engine/marker.js';
 
 const FAKE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fake-debugger.js');
 
@@ -83,7 +84,7 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
 
   it('is not fooled by the echo of the marker command arriving before the output', async () => {
     // --early-echo echoes input as soon as it is written (like a kernel tty): the echo of
-    // `echo __CDBH_…__` arrives 300 ms before the command's own output.
+    // `echo _qzk1_` arrives 300 ms before the command's own output.
     const session = await startFake(['--early-echo']);
     const result = await session.execute('slow 300 the real output');
     expect(result.lines).to.deep.equal(['the real output']);
@@ -105,7 +106,7 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     expect(error.command).to.equal('hang');
     expect(error.lastOutput.join('\n')).to.include('before the hang');
     // The harness's own framing (marker commands and markers) is not shown to the user.
-    expect(error.lastOutput.join('\n')).to.not.include('__CDBH_');
+    expect(error.lastOutput.join('\n')).to.not.match(MARKER_SHAPE);
     expect(error.message).to.include('Command: hang');
   });
 
