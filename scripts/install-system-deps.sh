@@ -29,5 +29,5 @@ fi
 echo "installing: ${need[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${need[@]}" wine wine64 libwine >/dev/null
+apt-get install -y -qq "${need[@]}" wine wine64 libwine >/dev/null
 echo "system packages: installed ${need[*]}"

@@ -15,3 +15,54 @@ export { buildSymbolPath, MICROSOFT_SYMBOL_SERVER } from './engine/dialects/symb
 export type { SymbolPathOptions } from './engine/dialects/symbol-path.js';
 export { PtyProcess } from './pty/pty-process.js';
 export type { PtyExit, PtyProcessOptions } from './pty/pty-process.js';
+
+// Parsers: text -> typed records (records.md), and whole logs -> the `parse` envelope.
+export { parseText } from './parsers/parse-text.js';
+export { splitLog } from './parsers/split-log.js';
+export { findDebuggerEvents, parseDebuggerEvent } from './parsers/debugger-event.js';
+export { parseLastEvent } from './parsers/last-event.js';
+export { parseExceptionRecord } from './parsers/exception-record.js';
+export { parseStack } from './parsers/stack.js';
+export { parseModules } from './parsers/modules.js';
+export { parseAnalyze } from './parsers/analyze.js';
+export { parseStartup } from './parsers/startup.js';
+export { parseSessionEnd } from './parsers/session-end.js';
+export { parseDumpWritten } from './parsers/dump-written.js';
+export { parseExtensionLoad } from './parsers/extension-load.js';
+export { parseHeapSummary } from './parsers/heap-summary.js';
+export { parseHeapStat } from './parsers/heap-stat.js';
+export { parsePrintException } from './parsers/print-exception.js';
+export { parseClrStack } from './parsers/clr-stack.js';
+export { parseDumpHeapStat, createDumpHeapStatParser } from './parsers/dump-heap-stat.js';
+export { parseEeHeapGc } from './parsers/ee-heap-gc.js';
+export { parseAddressSummary } from './parsers/address-summary.js';
+export {
+  parseUmdhDiff,
+  parseUmdhLog,
+  createUmdhDiffParser,
+  createUmdhLogParser,
+} from './parsers/umdh.js';
+export { parseWinedbgInfoMaps } from './parsers/winedbg-info-maps.js';
+
+// The built-in minidump reader.
+export * from './minidump/index.js';
+
+// Schemas (ajv, compiled once).
+export { validate, assertValid, schemaNames } from './report/schemas.js';
+
+// Workflows: what the CLI subcommands call.
+export { analyzeDumps } from './workflows/analyze/analyze.js';
+export type {
+  AnalyzeOptions as AnalyzeDumpsOptions,
+  AnalyzeResult,
+} from './workflows/analyze/analyze.js';
+export { watch } from './workflows/watch/watch.js';
+export type { WatchOptions } from './workflows/watch/watch.js';
+export type { WatchSummary } from './workflows/watch/watch-records.js';
+export { dumpProcess } from './workflows/dump/dump.js';
+export type { DumpOptions, DumpResult } from './workflows/dump/dump.js';
+export { runHeapTrend } from './workflows/heap-trend/run-heap-trend.js';
+export type { HeapTrendOptions, HeapTrendResult } from './workflows/heap-trend/run-heap-trend.js';
+export { runUmdhDiff } from './workflows/umdh/umdh-diff.js';
+export type { UmdhDiffOptions } from './workflows/umdh/umdh-diff.js';
+export { listProcesses, findProcesses, resolveProcess } from './workflows/process-lookup.js';
