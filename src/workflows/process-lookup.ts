@@ -32,6 +32,26 @@ export interface LookupOptions {
   list?: () => Promise<readonly ProcessInfo[]>;
 }
 
+/**
+ * The lookup a workflow's own options call for: the debugger it runs is the winedbg to ask. The
+ * signal is left to each caller, which adds it to the lookups it lets the user cancel.
+ */
+export function lookupOptionsFor(from: {
+  engine: LookupEngine;
+  env?: NodeJS.ProcessEnv | undefined;
+  debuggerPath?: string | undefined;
+  list?: LookupOptions['list'] | undefined;
+}): LookupOptions {
+  return {
+    engine: from.engine,
+    ...(from.env === undefined ? {} : { env: from.env }),
+    ...(from.engine === 'winedbg' && from.debuggerPath !== undefined
+      ? { winedbgPath: from.debuggerPath }
+      : {}),
+    ...(from.list === undefined ? {} : { list: from.list }),
+  };
+}
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Splits one CSV row with quoted fields (`"a,b","c"`); `""` inside quotes is a literal quote. */

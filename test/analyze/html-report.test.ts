@@ -2,25 +2,27 @@
 // matches summary.json row for row, and text from dumps (here a file name with markup in it) is
 // shown as text, never run.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import {
+  chromiumAvailable,
+  launchHeadlessChromium,
+  type HeadlessChromium,
+} from '../helpers/chromium.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { dumpOf, folderWith, readSummary, tempDir } from './fixtures.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>.dmp';
 
 describe('analyze report.html (headless Chromium)', function () {
   this.timeout(90_000);
-  let browser: BrowserContext | undefined;
+  let browser: HeadlessChromium | undefined;
   let out: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) this.skip();
+    if (!chromiumAvailable()) this.skip();
     const input = await folderWith({
       'a.dmp': await dumpOf('av-write', 1),
       'b.dmp': await dumpOf('av-write', 2),
@@ -29,24 +31,7 @@ describe('analyze report.html (headless Chromium)', function () {
     await copyFile(await dumpOf('cpp-throw'), join(input, HOSTILE_NAME));
     out = tempDir('html');
     await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin' });
-    // A fresh profile per run: playwright takes it as launchPersistentContext's first argument.
-    browser = await chromium.launchPersistentContext(
-      mkdtempSync(join(tmpdir(), 'cdbh-chromium-')),
-      {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
-    );
+    browser = await launchHeadlessChromium();
   });
 
   after(async () => {
@@ -54,7 +39,7 @@ describe('analyze report.html (headless Chromium)', function () {
   });
 
   it('loads without any network request and shows one table row per bucket of summary.json', async () => {
-    const page = await browser!.newPage();
+    const page = await browser!.context.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     const dialogs: string[] = [];
@@ -84,7 +69,7 @@ describe('analyze report.html (headless Chromium)', function () {
   });
 
   it('shows markup from dump file names as text', async () => {
-    const page = await browser!.newPage();
+    const page = await browser!.context.newPage();
     await page.goto(pathToFileURL(join(out, 'report.html')).href);
     expect(await page.$$('#dumps img')).to.have.length(0);
     const text = await page.textContent('#dumps');

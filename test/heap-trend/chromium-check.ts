@@ -2,19 +2,13 @@
 // saves a screenshot under build/test-output/ and checks the charts: exactly one series line per
 // series, each in its own chart, and a stacked total.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchHeadlessChromium } from '../helpers/chromium.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const TEST_OUTPUT = join(REPO_ROOT, 'build', 'test-output');
-
-export function chromiumAvailable(): boolean {
-  return existsSync(CHROMIUM);
-}
 
 export interface ChartCheck {
   seriesLines: number;
@@ -30,23 +24,9 @@ export async function checkReportInChromium(
   expectedSeries: number,
   screenshotName: string,
 ): Promise<ChartCheck> {
-  const userDataDir = mkdtempSync(join(tmpdir(), 'cdbh-chromium-'));
-  const browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchHeadlessChromium();
   try {
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     const response = await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
@@ -77,6 +57,5 @@ export async function checkReportInChromium(
     return { ...check, requests };
   } finally {
     await browser.close();
-    rmSync(userDataDir, { recursive: true, force: true });
   }
 }

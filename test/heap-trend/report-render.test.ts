@@ -7,7 +7,8 @@ import { renderHeapTrendMarkdown } from '../../src/report/heap-trend/markdown.js
 import { buildHeapTrendReport } from '../../src/report/heap-trend/report.js';
 import type { HeapTrendSample } from '../../src/report/heap-trend/types.js';
 import { assertValid } from '../../src/report/schemas.js';
-import { checkReportInChromium, chromiumAvailable } from './chromium-check.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import { checkReportInChromium } from './chromium-check.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 

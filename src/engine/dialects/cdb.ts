@@ -1,9 +1,10 @@
 // cdb.exe (Debugging Tools for Windows). Behaviour from shared/notes/cdb-automation-survey.md
 // §1.1, §1.2, §2.x and the published transcripts in shared/transcripts.
-import { UnsafeArgumentError, UsageError } from '../../errors.js';
+import { UnsafeArgumentError } from '../../errors.js';
 import { findDebuggerEvents } from '../../parsers/debugger-event.js';
 import { stopFromEvents, type StopEvent } from '../stop-event.js';
-import type { Dialect, ExceptionBreakSettings, SessionTarget } from './dialect.js';
+import type { Dialect, ExceptionBreakSettings } from './dialect.js';
+import { isLiveTarget, refuseBadPid } from './live-target.js';
 import {
   refuseBadCommand,
   refuseChars,
@@ -33,10 +34,6 @@ const CANNOT_INIT_RE = /^Unable to initialize target, (.+)$/m;
 // Exception codes for `sxe`: `e0434352`, `0xE06D7363`.
 const CODE_RE = /^(?:0x)?([0-9a-f]{1,8})$/i;
 
-function liveTarget(target: SessionTarget): boolean {
-  return target.kind === 'attach' || target.kind === 'attach-name' || target.kind === 'launch';
-}
-
 export const cdbDialect: Dialect = {
   name: 'cdb',
   promptPattern: PROMPT_RE,
@@ -56,9 +53,7 @@ export const cdbDialect: Dialect = {
         args.push('-z', target.path);
         break;
       case 'attach':
-        if (!Number.isInteger(target.pid) || target.pid <= 0) {
-          throw new UsageError(`Not a process id: ${target.pid}`);
-        }
+        refuseBadPid(target.pid);
         // -pd on every live attach: ending the session then detaches instead of killing.
         args.push('-p', String(target.pid), '-pd');
         if (target.noninvasive === true) args.push('-pv');
@@ -138,7 +133,7 @@ export const cdbDialect: Dialect = {
 
   endCommands(target) {
     // `q` on an invasive live attach kills the target; `qd` detaches and exits (survey §2.8).
-    return liveTarget(target) ? ['qd'] : ['q'];
+    return isLiveTarget(target) ? ['qd'] : ['q'];
   },
 
   parseStop(text) {
@@ -170,5 +165,5 @@ export const cdbDialect: Dialect = {
     return null;
   },
 
-  isLive: liveTarget,
+  isLive: isLiveTarget,
 };

@@ -4,7 +4,8 @@
 import { UnsafeArgumentError, UsageError } from '../../errors.js';
 import { findDebuggerEvents } from '../../parsers/debugger-event.js';
 import { stopFromEvents, type StopEvent } from '../stop-event.js';
-import type { Dialect, SessionTarget } from './dialect.js';
+import type { Dialect } from './dialect.js';
+import { isLiveTarget, refuseBadPid } from './live-target.js';
 import {
   refuseBadCommand,
   refuseChars,
@@ -29,10 +30,6 @@ const STARTING_RE = /^WineDbg starting on /m;
 // `Can't attach process 1869f: error 87` (lab §3, `winedbg 99999`)
 const CANT_ATTACH_RE = /^Can't attach process ([0-9a-f]+): error (\d+)/m;
 
-function liveTarget(target: SessionTarget): boolean {
-  return target.kind === 'attach' || target.kind === 'attach-name' || target.kind === 'launch';
-}
-
 export const winedbgDialect: Dialect = {
   name: 'winedbg',
   promptPattern: PROMPT_RE,
@@ -47,9 +44,7 @@ export const winedbgDialect: Dialect = {
         args.push(target.path);
         break;
       case 'attach':
-        if (!Number.isInteger(target.pid) || target.pid <= 0) {
-          throw new UsageError(`Not a process id: ${target.pid}`);
-        }
+        refuseBadPid(target.pid);
         // `winedbg 1288` (decimal) attaches (lab §3); winedbg has no noninvasive mode.
         args.push(String(target.pid));
         break;
@@ -129,7 +124,7 @@ export const winedbgDialect: Dialect = {
 
   endCommands(target) {
     // `detach` lets the target run on; `quit` then ends winedbg (lab §2, §3).
-    return liveTarget(target) ? ['detach', 'quit'] : ['quit'];
+    return isLiveTarget(target) ? ['detach', 'quit'] : ['quit'];
   },
 
   parseStop(text) {
@@ -171,5 +166,5 @@ export const winedbgDialect: Dialect = {
     };
   },
 
-  isLive: liveTarget,
+  isLive: isLiveTarget,
 };

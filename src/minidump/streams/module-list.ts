@@ -1,24 +1,16 @@
 // ModuleList (4): 108-byte MINIDUMP_MODULE entries (notes §4.3; 108 is the packed size, never
 // sizeof), each with a name string, VS_FIXEDFILEINFO and an optional CodeView record.
-import { u32, u64 } from '../bytes.js';
+import { u32 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';
-import { baseName, parseCodeView, type CodeViewInfo } from './codeview.js';
+import { parseCodeView, type CodeViewInfo } from './codeview.js';
+import { readModuleIdentity, type ModuleIdentity } from './module-identity.js';
 
 export const MODULE_ENTRY_SIZE = 108;
 const VS_FFI_SIGNATURE = 0xfeef04bd;
 /** A CodeView record is a header plus a path; anything this big is corrupt. */
 const MAX_CV_RECORD = 64 * 1024;
 
-export interface DumpModule {
-  base: bigint;
-  size: number;
-  checksum: number;
-  /** PE TimeDateStamp (a link time or, for reproducible builds, a hash). */
-  timeDateStamp: number;
-  /** Full path as the writer recorded it ('' when the name string is unreadable). */
-  path: string;
-  /** The file-name part of path. */
-  name: string;
+export interface DumpModule extends ModuleIdentity {
   /** `a.b.c.d` from VS_FIXEDFILEINFO, when present. */
   fileVersion?: string;
   productVersion?: string;
@@ -33,17 +25,10 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
   for (let i = 0; i < count; i++) {
     const at = offset + i * entrySize;
     const d = ctx.data;
-    const base = u64(d, at);
-    const size = u32(d, at + 8);
-    const timeDateStamp = u32(d, at + 16);
-    const path = (await ctx.readString(u32(d, at + 20), `name of module ${i}`)) ?? '';
+    const identity = await readModuleIdentity(ctx, at, `module ${i}`);
+    const { timeDateStamp, size } = identity;
     const module: DumpModule = {
-      base,
-      size,
-      checksum: u32(d, at + 12),
-      timeDateStamp,
-      path,
-      name: baseName(path),
+      ...identity,
       codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${size.toString(16)}`,
     };
     if (u32(d, at + 24) === VS_FFI_SIGNATURE) {

@@ -6,21 +6,10 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { AnalyzeDumpRecord, AnalyzeSummary, SummaryBucket } from './analyze-record.js';
+import { escapeHtml } from '../html-escape.js';
 import { frameText } from './signature.js';
 
 export const REPORT_FILE = 'report.html';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;color:#1d2330;background:#fff}

@@ -2,7 +2,7 @@
 // stacked total, a line chart per heap or region, the ranking table, threshold dumps and, when
 // umdh ran, the top growing allocation stacks.
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
-import { escapeHtml as esc } from './html-escape.js';
+import { escapeHtml as esc } from '../html-escape.js';
 import {
   PALETTE,
   seriesChart,

@@ -2,7 +2,7 @@
 // total. Hand-written SVG, no library, no network: the report must open from a dump share offline.
 // Every series line is ONE <path> (class `series-line`), even across gaps: a missing sample starts a
 // new subpath (`M`) instead of drawing a line through time in which the heap did not exist.
-import { escapeHtml } from './html-escape.js';
+import { escapeHtml } from '../html-escape.js';
 
 export interface ChartPoint {
   /** Milliseconds since the run started. */

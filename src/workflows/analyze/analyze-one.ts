@@ -17,6 +17,7 @@ import type {
   AnalyzeError,
 } from '../../report/analyze/analyze-record.js';
 import type { Signer } from '../../report/analyze/signature.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
 import { scanStack } from './stack-scan.js';
@@ -184,17 +185,13 @@ function truncatedStreams(dump: InspectedDumpOk): string[] {
 function optional(ctx: DumpRunContext) {
   return {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-    ...(ctx.debuggerPath === undefined ? {} : { debuggerPath: ctx.debuggerPath }),
-    ...(ctx.debuggerCommandPrefix === undefined
-      ? {}
-      : { debuggerCommandPrefix: ctx.debuggerCommandPrefix }),
-    ...(ctx.symbolPath === undefined ? {} : { symbolPath: ctx.symbolPath }),
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    ...debuggerLaunchOptions(ctx),
     ...(ctx.recordDir === undefined ? {} : { recordDir: ctx.recordDir }),
   };
 }
 
-function emptyRecord(
+/** A record that says nothing yet: the base of every failure record and of the builtin one. */
+export function emptyRecord(
   file: string,
   hashed: { sha256: string; size: number },
   engine: AnalyzeEngineName,

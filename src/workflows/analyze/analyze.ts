@@ -15,7 +15,8 @@ import type {
 import { RecordAppender, recordedHashes } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
-import { analyzeOneDump, type DumpRunContext } from './analyze-one.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
+import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { sha256File } from './file-hash.js';
 import { expandInputs, shardOf } from './inputs.js';
@@ -136,14 +137,13 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     signer,
     signal: stop.signal,
     onRetry: (file, error) => emit({ type: 'retry', file, error }),
-    ...(choice.debuggerPath === undefined && options.debuggerPath === undefined
-      ? {}
-      : { debuggerPath: options.debuggerPath ?? choice.debuggerPath ?? '' }),
-    ...(options.debuggerCommandPrefix === undefined
-      ? {}
-      : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
-    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    // Named one by one: options.cwd is where inputs are found, not the debugger's directory.
+    ...debuggerLaunchOptions({
+      debuggerPath: options.debuggerPath ?? choice.debuggerPath,
+      debuggerCommandPrefix: options.debuggerCommandPrefix,
+      symbolPath: options.symbolPath,
+      env: options.env,
+    }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
@@ -207,22 +207,15 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
         });
       } catch (error) {
         if (stop.signal.aborted || error instanceof AbortedError) return;
-        if (isHarnessError(error) && error.code === 'IO') {
+        const ioMessage =
+          isHarnessError(error) && error.code === 'IO'
+            ? error.shortMessage
+            : isNodeFsError(error)
+              ? (error as Error).message
+              : undefined;
+        if (ioMessage !== undefined) {
           // An unreadable file (permissions, vanished) is that file's problem, not the batch's.
-          const record = ioFailure(file, error.shortMessage, choice.engine);
-          await appender.append(record);
-          emit({
-            type: 'dump',
-            file,
-            status: 'failed',
-            done: ++finished,
-            total: inputs.length,
-            record,
-          });
-          continue;
-        }
-        if (isNodeFsError(error)) {
-          const record = ioFailure(file, (error as Error).message, choice.engine);
+          const record = ioFailure(file, ioMessage, choice.engine);
           await appender.append(record);
           emit({
             type: 'dump',
@@ -281,24 +274,6 @@ function ioFailure(
   message: string,
   engine: AnalyzeDumpRecord['engine'],
 ): AnalyzeDumpRecord {
-  return {
-    schemaVersion: 1,
-    file,
-    size: 0,
-    sha256: createHash('sha256').update(`unreadable:${file}`).digest('hex'),
-    ok: false,
-    error: { code: 'IO', message },
-    attempts: 0,
-    engine,
-    dumpKind: null,
-    process: {},
-    exception: null,
-    frames: [],
-    modules: { count: 0, withDebugId: 0, withoutDebugId: 0 },
-    notAvailable: [],
-    rawOutputs: [],
-    timings: { totalMs: 0, commands: [] },
-    warnings: [],
-    bucket: null,
-  };
+  const sha256 = createHash('sha256').update(`unreadable:${file}`).digest('hex');
+  return { ...emptyRecord(file, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DebuggerSession, type SessionOptions } from '../../engine/debugger-session.js';
 import { TimeoutError } from '../../errors.js';
 import type { RawOutputRef } from '../../report/analyze/analyze-record.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { BuiltinFields } from './builtin-record.js';
 import {
   absorbOutput,
@@ -54,16 +55,14 @@ export async function runDebuggerOnDump(options: DebuggerRunOptions): Promise<De
     target: { kind: 'dump', path: options.dumpPath },
     startTimeoutMs: remaining(),
     commandTimeoutMs: remaining(),
-    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-    ...(options.debuggerCommandPrefix === undefined
-      ? {}
-      : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
-    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    ...debuggerLaunchOptions({
+      ...options,
+      recordPath:
+        options.recordDir === undefined
+          ? undefined
+          : join(options.recordDir, `${options.sha256.slice(0, 12)}.jsonl`),
+    }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.recordDir === undefined
-      ? {}
-      : { recordPath: join(options.recordDir, `${options.sha256.slice(0, 12)}.jsonl`) }),
   };
   const rawRel = rawDirFor(options.sha256);
   const rawAbs = join(options.outDir, rawRel);

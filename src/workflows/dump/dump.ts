@@ -15,7 +15,13 @@ import { IoError, isHarnessError, TargetError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
 import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
-import { listProcesses, resolveProcess, type LookupOptions } from '../process-lookup.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
+import {
+  listProcesses,
+  lookupOptionsFor,
+  resolveProcess,
+  type LookupOptions,
+} from '../process-lookup.js';
 import {
   ensureOutDir,
   fileBytes,
@@ -101,10 +107,13 @@ export function checkDiskSpace(free: number | null, required: number | null): st
   return `not enough disk space: the dump needs about ${mb(need)}, ${mb(free)} are free`;
 }
 
-async function winedbgEstimate(
-  pid: number,
-  options: DumpOptions,
-): Promise<{ bytes: number | null; note?: string }> {
+/** How big the dump will be (null: unknown), and why not, when the engine could not say. */
+interface Estimate {
+  bytes: number | null;
+  note?: string;
+}
+
+async function winedbgEstimate(pid: number, options: DumpOptions): Promise<Estimate> {
   const file = options.debuggerPath ?? 'winedbg';
   const result = await execa(file, ['--command', `info maps ${pid}`], {
     env: options.env ?? process.env,
@@ -119,9 +128,7 @@ async function winedbgEstimate(
   return { bytes: record.committedPrivateBytes };
 }
 
-async function cdbEstimate(
-  session: DebuggerSession,
-): Promise<{ bytes: number | null; note?: string }> {
+async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
   try {
     const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
     const record = parseAddressSummary(result.output);
@@ -143,12 +150,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   const totalStart = performance.now();
   const notes: string[] = [];
   const lookup: LookupOptions = {
-    engine: options.engine,
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.engine === 'winedbg' && options.debuggerPath !== undefined
-      ? { winedbgPath: options.debuggerPath }
-      : {}),
-    ...(options.list === undefined ? {} : { list: options.list }),
+    ...lookupOptionsFor(options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
   const proc = await resolveProcess(
@@ -159,18 +161,22 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   await ensureOutDir(options.outDir);
 
   // ---- estimate (winedbg: before attaching, so it costs the target nothing) -----------------
-  let estimate: { bytes: number | null; note?: string } = { bytes: null };
+  let estimate: Estimate = { bytes: null };
   let estimateSource: EstimateSource = null;
-  if (options.estimate !== false && options.engine === 'winedbg') {
-    estimate = await winedbgEstimate(proc.pid, options);
-    estimateSource = estimate.bytes === null ? null : 'winedbg-info-maps';
-    if (estimate.note !== undefined) notes.push(estimate.note);
+  // Either engine's estimate is kept, noted and announced the same way.
+  const useEstimate = (found: Estimate, source: NonNullable<EstimateSource>) => {
+    estimate = found;
+    estimateSource = found.bytes === null ? null : source;
+    if (found.note !== undefined) notes.push(found.note);
     emit({
       type: 'estimate',
-      bytes: estimate.bytes,
+      bytes: found.bytes,
       source: estimateSource,
-      ...(estimate.note === undefined ? {} : { note: estimate.note }),
+      ...(found.note === undefined ? {} : { note: found.note }),
     });
+  };
+  if (options.estimate !== false && options.engine === 'winedbg') {
+    useEstimate(await winedbgEstimate(proc.pid, options), 'winedbg-info-maps');
   }
   // The space check runs against the cdb estimate once attached. Under winedbg the estimate is
   // what a full dump would need, not the normal dump winedbg writes, so it is not checked.
@@ -192,14 +198,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
       dialect: options.engine,
       target,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
-      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-      ...(options.debuggerCommandPrefix === undefined
-        ? {}
-        : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
-      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.recordPath === undefined ? {} : { recordPath: options.recordPath }),
+      ...debuggerLaunchOptions(options),
       // Ctrl-C: the engine ends the session safely (detach), never a kill.
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
@@ -216,15 +215,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   let failure: unknown = null;
   try {
     if (options.estimate !== false && options.engine === 'cdb' && kind === 'full') {
-      estimate = await cdbEstimate(session);
-      estimateSource = estimate.bytes === null ? null : 'address-summary';
-      if (estimate.note !== undefined) notes.push(estimate.note);
-      emit({
-        type: 'estimate',
-        bytes: estimate.bytes,
-        source: estimateSource,
-        ...(estimate.note === undefined ? {} : { note: estimate.note }),
-      });
+      useEstimate(await cdbEstimate(session), 'address-summary');
       const cdbSpace = checkDiskSpace(free, estimate.bytes);
       if (cdbSpace !== null) throw new IoError(`${cdbSpace} in ${options.outDir}`);
     }

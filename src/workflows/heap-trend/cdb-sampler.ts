@@ -4,6 +4,7 @@
 // exit; the sample records that time, measured from spawning cdb to its exit (an upper bound: it
 // includes cdb's own start-up before the attach).
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
@@ -52,10 +53,7 @@ export function createCdbSampler(options: CdbSamplerOptions): HeapSampler {
         session = await DebuggerSession.start({
           dialect: 'cdb',
           target: { kind: 'attach', pid: options.pid, noninvasive: true },
-          ...(options.env === undefined ? {} : { env: options.env }),
-          ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-          ...(prefix === undefined ? {} : { debuggerCommandPrefix: prefix }),
-          ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+          ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
           ...(signal === undefined ? {} : { signal }),
           startTimeoutMs: options.startTimeoutMs ?? 60_000,
           commandTimeoutMs: options.commandTimeoutMs ?? 60_000,

@@ -173,39 +173,37 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
     }
   };
 
+  // What every debugger this run starts shares: the samplers' and the threshold dumps'.
+  const launch = {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    ...(options.debuggerCommandFor === undefined
+      ? {}
+      : { debuggerCommandFor: options.debuggerCommandFor }),
+  };
+  const symbols = options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath };
+  const samplerTimeouts = {
+    ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+    ...(options.commandTimeoutMs === undefined
+      ? {}
+      : { commandTimeoutMs: options.commandTimeoutMs }),
+  };
+
   let sampler: HeapSampler | undefined;
   try {
     sampler =
       options.engine === 'winedbg'
         ? await createWinedbgSampler({
             pid: options.pid,
-            ...(options.env === undefined ? {} : { env: options.env }),
-            ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-            ...(options.startTimeoutMs === undefined
-              ? {}
-              : { startTimeoutMs: options.startTimeoutMs }),
-            ...(options.commandTimeoutMs === undefined
-              ? {}
-              : { commandTimeoutMs: options.commandTimeoutMs }),
+            ...launch,
+            ...samplerTimeouts,
             ...(signal === undefined ? {} : { signal }),
-            ...(options.debuggerCommandFor === undefined
-              ? {}
-              : { debuggerCommandFor: options.debuggerCommandFor }),
           })
         : createCdbSampler({
             pid: options.pid,
-            ...(options.env === undefined ? {} : { env: options.env }),
-            ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-            ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-            ...(options.startTimeoutMs === undefined
-              ? {}
-              : { startTimeoutMs: options.startTimeoutMs }),
-            ...(options.commandTimeoutMs === undefined
-              ? {}
-              : { commandTimeoutMs: options.commandTimeoutMs }),
-            ...(options.debuggerCommandFor === undefined
-              ? {}
-              : { debuggerCommandFor: options.debuggerCommandFor }),
+            ...launch,
+            ...symbols,
+            ...samplerTimeouts,
             ...(options.isTargetAlive === undefined
               ? {}
               : { isTargetAlive: options.isTargetAlive }),
@@ -252,13 +250,10 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
         warnings: reading.warnings,
       };
       if (umdhEnabled && sample.index % (options.umdh?.every ?? 5) === 0) {
-        await snapshotUmdh(`sample-${String(sample.index).padStart(4, '0')}`);
+        const label = `sample-${String(sample.index).padStart(4, '0')}`;
+        await snapshotUmdh(label);
         const last = umdhFiles[umdhFiles.length - 1];
-        if (
-          last !== undefined &&
-          last.endsWith(`sample-${String(sample.index).padStart(4, '0')}.log`)
-        )
-          sample.umdhSnapshot = last;
+        if (last !== undefined && last.endsWith(`${label}.log`)) sample.umdhSnapshot = last;
       }
       samples.push(sample);
       await appendFile(files.samples, `${JSON.stringify(sample)}\n`);
@@ -273,12 +268,8 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
           thresholdKb: step,
           sampleIndex: sample.index,
           totalCommittedKb: total,
-          ...(options.env === undefined ? {} : { env: options.env }),
-          ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-          ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-          ...(options.debuggerCommandFor === undefined
-            ? {}
-            : { debuggerCommandFor: options.debuggerCommandFor }),
+          ...launch,
+          ...symbols,
         });
         dumps.push(dump);
         options.onProgress?.({ kind: 'dump', dump });

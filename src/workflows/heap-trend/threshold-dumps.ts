@@ -6,6 +6,7 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
 import { inspectDump } from '../../minidump/inspect.js';
 import type { HeapTrendEngine, ThresholdDump } from '../../report/heap-trend/types.js';
@@ -75,10 +76,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
     const session = await DebuggerSession.start({
       dialect: options.engine,
       target: { kind: 'attach', pid: options.pid, noninvasive: options.engine === 'cdb' },
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-      ...(prefix === undefined ? {} : { debuggerCommandPrefix: prefix }),
-      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+      ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
       startTimeoutMs: 60_000,
     });
     // The target is stopped from the attach until the detach. The attach happens while the

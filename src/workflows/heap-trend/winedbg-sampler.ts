@@ -2,6 +2,7 @@
 // each sample is `info maps <pid>` (OpenProcess + VirtualQueryEx from outside, 22–47 ms, lab §5),
 // so the target is never suspended. Regions are grouped and tracked by region-groups.ts.
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
 import { groupPrivateRegions, RegionIdTracker } from './region-groups.js';
 import {
@@ -28,9 +29,7 @@ export async function createWinedbgSampler(options: WinedbgSamplerOptions): Prom
   const session = await DebuggerSession.start({
     dialect: 'winedbg',
     target: { kind: 'none' },
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-    ...(prefix === undefined ? {} : { debuggerCommandPrefix: prefix }),
+    ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     startTimeoutMs: options.startTimeoutMs ?? 30_000,
     commandTimeoutMs: options.commandTimeoutMs ?? 15_000,

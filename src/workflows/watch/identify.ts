@@ -13,20 +13,27 @@ import { parsePrintException } from '../../parsers/print-exception.js';
 import { parseStack } from '../../parsers/stack.js';
 import { isClrCode } from './exception-codes.js';
 import type { SosLoader } from './sos-loader.js';
+import type { WatchExceptionLine } from './watch-records.js';
 
-export interface IdentifiedException {
-  code: string | null;
-  chance: 'first' | 'second' | null;
+/**
+ * The fields of an exceptions.ndjson line, as identification finds them (the line's types, so the
+ * two cannot drift apart). `frames`: managed frames for CLR exceptions when SOS answered.
+ */
+export interface IdentifiedException extends Pick<
+  WatchExceptionLine,
+  | 'code'
+  | 'chance'
+  | 'threadId'
+  | 'address'
+  | 'parameters'
+  | 'clrType'
+  | 'clrMessage'
+  | 'hresult'
+  | 'innerExceptions'
+  | 'frames'
+> {
+  /** null when the debugger gave none; the line then leaves `description` out. */
   description: string | null;
-  threadId?: string;
-  address?: string;
-  parameters?: string[];
-  clrType?: string;
-  clrMessage?: string;
-  hresult?: string;
-  innerExceptions?: { type: string; address?: string }[];
-  /** `module!function+0x…`, top first (managed frames for CLR exceptions when SOS answered). */
-  frames: string[];
   notes: string[];
 }
 

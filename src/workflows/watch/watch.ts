@@ -24,9 +24,11 @@ import {
 } from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
 import { verifyDump } from '../dump/verify-dump.js';
+import { debuggerLaunchOptions } from '../debugger-options.js';
 import {
   findProcesses,
   listProcesses,
+  lookupOptionsFor,
   resolveProcess,
   type LookupOptions,
   type ProcessInfo,
@@ -172,14 +174,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const dumpKind = options.dumpKind ?? 'full';
   const frames = options.frames ?? DEFAULT_FRAMES;
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const lookup: LookupOptions = {
-    engine: options.engine,
-    ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.engine === 'winedbg' && options.debuggerPath !== undefined
-      ? { winedbgPath: options.debuggerPath }
-      : {}),
-    ...(options.list === undefined ? {} : { list: options.list }),
-  };
+  const lookup = lookupOptionsFor(options);
 
   // ---- the target --------------------------------------------------------------------------
   let proc: { pid?: number; name: string };
@@ -230,14 +225,8 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       target: sessionTarget,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
       commandTimeoutMs,
-      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-      ...(options.debuggerCommandPrefix === undefined
-        ? {}
-        : { debuggerCommandPrefix: options.debuggerCommandPrefix }),
-      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.recordPath === undefined ? {} : { recordPath: options.recordPath }),
+      // No signal: an abort reaches endSafely() below, which detaches the target itself.
+      ...debuggerLaunchOptions(options),
     });
   } catch (error) {
     log.close();
