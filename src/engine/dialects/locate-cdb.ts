@@ -42,7 +42,7 @@ export function locateCdb(
     [
       'cdb.exe was not found. Install it with the Windows SDK ("Debugging Tools for Windows"',
       'feature), or install WinDbg from the Microsoft Store, or set CDB_PATH to the full path of',
-      'cdb.exe. On Linux, use the winedbg dialect instead.',
+      'cdb.exe. On Linux use --engine winedbg (Wine) or, for dumps, --engine builtin (no debugger).',
       'Looked in:',
       looked,
     ].join('\n'),
