@@ -19,7 +19,8 @@ import type { WatchExceptionLine } from './watch-records.js';
  * The fields of an exceptions.ndjson line, as identification finds them (the line's types, so the
  * two cannot drift apart). `frames`: managed frames for CLR exceptions when SOS answered.
  */
-export interface IdentifiedException extends Pick<
+/** The exception-line fields identification fills (all but `description` and `frames`). */
+export type IdentifiedLineFields = Pick<
   WatchExceptionLine,
   | 'code'
   | 'chance'
@@ -30,8 +31,10 @@ export interface IdentifiedException extends Pick<
   | 'clrMessage'
   | 'hresult'
   | 'innerExceptions'
-  | 'frames'
-> {
+>;
+
+export interface IdentifiedException
+  extends IdentifiedLineFields, Pick<WatchExceptionLine, 'frames'> {
   /** null when the debugger gave none; the line then leaves `description` out. */
   description: string | null;
   notes: string[];

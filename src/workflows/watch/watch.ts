@@ -37,7 +37,12 @@ import { DumpPolicy } from './dump-policy.js';
 import { CPP_CODES, isSelected, type ExceptionSelection } from './exception-codes.js';
 import { ExceptionLog } from './exception-log.js';
 import { evaluateFilters, parseFilterSet } from './filter.js';
-import { fromStop, identifyStop, type IdentifiedException } from './identify.js';
+import {
+  fromStop,
+  identifyStop,
+  type IdentifiedException,
+  type IdentifiedLineFields,
+} from './identify.js';
 import { exceptionSignature, SIGNATURE_ALGORITHM } from './signature.js';
 import { SosLoader } from './sos-loader.js';
 import type { WatchEndReason, WatchExceptionLine, WatchSummary } from './watch-records.js';
@@ -588,19 +593,7 @@ async function endSafely(
 
 function describe(
   id: IdentifiedException,
-): Pick<
-  WatchExceptionLine,
-  | 'chance'
-  | 'code'
-  | 'description'
-  | 'threadId'
-  | 'address'
-  | 'parameters'
-  | 'clrType'
-  | 'clrMessage'
-  | 'hresult'
-  | 'innerExceptions'
-> {
+): IdentifiedLineFields & Pick<WatchExceptionLine, 'description'> {
   return {
     chance: id.chance,
     code: id.code,
