@@ -6,7 +6,7 @@
 // Both debuggers are attached to their own idle.exe. Run: node --import tsx bench/engine-overhead.ts [samples] [starts]
 import { DebuggerSession } from '../src/engine/debugger-session.js';
 import { MarkerSource } from '../src/engine/marker.js';
-import { getDialect } from '../src/engine/dialects/dialect.js';
+import { getDialect } from '../src/engine/dialects/index.js';
 import { PtyProcess } from '../src/pty/pty-process.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../test/helpers/wine.js';
 

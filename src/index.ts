@@ -2,17 +2,17 @@
 export * from './errors.js';
 export type * from './parsers/records.js';
 export * from './engine/debugger-session.js';
-export type * from './engine/stop-event.js';
-export { getDialect } from './engine/dialects/dialect.js';
+export type * from './engine/dialects/shared/stop-event.js';
+export { DIALECT_NAMES, getDialect, isDialectName } from './engine/dialects/index.js';
+export type { DialectName } from './engine/dialects/index.js';
 export type {
   Dialect as DebuggerDialect,
-  DialectName,
   ExceptionBreakSettings,
   SessionTarget,
-} from './engine/dialects/dialect.js';
-export { locateCdb } from './engine/dialects/locate-cdb.js';
-export { buildSymbolPath, MICROSOFT_SYMBOL_SERVER } from './engine/dialects/symbol-path.js';
-export type { SymbolPathOptions } from './engine/dialects/symbol-path.js';
+} from './engine/dialects/types.js';
+export { locateCdb } from './engine/dialects/cdb/locate.js';
+export { buildSymbolPath, MICROSOFT_SYMBOL_SERVER } from './engine/dialects/cdb/symbol-path.js';
+export type { SymbolPathOptions } from './engine/dialects/cdb/symbol-path.js';
 export { PtyProcess } from './pty/pty-process.js';
 export type { PtyExit, PtyProcessOptions } from './pty/pty-process.js';
 

@@ -1,5 +1,5 @@
 // Fresh end markers. Each command gets its own (a session tag plus a counter), so late output of
-// a timed-out command can never be taken for the end of the next one (survey §0.3). The engine
+// a timed-out command can never be taken for the end of the next one. The engine
 // matches only a whole output line that is exactly the marker, and the echoed command line
 // (`.echo _qzk1_`, `echo _qzk1_`) always holds more than that, so an echo never matches.
 //

@@ -91,6 +91,21 @@ describe('winedbg end to end (real debugger under Wine)', function () {
     expect(await target.isRunning(1500, /^tick/)).to.equal(true);
   });
 
+  it('a command winedbg rejects does not eat the marker sent in the same write', async () => {
+    // Command and end marker go out in one write; winedbg's parser error must leave the marker
+    // line to be read next, so the error text comes back as the command's output and the
+    // session stays framed.
+    const target = await startTarget('idle', ['100', '0']);
+    const session = await attach(target);
+    sessions.push(session);
+    const bad = await session.execute('print (1');
+    expect(bad.lines.join('\n')).to.match(/Syntax error/i);
+    const unknown = await session.execute('nosuchcommand');
+    expect(unknown.lines.join('\n')).to.match(/Syntax error/i);
+    expect((await session.execute('echo still framed')).lines).to.deep.equal(['still framed']);
+    expect((await session.close()).detached).to.equal(true);
+  });
+
   it('reads first-chance exceptions as typed stops and passes them on to the program', async () => {
     const target = await startTarget('raise', [
       '-w',

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DebuggerSession, type SessionOptions } from '../../src/engine/debugger-session.js';
-import type { SessionTarget } from '../../src/engine/dialects/dialect.js';
+import type { SessionTarget } from '../../src/engine/dialects/index.js';
 import {
   DebuggerExitedError,
   OutputLimitError,

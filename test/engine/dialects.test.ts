@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { UnsafeArgumentError, UsageError } from '../../src/errors.js';
-import { getDialect } from '../../src/engine/dialects/dialect.js';
+import { getDialect } from '../../src/engine/dialects/index.js';
 
 const cdb = getDialect('cdb');
 const winedbg = getDialect('winedbg');

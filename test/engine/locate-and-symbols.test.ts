@@ -1,8 +1,8 @@
 // Finding cdb.exe (injected platform, environment and file check) and building symbol paths.
 import { expect } from 'chai';
 import { DebuggerNotFoundError, UnsafeArgumentError } from '../../src/errors.js';
-import { locateCdb } from '../../src/engine/dialects/locate-cdb.js';
-import { buildSymbolPath } from '../../src/engine/dialects/symbol-path.js';
+import { locateCdb } from '../../src/engine/dialects/cdb/locate.js';
+import { buildSymbolPath } from '../../src/engine/dialects/cdb/symbol-path.js';
 
 const WIN_ENV = {
   'ProgramFiles(x86)': 'C:\\Program Files (x86)',

@@ -17,6 +17,9 @@ import {
 import { DebuggerSession, type SessionOptions } from '../../src/engine/debugger-session.js';
 import { MARKER_SHAPE } from '../../src/engine/marker.js';
 
+/** The marker's own output line (after a newline, or right after a prompt). */
+const MARKER_LINE = new RegExp(`(?:\\n|>)${MARKER_SHAPE.source}\\r?\\n`);
+
 const FAKE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fake-debugger.js');
 
 const sessions: DebuggerSession[] = [];
@@ -88,6 +91,31 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     const session = await startFake(['--early-echo']);
     const result = await session.execute('slow 300 the real output');
     expect(result.lines).to.deep.equal(['the real output']);
+  });
+
+  it('hands the output over once the prompt and the marker echo show the command finished', async () => {
+    // One round trip per command: the marker's own answer (held back 300 ms here) is not waited
+    // for; the prompt followed by the echo of the marker command already proves the end.
+    const session = await startFake(['--slow-markers']);
+    let seen = '';
+    session.onOutput((text) => (seen += text));
+    const first = await session.execute('echo first');
+    expect(first.lines).to.deep.equal(['first']);
+    expect(seen).to.not.match(MARKER_LINE);
+    // The next command is written only after that marker arrived: the framing stays exact.
+    const second = await session.execute('spew 2');
+    expect(second.lines).to.deep.equal(['line 0', 'line 1']);
+    expect(seen).to.match(MARKER_LINE);
+  });
+
+  it('waits for the marker itself when echoes come on write, before the output', async () => {
+    // A kernel tty echoes both lines at once, so only the marker's own line ends the command.
+    const session = await startFake(['--early-echo', '--slow-markers']);
+    let seen = '';
+    session.onOutput((text) => (seen += text));
+    const result = await session.execute('echo tty');
+    expect(result.lines).to.deep.equal(['tty']);
+    expect(seen).to.match(MARKER_LINE);
   });
 
   it('refuses empty and multi-line commands before anything is written', async () => {

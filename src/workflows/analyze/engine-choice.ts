@@ -3,7 +3,7 @@
 // CLI can say what it chose and why.
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { locateCdb } from '../../engine/dialects/locate-cdb.js';
+import { locateCdb } from '../../engine/dialects/cdb/locate.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
 
 export type EngineRequest = AnalyzeEngineName | 'auto';

@@ -10,7 +10,7 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
-import type { SessionTarget } from '../../engine/dialects/dialect.js';
+import type { SessionTarget } from '../../engine/dialects/types.js';
 import { IoError, isHarnessError, TargetError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';

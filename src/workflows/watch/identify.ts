@@ -4,7 +4,7 @@
 // A failing step adds a note and identification goes on: a half-identified exception is still
 // logged, never dropped.
 import type { DebuggerSession } from '../../engine/debugger-session.js';
-import type { StopEvent } from '../../engine/stop-event.js';
+import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
 import { parseClrStack } from '../../parsers/clr-stack.js';
 import { parseDebuggerEvent } from '../../parsers/debugger-event.js';
 import { parseExceptionRecord } from '../../parsers/exception-record.js';

@@ -9,8 +9,8 @@
 import { basename, join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { DebuggerSession } from '../../engine/debugger-session.js';
-import type { SessionTarget } from '../../engine/dialects/dialect.js';
-import type { StopEvent } from '../../engine/stop-event.js';
+import type { SessionTarget } from '../../engine/dialects/types.js';
+import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
 import { isHarnessError, UsageError } from '../../errors.js';
 import { findDebuggerEvents } from '../../parsers/debugger-event.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';

@@ -1,5 +1,5 @@
 // Shared checks for text that ends up on a debugger command line.
-import { UnsafeArgumentError } from '../../errors.js';
+import { UnsafeArgumentError } from '../../../errors.js';
 
 // Any C0 control or DEL: a newline would end the command early, and Ctrl-C/Ctrl-B act on the
 // debugger itself.

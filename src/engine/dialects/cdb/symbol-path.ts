@@ -1,7 +1,7 @@
 // Builds a cdb symbol path: `C:\sym;cache*C:\cache;srv*https://msdl.microsoft.com/download/symbols`.
 // Each element is refused if it could change the path's meaning: `;` separates elements, `*`
 // separates the parts of a `srv*`/`cache*` element, quotes and newlines break the command line.
-import { UnsafeArgumentError } from '../../errors.js';
+import { UnsafeArgumentError } from '../../../errors.js';
 
 export const MICROSOFT_SYMBOL_SERVER = 'https://msdl.microsoft.com/download/symbols';
 

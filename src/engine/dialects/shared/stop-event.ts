@@ -1,6 +1,6 @@
 // What the debugger reported when the target stopped: the typed view of everything printed
 // between a go command (or a Ctrl-C) and the next prompt.
-import type { DebuggerEventRecord } from '../parsers/records.js';
+import type { DebuggerEventRecord } from '../../../parsers/records.js';
 
 export type StopKind = 'initial' | 'exception' | 'breakpoint' | 'break-in' | 'exit' | 'unknown';
 

@@ -1,32 +1,38 @@
-// cdb.exe (Debugging Tools for Windows). Behaviour from shared/notes/cdb-automation-survey.md
-// §1.1, §1.2, §2.x and the published transcripts in shared/transcripts.
-import { UnsafeArgumentError } from '../../errors.js';
-import { findDebuggerEvents } from '../../parsers/debugger-event.js';
-import { stopFromEvents, type StopEvent } from '../stop-event.js';
-import type { Dialect, ExceptionBreakSettings } from './dialect.js';
-import { isLiveTarget, refuseBadPid } from './live-target.js';
+// cdb.exe (Debugging Tools for Windows): everything the harness knows about driving it. The
+// command-line options and commands are documented at
+// https://learn.microsoft.com/windows-hardware/drivers/debugger/cdb-command-line-options and
+// https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/commands; the output shapes
+// are those of the real transcripts under test/fixtures/transcripts/.
+import { UnsafeArgumentError } from '../../../errors.js';
+import { findDebuggerEvents } from '../../../parsers/debugger-event.js';
+import { isLiveTarget, refuseBadPid } from '../shared/live-target.js';
+import { stopFromEvents, type StopEvent } from '../shared/stop-event.js';
 import {
   refuseBadCommand,
   refuseChars,
   refuseControlChars,
   refuseNonAscii,
-} from './unsafe-text.js';
+} from '../shared/unsafe-text.js';
+import type { Dialect, ExceptionBreakSettings } from '../types.js';
+import { findCdb, locateCdb } from './locate.js';
+import { listTasklistProcesses } from './process-list.js';
 
-// The prompt on the unfinished last line, possibly after partial output on the same line
-// (survey §2.2): `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
+// The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
 // blank, so the space is optional.
 const PROMPT_RE = /(?:\d+|\?):(?:\d+|\?\?\?)(?::x86)?> ?$/;
 // Leading prompts on a complete line: `0:000> .echo X` (echoed input after a prompt).
 const LEADING_PROMPT_RE = /^(?:(?:\d+|\?):(?:\d+|\?\?\?)(?::x86)?> ?)+/;
-// Go-class commands (survey §1.2: `p`, `t`, `pa`, `ta` are deliberately not go-class):
+// Go-class commands (`p`, `t`, `pa`, `ta` step and come back at once: not go-class):
 //   g   gh   gn   gc   gu   g 00007ff6`b0f81204   gn;
 const GO_RE = /^\s*g[hncu]?(?:[\s;]|$)/i;
-// A breakpoint stop (survey §1.9, Code::Blocks cdb_driver): `Breakpoint 0 hit`
+// A breakpoint stop (the line Code::Blocks' cdb driver also waits for): `Breakpoint 0 hit`
 const BREAKPOINT_RE = /^Breakpoint \d+ hit\b/m;
-// Process exit with `sxe epr` (transcript events/net4-unknown-exception-e0434352-before-sos-many.txt):
+// Process exit with `sxe epr` (transcript events/net4-unknown-exception-e0434352-before-sos-many.txt
+// under test/fixtures/transcripts/):
 //   ntdll!NtTerminateProcess+0x12:
 const EXIT_RE = /^ntdll!(?:Nt|Zw)TerminateProcess\+0x[0-9a-f]+:$/m;
-// Attach failures (survey §1.1, mBugId cCdbWrapper_fAttachCdbToProcessForId.py):
+// Attach failures (the texts BugId's cCdbWrapper_fAttachCdbToProcessForId.py matches,
+// https://github.com/SkyLined/BugId):
 //   Cannot debug pid 1234, Win32 error 0n87
 //   Unable to initialize target, NTSTATUS 0xC0000048
 const CANNOT_DEBUG_RE = /^Cannot debug pid (\d+), (.+)$/m;
@@ -38,9 +44,31 @@ export const cdbDialect: Dialect = {
   name: 'cdb',
   promptPattern: PROMPT_RE,
   lastEventCommand: '.lastevent',
+  triageScript: 'triage.cdb.txt',
+  abilities: {
+    noninvasiveAttach: true,
+    fullMemoryDumps: true,
+    dumpExceptionIsAttachBreak: false,
+    sos: true,
+    crashAnalysis: true,
+    // Under `sxd` cdb prints a first-chance banner and goes on without a prompt.
+    printsPassedExceptions: true,
+    sizeEstimate: 'address-summary',
+  },
+  heapSampling: {
+    style: 'attach-per-sample',
+    source: 'heap',
+    // Every NT heap and segment heap with its reserved and committed sizes.
+    command: () => '!heap -s -h 0',
+  },
+
+  locateBinary: locateCdb,
+  findBinary: findCdb,
+  listProcesses: listTasklistProcesses,
 
   launchArgs(target, options) {
-    // -snul: no symbol-server sweeps for unqualified names (survey §2.9).
+    // -snul: no symbol-server sweeps for unqualified names (a lookup of a name with no module
+    // otherwise asks every server for every module).
     const args = ['-snul'];
     if (options.symbolPath !== undefined) {
       refuseControlChars('The symbol path', options.symbolPath);
@@ -132,8 +160,22 @@ export const cdbDialect: Dialect = {
   },
 
   endCommands(target) {
-    // `q` on an invasive live attach kills the target; `qd` detaches and exits (survey §2.8).
+    // `q` on an invasive live attach kills the target; `qd` detaches and exits
+    // (https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/qd--quit-and-detach-).
     return isLiveTarget(target) ? ['qd'] : ['q'];
+  },
+
+  findEvents(text) {
+    return findDebuggerEvents(text, 'cdb');
+  },
+
+  isTargetExitText(text) {
+    return EXIT_RE.test(text);
+  },
+
+  launchedPid() {
+    // cdb's banner names no pid for a launched program; `|` would, at the first prompt.
+    return undefined;
   },
 
   parseStop(text) {

@@ -1,9 +1,10 @@
 // Finds cdb.exe: CDB_PATH, then the Windows SDK "Debugging Tools for Windows" folders, then the
-// WinDbg Store alias (mcp-windbg's search order, survey §1.2). Platform, environment and the
+// WinDbg Store alias (the order mcp-windbg searches, https://github.com/svnscha/mcp-windbg).
+// Platform, environment and the
 // existence check are injectable so the search is testable on Linux.
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
-import { DebuggerNotFoundError } from '../../errors.js';
+import { DebuggerNotFoundError } from '../../../errors.js';
 
 export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
   const candidates: string[] = [];
@@ -26,14 +27,23 @@ export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform)
   return candidates;
 }
 
+/** The first cdb.exe that exists, or undefined (for `--engine auto`). */
+export function findCdb(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync,
+): string | undefined {
+  return cdbCandidates(env, platform).find((path) => exists(path));
+}
+
 export function locateCdb(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
   exists: (path: string) => boolean = existsSync,
 ): string {
-  const candidates = cdbCandidates(env, platform);
-  const found = candidates.find((path) => exists(path));
+  const found = findCdb(env, platform, exists);
   if (found !== undefined) return found;
+  const candidates = cdbCandidates(env, platform);
   const looked =
     candidates.length === 0
       ? '  (nowhere: CDB_PATH is not set and this is not Windows)'
