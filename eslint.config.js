@@ -1,6 +1,15 @@
 // Lint rules: typed typescript-eslint plus the layer boundaries from ../shared/design.md.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
+
+// The dialect names are the dialect folders' names: a new debugger's folder joins the rule below.
+const dialectNames = readdirSync(new URL('src/engine/dialects/', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+  .map((entry) => entry.name)
+  .join('|');
 
 const layer = (from, forbidden) => ({
   files: [`src/${from}/**/*.ts`],
@@ -36,7 +45,7 @@ export default tseslint.config(
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['bin/**/*.js', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
   // Printing is the CLI's job; tests, benches and dev scripts may print too.
   { files: ['src/cli/**', 'test/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
@@ -50,4 +59,25 @@ export default tseslint.config(
   layer('engine', ['cli', 'workflows', 'report']),
   layer('report', ['cli', 'workflows']),
   layer('workflows', ['cli']),
+  // One boundary per debugger: only src/engine/dialects/ may decide anything by a dialect's name
+  // (everything else asks the Dialect: its abilities, commands and parsers). And one family of
+  // typed errors (src/errors.ts): no bare `throw new Error` in src.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/dialects/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(${dialectNames})$/], SwitchCase > Literal.test[value=/^(${dialectNames})$/]`,
+          message:
+            'Compare no dialect name outside src/engine/dialects/: give the Dialect an ability or a command instead (getDialect(name)).',
+        },
+        {
+          selector: "ThrowStatement > NewExpression[callee.name='Error']",
+          message: 'Throw one of the typed errors of src/errors.ts (InternalError for a bug).',
+        },
+      ],
+    },
+  },
 );

@@ -5,7 +5,7 @@
 // tick counter did not move.
 //
 //   node --import tsx bench/heap-trend-sampling.ts [--samples 40]
-import { createWinedbgSampler } from '../src/workflows/heap-trend/winedbg-sampler.js';
+import { createBareSessionSampler } from '../src/workflows/heap-trend/bare-session-sampler.js';
 import { killAllTargets, sleep, startTarget, wineEnv, wineRigReady } from '../test/helpers/wine.js';
 
 const arg = (name: string, fallback: number): number => {
@@ -42,7 +42,11 @@ async function main(): Promise<void> {
     await sleep(2000);
     const baseline = (lastTick(target.log()) - b0) / ((performance.now() - bt0) / 1000);
 
-    const sampler = await createWinedbgSampler({ pid: target.pid, env: wineEnv() });
+    const sampler = await createBareSessionSampler({
+      engine: 'winedbg',
+      pid: target.pid,
+      env: wineEnv(),
+    });
     const durations: number[] = [];
     let frozen = 0;
     const s0 = lastTick(target.log());

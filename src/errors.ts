@@ -14,7 +14,9 @@ export type HarnessErrorCode =
   | 'USAGE'
   | 'TARGET'
   | 'BAD_DUMP'
-  | 'IO';
+  | 'IO'
+  /** Anything that is not one of the harness's own errors (a bug, or a library's error). */
+  | 'INTERNAL';
 
 /** How many trailing output lines an error keeps by default. */
 export const LAST_LINES = 20;
@@ -161,4 +163,41 @@ export class IoError extends HarnessError {
   constructor(message: string, options: HarnessErrorOptions = {}) {
     super('IO', message, options);
   }
+}
+
+/** A broken promise inside the harness itself (a bug, not bad input): never the user's doing. */
+export class InternalError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('INTERNAL', message, options);
+  }
+}
+
+/** The message of anything thrown: an Error's message, otherwise its string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One line for a note or a record: a HarnessError's message without the appended command and
+ * output block, any other Error's message, or the string form of anything else.
+ */
+export function shortErrorMessage(error: unknown): string {
+  return isHarnessError(error) ? error.shortMessage : errorMessage(error);
+}
+
+export interface ErrorJSON {
+  code: HarnessErrorCode;
+  message: string;
+  command?: string;
+  lastOutput?: string[];
+}
+
+/**
+ * Anything thrown as a plain object for JSON records: a HarnessError's own code (with the command
+ * and the debugger's last lines unless `brief`), `INTERNAL` for anything else.
+ */
+export function errorToJSON(error: unknown, options: { brief?: boolean } = {}): ErrorJSON {
+  if (!isHarnessError(error)) return { code: 'INTERNAL', message: errorMessage(error) };
+  if (options.brief === true) return { code: error.code, message: error.shortMessage };
+  return error.toJSON();
 }

@@ -188,6 +188,13 @@ function readClrDetails(
   return 2;
 }
 
+/** Which banner grammars each debugger's text is read with (no dialect given: both). */
+const BANNER_GRAMMARS: Record<Dialect | 'any', { cdb: boolean; wine: boolean }> = {
+  cdb: { cdb: true, wine: false },
+  winedbg: { cdb: false, wine: true },
+  any: { cdb: true, wine: true },
+};
+
 /**
  * Every event banner in `text`, in order. `dialect` limits the search to one debugger's format;
  * without it both are tried. Lines that are not banners (ModLoad, registers, notices) are skipped.
@@ -195,8 +202,7 @@ function readClrDetails(
 export function findDebuggerEvents(text: string, dialect?: Dialect): DebuggerEventRecord[] {
   const events: DebuggerEventRecord[] = [];
   const lines = splitLines(text);
-  const cdb = dialect !== 'winedbg';
-  const wine = dialect !== 'cdb';
+  const { cdb, wine } = BANNER_GRAMMARS[dialect ?? 'any'];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line.length === 0) continue;

@@ -52,11 +52,13 @@ const dotnetPrompt: Matcher = (line) => {
  * Which prompt shapes to look for. `> cmd` (dotnet-dump) is only a prompt in a text with no cdb
  * or winedbg prompt at all: inside cdb output, `> 1242:` marks a source line in !analyze.
  */
+const MATCHERS_BY_DIALECT: Record<Dialect, (lines: readonly string[]) => Matcher[]> = {
+  winedbg: () => [winedbgPrompt],
+  cdb: (lines) => (lines.some((l) => cdbPrompt(l) !== null) ? [cdbPrompt] : [dotnetPrompt]),
+};
+
 function matchersFor(lines: readonly string[], dialect: Dialect | undefined): Matcher[] {
-  if (dialect === 'winedbg') return [winedbgPrompt];
-  if (dialect === 'cdb') {
-    return lines.some((l) => cdbPrompt(l) !== null) ? [cdbPrompt] : [dotnetPrompt];
-  }
+  if (dialect !== undefined) return MATCHERS_BY_DIALECT[dialect](lines);
   const hasCdb = lines.some((l) => cdbPrompt(l) !== null);
   const hasWine = lines.some((l) => winedbgPrompt(l) !== null);
   if (hasCdb || hasWine) return [cdbPrompt, winedbgPrompt];

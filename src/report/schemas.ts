@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { InternalError } from '../errors.js';
 
 /** schemas/ at the package root, both from src/ (tsx) and from dist/src/ (built). */
 export function schemasDir(): string {
@@ -21,7 +22,7 @@ export function schemasDir(): string {
     }
     dir = dirname(dir);
   }
-  throw new Error('schemas/ directory not found next to the package');
+  throw new InternalError('schemas/ directory not found next to the package');
 }
 
 let compiled: Map<string, ValidateFunction> | undefined;
@@ -80,5 +81,6 @@ export function validate(schema: string, value: unknown): ValidationResult {
 /** Throws a plain Error listing what failed: for tests and for checking our own output. */
 export function assertValid(schema: string, value: unknown): void {
   const result = validate(schema, value);
-  if (!result.ok) throw new Error(`does not match schema ${schema}: ${result.errors.join('; ')}`);
+  if (!result.ok)
+    throw new InternalError(`does not match schema ${schema}: ${result.errors.join('; ')}`);
 }

@@ -2,6 +2,7 @@
 // (procdump -ma PID DIR). Prints the estimate, progress while the file grows, and the outcome as
 // text or as schema-checked JSON (schemas/dumpResult.schema.json).
 import { resolve } from 'node:path';
+import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
 import {
   dumpProcess,
@@ -41,8 +42,8 @@ export function dumpOptionsFromCli(
   if (cli.full === true && cli.mini === true)
     throw new UsageError('--full and --mini exclude each other');
   const engine = cli.engine ?? defaultEngine(env);
-  if (engine !== 'cdb' && engine !== 'winedbg') {
-    throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
+  if (!isDialectName(engine)) {
+    throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
   const options: Omit<DumpOptions, 'signal' | 'onEvent'> = {
     engine,

@@ -1,6 +1,7 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
 import { resolve } from 'node:path';
+import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
 import { formatKb, formatRate } from '../../report/heap-trend/format.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
@@ -56,8 +57,8 @@ export function heapTrendOptionsFromCli(
     throw new UsageError('--samples and --duration exclude each other');
   }
   const engine = cli.engine ?? defaultEngine(env);
-  if (engine !== 'cdb' && engine !== 'winedbg') {
-    throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
+  if (!isDialectName(engine)) {
+    throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {

@@ -2,6 +2,7 @@
 // (or a whole session log) -> the records.md envelope, checked against
 // schemas/parseEnvelope.schema.json before it is printed; `--text` prints a short readable summary.
 import { readFile } from 'node:fs/promises';
+import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseText } from '../../parsers/parse-text.js';
@@ -75,8 +76,10 @@ async function readInput(file: string): Promise<string> {
 
 export async function runParse(file: string, options: ParseOptions): Promise<number> {
   const dialect = options.dialect;
-  if (dialect !== undefined && dialect !== 'cdb' && dialect !== 'winedbg') {
-    process.stderr.write(`cdb-harness parse: --dialect must be cdb or winedbg, not "${dialect}"\n`);
+  if (dialect !== undefined && !isDialectName(dialect)) {
+    process.stderr.write(
+      `cdb-harness parse: --dialect must be ${DIALECT_NAMES.join(' or ')}, not "${dialect}"\n`,
+    );
     return ExitCode.Usage;
   }
   let text: string;

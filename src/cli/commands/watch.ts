@@ -4,6 +4,7 @@
 // work and emits events; this file parses, prints and maps the outcome to an exit code.
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
+import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
 import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
@@ -104,8 +105,8 @@ export function watchOptionsFromCli(
     );
   }
   const engine = cli.engine ?? defaultEngine(env);
-  if (engine !== 'cdb' && engine !== 'winedbg') {
-    throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
+  if (!isDialectName(engine)) {
+    throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
 
   // ProcDump: `-e` = unhandled only, `-e 1` = first chance too.

@@ -79,8 +79,37 @@ export interface DialectAbilities {
    * hold earlier exceptions that were passed on without a stop.
    */
   readonly printsPassedExceptions: boolean;
+  /**
+   * Tells first from second chance when reading a dump (cdb `.lastevent`). winedbg says "First
+   * chance" for every dump: the minidump exception stream has no chance flag.
+   */
+  readonly chanceInDumps: boolean;
   /** How a dump's size is estimated before writing it, if at all. */
   readonly sizeEstimate: 'address-summary' | 'info-maps' | null;
+}
+
+/** What the last-event command said (fields the debugger gave; null/absent when it gave none). */
+export interface LastEventReading {
+  code: string | null;
+  chance: 'first' | 'second' | null;
+  description: string | null;
+  threadId?: string;
+  address?: string;
+}
+
+/** How `watch` identifies the exception at a stop with this debugger. */
+export interface IdentifyCommands {
+  /**
+   * Whether the last-event command is worth asking at every exception stop (cdb's adds the
+   * thread and the description); otherwise only when the stop text lost its event line.
+   */
+  readonly lastEventAtEveryStop: boolean;
+  /** Reads the reply to `lastEventCommand`. */
+  readLastEvent(text: string): LastEventReading;
+  /** The command that prints the current exception record (cdb `.exr -1`), if there is one. */
+  readonly exceptionRecordCommand?: string;
+  /** The command that prints the current thread's top `frames` frames. */
+  stackCommand(frames: number): string;
 }
 
 export interface Dialect {
@@ -91,6 +120,8 @@ export interface Dialect {
   readonly lastEventCommand: string;
   /** The triage script shipped for this debugger, a file under dbgscripts/. */
   readonly triageScript: string;
+  /** How watch asks this debugger what stopped the target. */
+  readonly identify: IdentifyCommands;
   /** How heap-trend samples memory with this debugger (absent: heap-trend cannot use it). */
   readonly heapSampling?: HeapSampling;
 

@@ -2,9 +2,10 @@
 // the `AnalyzeSummary` (summary.json). Field names follow shared/spec/records.md "Workflow
 // outputs: analyze" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
+import type { DialectName } from '../../engine/dialects/index.js';
 import type { HeapSummaryRecord, Hex, PrintExceptionRecord } from '../../parsers/records.js';
 
-export type AnalyzeEngineName = 'cdb' | 'winedbg' | 'builtin';
+export type AnalyzeEngineName = DialectName | 'builtin';
 
 /** A frame of the faulting thread. `module!function+0xoff` in parts; any part may be unknown. */
 export interface AnalyzeFrame {

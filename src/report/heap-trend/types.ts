@@ -1,3 +1,4 @@
+import type { DialectName } from '../../engine/dialects/index.js';
 import type { UmdhTrend } from './umdh-trend.js';
 
 // The heap-trend data model: one sample per line of samples.ndjson, and report.json. Field names
@@ -6,7 +7,7 @@ import type { UmdhTrend } from './umdh-trend.js';
 /** `heap`: per-heap sizes from `!heap -s -h 0`; `committed-memory`: winedbg `info maps` regions. */
 export type HeapTrendSource = 'heap' | 'committed-memory';
 
-export type HeapTrendEngine = 'cdb' | 'winedbg';
+export type HeapTrendEngine = DialectName;
 
 export interface HeapTrendSampleHeap {
   /** A heap address (`0x…`) for `heap`; a region id (`region@0x…`) for `committed-memory`. */

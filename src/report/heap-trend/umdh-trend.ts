@@ -5,6 +5,7 @@
 //
 // Built incrementally, entry by entry, so 20 snapshots × 50,000 stacks never hold more than one
 // number per stack per snapshot and one copy of each stack's frames. Pure: no I/O.
+import { InternalError } from '../../errors.js';
 import type { UmdhDiffEntry, UmdhLogEntry } from '../../parsers/records.js';
 import { fitLine, growthShare, round } from './regression.js';
 
@@ -219,7 +220,7 @@ export class UmdhTrendBuilder {
   }
 
   private requireSnapshot(): UmdhSnapshotInfo {
-    if (this.current === undefined) throw new Error('beginLog/beginComparison first');
+    if (this.current === undefined) throw new InternalError('beginLog/beginComparison first');
     return this.current;
   }
 

@@ -9,7 +9,8 @@ import {
   AbortedError,
   DebuggerExitedError,
   DebuggerNotFoundError,
-  isHarnessError,
+  errorToJSON,
+  InternalError,
 } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
@@ -166,7 +167,7 @@ export async function analyzeOneDump(
     return record;
   }
   // Unreachable: the loop returns on its last attempt.
-  throw new Error(`analyze: no result for ${file} (${lastError?.message ?? ''})`);
+  throw new InternalError(`analyze: no result for ${file} (${lastError?.message ?? ''})`);
 }
 
 /** Memory lists may be cut (a full dump whose write was interrupted is still worth a look). */
@@ -240,13 +241,5 @@ function fromBuiltin(
 }
 
 function toAnalyzeError(error: unknown): AnalyzeError {
-  if (isHarnessError(error)) {
-    return {
-      code: error.code,
-      message: error.shortMessage,
-      ...(error.command === undefined ? {} : { command: error.command }),
-      ...(error.lastOutput.length === 0 ? {} : { lastOutput: [...error.lastOutput] }),
-    };
-  }
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+  return errorToJSON(error);
 }

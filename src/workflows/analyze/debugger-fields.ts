@@ -4,7 +4,7 @@
 // debugger adds what the dump cannot say alone: symbolized frames, chance (cdb), !analyze's keys,
 // the CLR exception and the heap summary.
 import { parseAnalyze } from '../../parsers/analyze.js';
-import { findDebuggerEvents } from '../../parsers/debugger-event.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { parseExceptionRecord } from '../../parsers/exception-record.js';
 import { parseExtensionLoad } from '../../parsers/extension-load.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
@@ -39,23 +39,28 @@ export type CommandKind =
  * The parser a triage command's output goes to. Sample commands: `.lastevent`, `.exr -1`,
  * `kn 50`, `~#kb`, `!analyze -v`, `.loadby sos clr`, `!pe`, `!heap -s`, `info exception`, `bt`.
  */
-export function commandKind(command: string, dialect: 'cdb' | 'winedbg'): CommandKind {
+export function commandKind(command: string, dialect: DialectName): CommandKind {
   const c = command.trim();
-  if (dialect === 'winedbg') {
-    if (/^info\s+exception$/i.test(c)) return 'lastEvent';
-    if (/^(bt|backtrace)(\s|$)/i.test(c)) return 'stack';
-    return 'other';
-  }
-  if (/^\.lastevent$/i.test(c)) return 'lastEvent';
-  if (/^\.exr(\s|$)/i.test(c)) return 'exceptionRecord';
-  // `k`, `kb 50`, `kn`, `kPn`, `~#kn 50` — but not `.kill` or `!kdexts`
-  if (/^(~[#.0-9]*\s*)?k[bcdhlnpv]*(\s|$)/i.test(c)) return 'stack';
-  if (/^!analyze(\s|$)/i.test(c)) return 'analyze';
-  if (/^\.(loadby|load)\s/i.test(c)) return 'extensionLoad';
-  if (/^!(pe|printexception)(\s|$)/i.test(c)) return 'printException';
-  if (/^!heap\s+-s(\s|$)/i.test(c)) return 'heapSummary';
-  return 'other';
+  return COMMAND_KINDS[dialect]?.find(([pattern]) => pattern.test(c))?.[1] ?? 'other';
 }
+
+/** Each debugger's triage commands, by the parser their output goes to (none listed: 'other'). */
+const COMMAND_KINDS: Partial<Record<DialectName, readonly (readonly [RegExp, CommandKind])[]>> = {
+  winedbg: [
+    [/^info\s+exception$/i, 'lastEvent'],
+    [/^(bt|backtrace)(\s|$)/i, 'stack'],
+  ],
+  cdb: [
+    [/^\.lastevent$/i, 'lastEvent'],
+    [/^\.exr(\s|$)/i, 'exceptionRecord'],
+    // `k`, `kb 50`, `kn`, `kPn`, `~#kn 50` — but not `.kill` or `!kdexts`
+    [/^(~[#.0-9]*\s*)?k[bcdhlnpv]*(\s|$)/i, 'stack'],
+    [/^!analyze(\s|$)/i, 'analyze'],
+    [/^\.(loadby|load)\s/i, 'extensionLoad'],
+    [/^!(pe|printexception)(\s|$)/i, 'printException'],
+    [/^!heap\s+-s(\s|$)/i, 'heapSummary'],
+  ],
+};
 
 export interface CommandOutput {
   command: string;
@@ -79,15 +84,16 @@ export interface DebuggerFields {
 export function absorbOutput(
   fields: DebuggerFields,
   out: CommandOutput,
-  dialect: 'cdb' | 'winedbg',
+  dialect: DialectName,
 ): void {
   const kind = commandKind(out.command, dialect);
   switch (kind) {
     case 'lastEvent': {
-      if (dialect === 'winedbg') {
-        // winedbg prints "First chance exception" for every dump (the stream has no chance flag,
-        // lab §4), so only the code and access details are taken, never the chance.
-        const event = findDebuggerEvents(out.output, 'winedbg')[0];
+      const debuggerDialect = getDialect(dialect);
+      if (!debuggerDialect.abilities.chanceInDumps) {
+        // winedbg repeats its event banner and says "First chance exception" for every dump (the
+        // minidump exception stream has no chance flag): only the code and access details count.
+        const event = debuggerDialect.findEvents(out.output)[0];
         if (event?.code && fields.exception === null) {
           fields.exception = {
             code: event.code,
@@ -172,14 +178,16 @@ export function emptyDebuggerFields(base: BuiltinFields): DebuggerFields {
 }
 
 /** What the finished script did not produce, for the record's `notAvailable`. */
-export function missingFields(fields: DebuggerFields, dialect: 'cdb' | 'winedbg'): NotAvailable[] {
+export function missingFields(fields: DebuggerFields, dialect: DialectName): NotAvailable[] {
   const missing: NotAvailable[] = [];
   if (fields.exception === null) missing.push('exception');
   if (fields.frames.length === 0) missing.push('frames');
   else if (!fields.frames.some((f) => f.function !== undefined)) missing.push('frames.symbols');
   if (fields.clrException === undefined) missing.push('clrException');
   if (fields.heapSummary === undefined) missing.push('heapSummary');
-  if (fields.analyze === undefined || dialect === 'winedbg') missing.push('analyze');
+  if (fields.analyze === undefined || !getDialect(dialect).abilities.crashAnalysis) {
+    missing.push('analyze');
+  }
   return [...new Set(missing)];
 }
 

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession, type SessionOptions } from '../../engine/debugger-session.js';
+import type { DialectName } from '../../engine/dialects/index.js';
 import { TimeoutError } from '../../errors.js';
 import type { RawOutputRef } from '../../report/analyze/analyze-record.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -18,7 +19,7 @@ import {
 import { stepApplies, type DumpFacts, type ScriptStep } from './triage-script.js';
 
 export interface DebuggerRunOptions {
-  dialect: 'cdb' | 'winedbg';
+  dialect: DialectName;
   dumpPath: string;
   sha256: string;
   steps: readonly ScriptStep[];

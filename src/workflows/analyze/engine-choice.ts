@@ -3,7 +3,7 @@
 // CLI can say what it chose and why.
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { locateCdb } from '../../engine/dialects/cdb/locate.js';
+import { DIALECT_NAMES, getDialect } from '../../engine/dialects/index.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
 
 export type EngineRequest = AnalyzeEngineName | 'auto';
@@ -22,26 +22,33 @@ export function chooseEngine(
   given?: { debuggerPath?: string; hasCommandPrefix?: boolean },
 ): EngineChoice {
   if (request === 'builtin') return { engine: 'builtin', reason: 'asked for' };
-  if (request === 'cdb') {
+  if (request !== 'auto') {
+    const dialect = getDialect(request);
     if (given?.hasCommandPrefix === true || given?.debuggerPath !== undefined) {
-      return { engine: 'cdb', reason: 'asked for (debugger given)' };
+      return { engine: request, reason: 'asked for (debugger given)' };
     }
-    return { engine: 'cdb', reason: 'asked for', debuggerPath: locateCdb(env) };
+    // A debugger that must be searched for (cdb) is found now, so a missing one is reported
+    // before any dump is read; one that is run by name from PATH (winedbg) is left to the start.
+    const path = dialect.locateBinary(env);
+    return path === dialect.name
+      ? { engine: request, reason: 'asked for' }
+      : { engine: request, reason: 'asked for', debuggerPath: path };
   }
-  if (request === 'winedbg') return { engine: 'winedbg', reason: 'asked for' };
-  try {
-    const path = locateCdb(env);
-    return { engine: 'cdb', reason: `auto: found ${path}`, debuggerPath: path };
-  } catch {
-    // not installed: try the next engine
-  }
-  const winedbg = findOnPath('winedbg', env);
-  if (winedbg !== undefined) {
-    return { engine: 'winedbg', reason: `auto: cdb.exe not found, using ${winedbg}` };
+  // Auto: the registry's order is the preference (cdb, the real thing, first).
+  const missing: string[] = [];
+  for (const name of DIALECT_NAMES) {
+    const path = getDialect(name).findBinary(env);
+    if (path === undefined) {
+      missing.push(name);
+      continue;
+    }
+    return missing.length === 0
+      ? { engine: name, reason: `auto: found ${path}`, debuggerPath: path }
+      : { engine: name, reason: `auto: ${missing.join(', ')} not found, using ${path}` };
   }
   return {
     engine: 'builtin',
-    reason: 'auto: neither cdb.exe nor winedbg found; reading dumps directly',
+    reason: `auto: neither ${DIALECT_NAMES.join(' nor ')} found; reading dumps directly`,
   };
 }
 

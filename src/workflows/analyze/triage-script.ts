@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../errors.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
+import { errorMessage, UsageError } from '../../errors.js';
 
 export type ScriptCondition = 'exception' | 'full' | 'clr' | 'coreclr' | 'managed';
 
@@ -61,24 +62,25 @@ export function loadTriageScript(path: string): ScriptStep[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read script ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read script ${path}: ${errorMessage(error)}`);
   }
   return parseTriageScript(text, path);
 }
 
 /** dbgscripts/ at the package root, from src/ (tsx) and from dist/src/ (built). */
-export function defaultScriptPath(dialect: 'cdb' | 'winedbg'): string {
+export function defaultScriptPath(dialect: DialectName): string {
+  const script = getDialect(dialect).triageScript;
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [resolve(here, '..', '..', '..'), resolve(here, '..', '..', '..', '..')];
   const root = candidates.find((dir) => {
     try {
-      readFileSync(join(dir, 'dbgscripts', `triage.${dialect}.txt`));
+      readFileSync(join(dir, 'dbgscripts', script));
       return true;
     } catch {
       return false;
     }
   });
-  return join(root ?? candidates[0]!, 'dbgscripts', `triage.${dialect}.txt`);
+  return join(root ?? candidates[0]!, 'dbgscripts', script);
 }
 
 /** True when the step should run, given the dump's facts and whether SOS loaded. */

@@ -10,8 +10,9 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import type { SessionTarget } from '../../engine/dialects/types.js';
-import { IoError, isHarnessError, TargetError } from '../../errors.js';
+import { errorMessage, IoError, isHarnessError, TargetError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
 import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
@@ -35,7 +36,7 @@ import { explainTargetFailure, translateStartError } from './target-errors.js';
 import { verifyDump } from './verify-dump.js';
 
 export interface DumpOptions {
-  engine: 'cdb' | 'winedbg';
+  engine: DialectName;
   target: { pid: number } | { name: string };
   kind?: 'full' | 'mini';
   outDir: string;
@@ -71,7 +72,7 @@ export type EstimateSource = 'winedbg-info-maps' | 'address-summary' | null;
 
 export interface DumpResult {
   schemaVersion: 1;
-  engine: 'cdb' | 'winedbg';
+  engine: DialectName;
   path: string;
   bytes: number;
   /** What was asked for. */
@@ -139,7 +140,7 @@ async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
   } catch (error) {
     return {
       bytes: null,
-      note: `!address -summary failed (${(error as Error).message.split('\n')[0] ?? ''}); no size estimate`,
+      note: `!address -summary failed (${errorMessage(error).split('\n')[0] ?? ''}); no size estimate`,
     };
   }
 }
@@ -175,7 +176,9 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
       ...(found.note === undefined ? {} : { note: found.note }),
     });
   };
-  if (options.estimate !== false && options.engine === 'winedbg') {
+  const dialect = getDialect(options.engine);
+  const estimateBy = options.estimate === false ? null : dialect.abilities.sizeEstimate;
+  if (estimateBy === 'info-maps') {
     useEstimate(await winedbgEstimate(proc.pid, options), 'winedbg-info-maps');
   }
   // The space check runs against the cdb estimate once attached. Under winedbg the estimate is
@@ -187,10 +190,9 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     overwrite: options.overwrite === true,
   });
 
-  const target: SessionTarget =
-    options.engine === 'cdb'
-      ? { kind: 'attach', pid: proc.pid, noninvasive: true }
-      : { kind: 'attach', pid: proc.pid };
+  const target: SessionTarget = dialect.abilities.noninvasiveAttach
+    ? { kind: 'attach', pid: proc.pid, noninvasive: true }
+    : { kind: 'attach', pid: proc.pid };
   let session: DebuggerSession;
   const attachStart = performance.now();
   try {
@@ -214,7 +216,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   let output = '';
   let failure: unknown = null;
   try {
-    if (options.estimate !== false && options.engine === 'cdb' && kind === 'full') {
+    if (estimateBy === 'address-summary' && kind === 'full') {
       useEstimate(await cdbEstimate(session), 'address-summary');
       const cdbSpace = checkDiskSpace(free, estimate.bytes);
       if (cdbSpace !== null) throw new IoError(`${cdbSpace} in ${options.outDir}`);

@@ -1,6 +1,9 @@
 // Reads a dump we just wrote back with the built-in minidump reader: it must parse, hold the
 // process we dumped and, at an exception stop, the exception we stopped on. "The debugger said
-// it worked" is not proof (survey §2.10: no source gave cdb's failure text).
+// it worked" is not proof (no public transcript shows what cdb prints when a dump write fails).
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
+import type { Dialect } from '../../engine/dialects/types.js';
+import { errorMessage } from '../../errors.js';
 import { inspectDump } from '../../minidump/inspect.js';
 
 export interface DumpExpectations {
@@ -28,14 +31,19 @@ export interface DumpVerification {
 export async function verifyDump(
   path: string,
   expect: DumpExpectations,
-  options: { engine?: 'cdb' | 'winedbg' } = {},
+  /** The debugger that wrote the dump (its quirks are notes, not problems). */
+  options: { engine?: DialectName | Dialect } = {},
 ): Promise<DumpVerification> {
   const result: DumpVerification = { verified: false, problems: [], notes: [] };
+  const abilities =
+    typeof options.engine === 'string'
+      ? getDialect(options.engine).abilities
+      : options.engine?.abilities;
   let info: Awaited<ReturnType<typeof inspectDump>>;
   try {
     info = await inspectDump(path);
   } catch (error) {
-    result.problems.push(`the dump could not be read: ${(error as Error).message}`);
+    result.problems.push(`the dump could not be read: ${errorMessage(error)}`);
     return result;
   }
   if (!info.ok) {
@@ -64,14 +72,17 @@ export async function verifyDump(
     else if (code !== expect.exceptionCode) {
       result.problems.push(`the dump's exception is ${code}, not ${expect.exceptionCode}`);
     }
-  } else if (options.engine === 'winedbg' && info.exception?.code === '0x80000003') {
-    // Lab §4: winedbg dumps taken outside an exception always hold the attach break-in.
+  } else if (
+    abilities?.dumpExceptionIsAttachBreak === true &&
+    info.exception?.code === '0x80000003'
+  ) {
+    // winedbg dumps taken outside an exception always hold the attach break-in.
     result.notes.push(
       'exception stream is the attach break-in (0x80000003), as winedbg always writes',
     );
   }
   if (expect.kind === 'full' && info.kind !== 'full') {
-    if (options.engine === 'winedbg') {
+    if (abilities?.fullMemoryDumps === false) {
       result.notes.push(
         'winedbg writes MiniDumpNormal only: --full yielded a normal (mini) dump without full memory',
       );

@@ -6,8 +6,9 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { getDialect } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { isHarnessError } from '../../errors.js';
+import { shortErrorMessage } from '../../errors.js';
 import { inspectDump } from '../../minidump/inspect.js';
 import type { HeapTrendEngine, ThresholdDump } from '../../report/heap-trend/types.js';
 import type { DebuggerCommandFactory } from './sampler.js';
@@ -62,6 +63,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
     durationMs: 0,
     suspendedMs: 0,
   };
+  const abilities = getDialect(options.engine).abilities;
   let suspendedFrom = began;
   try {
     await mkdir(options.dir, { recursive: true, mode: 0o700 });
@@ -75,7 +77,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
     });
     const session = await DebuggerSession.start({
       dialect: options.engine,
-      target: { kind: 'attach', pid: options.pid, noninvasive: options.engine === 'cdb' },
+      target: { kind: 'attach', pid: options.pid, noninvasive: abilities.noninvasiveAttach },
       ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
       startTimeoutMs: 60_000,
     });
@@ -83,7 +85,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
     // debugger starts, before its first prompt, so the count starts at the spawn: an upper bound.
     suspendedFrom = performance.now() - session.startDurationMs;
     try {
-      await session.writeDump(path, options.engine === 'cdb' ? 'full' : 'mini', {
+      await session.writeDump(path, abilities.fullMemoryDumps ? 'full' : 'mini', {
         timeoutMs: options.timeoutMs ?? 300_000,
       });
     } finally {
@@ -110,7 +112,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
       }
     }
   } catch (error) {
-    entry.error = isHarnessError(error) ? error.shortMessage : (error as Error).message;
+    entry.error = shortErrorMessage(error);
     if (entry.suspendedMs === 0) entry.suspendedMs = Math.round(performance.now() - suspendedFrom);
   }
   entry.durationMs = Math.round(performance.now() - began);

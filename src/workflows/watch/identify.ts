@@ -1,14 +1,14 @@
-// What stopped the target, asked of the debugger rather than scraped from banners (survey §0.6):
-// cdb `.lastevent` + `.exr -1` + a short stack, and for CLR exceptions SOS `!pe` + `!clrstack`;
+// What stopped the target, asked of the debugger rather than scraped from banners (a banner can be
+// cut by the target's own console output): the dialect says which commands to ask. cdb:
+// `.lastevent` + `.exr -1` + a short stack, and for CLR exceptions SOS `!pe` + `!clrstack`;
 // winedbg has neither, so its stop line (the same text `info exception` repeats) + `bt`.
 // A failing step adds a note and identification goes on: a half-identified exception is still
 // logged, never dropped.
 import type { DebuggerSession } from '../../engine/debugger-session.js';
+import { errorMessage, isHarnessError } from '../../errors.js';
 import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
 import { parseClrStack } from '../../parsers/clr-stack.js';
-import { parseDebuggerEvent } from '../../parsers/debugger-event.js';
 import { parseExceptionRecord } from '../../parsers/exception-record.js';
-import { parseLastEvent } from '../../parsers/last-event.js';
 import { parsePrintException } from '../../parsers/print-exception.js';
 import { parseStack } from '../../parsers/stack.js';
 import { isClrCode } from './exception-codes.js';
@@ -41,7 +41,6 @@ export interface IdentifiedException
 }
 
 export interface IdentifyOptions {
-  dialect: 'cdb' | 'winedbg';
   /** How many top frames to keep. */
   frames: number;
   timeoutMs: number;
@@ -77,98 +76,103 @@ async function run(
   try {
     return (await session.execute(command, { timeoutMs })).output;
   } catch (error) {
-    notes.push(`${command}: ${(error as Error).message.split('\n')[0] ?? 'failed'}`);
+    notes.push(`${command}: ${errorMessage(error).split('\n')[0] ?? 'failed'}`);
     // A dead debugger cannot answer anything else: let the caller end the session.
-    if ((error as { code?: string }).code === 'DEBUGGER_EXITED') throw error;
+    if (isHarnessError(error) && error.code === 'DEBUGGER_EXITED') throw error;
     return null;
   }
 }
 
-async function identifyCdb(
+/** Asks the debugger (the dialect's commands) what stopped the target. */
+export async function identifyStop(
   session: DebuggerSession,
   stop: StopEvent,
   options: IdentifyOptions,
 ): Promise<IdentifiedException> {
+  const { dialect } = session;
   const out = fromStop(stop);
-  const last = await run(session, '.lastevent', options.timeoutMs, out.notes);
-  if (last !== null) {
-    const record = parseLastEvent(last);
-    out.code = record.code ?? out.code;
-    out.chance = record.chance ?? out.chance;
-    if (record.description.length > 0) out.description = record.description;
-    if (record.threadId !== undefined) out.threadId = record.threadId;
-  }
-  const exr = await run(session, '.exr -1', options.timeoutMs, out.notes);
-  if (exr !== null) {
-    const record = parseExceptionRecord(exr);
-    if (record.code !== null) out.code = record.code;
-    if (record.address !== null) out.address = record.address;
-    if (record.parameters.length > 0) out.parameters = record.parameters;
+  await readLastEvent(session, out, options);
+  const exrCommand = dialect.identify.exceptionRecordCommand;
+  if (exrCommand !== undefined) {
+    const exr = await run(session, exrCommand, options.timeoutMs, out.notes);
+    if (exr !== null) {
+      const record = parseExceptionRecord(exr);
+      if (record.code !== null) out.code = record.code;
+      if (record.address !== null) out.address = record.address;
+      if (record.parameters.length > 0) out.parameters = record.parameters;
+    }
   }
   if (options.stack !== false) {
-    const k = await run(session, `k ${options.frames}`, options.timeoutMs, out.notes);
+    const command = dialect.identify.stackCommand(options.frames);
+    const k = await run(session, command, options.timeoutMs, out.notes);
     if (k !== null) out.frames = topFrames(k, options.frames);
   }
-  if (options.sos !== null && isClrCode(out.code)) {
-    if (await options.sos.ensure()) {
-      const pe = await run(session, '!pe', options.timeoutMs, out.notes);
-      if (pe !== null) {
-        const record = parsePrintException(pe);
-        const outer = record.exceptions[0];
-        if (outer !== undefined) {
-          out.clrType = outer.type;
-          if (outer.message !== null) out.clrMessage = outer.message;
-          if (outer.hresult !== null) out.hresult = outer.hresult;
-          const inner = record.exceptions.slice(1).map((e) => ({
-            type: e.type,
-            ...(e.address === null ? {} : { address: e.address }),
-          }));
-          if (outer.innerException !== null && inner.length === 0) inner.push(outer.innerException);
-          if (inner.length > 0) out.innerExceptions = inner;
-        } else if (record.noException) {
-          out.notes.push('!pe: no current managed exception on this thread');
-        }
-      }
-      const clrStack = await run(session, '!clrstack', options.timeoutMs, out.notes);
-      if (clrStack !== null) {
-        const record = parseClrStack(clrStack);
-        const managed = (record.threads[0]?.frames ?? [])
-          .filter((f) => f.frameType === undefined)
-          .map((f) => f.callSite)
-          .slice(0, options.frames);
-        if (managed.length > 0) out.frames = managed;
-        if (record.error !== undefined) out.notes.push(`!clrstack: ${record.error}`);
-      }
-    } else {
-      out.notes.push(`SOS not available: ${options.sos.lastError ?? 'unknown'}`);
+  if (isClrCode(out.code)) {
+    if (options.sos !== null) await askSos(session, options.sos, out, options);
+    else if (!dialect.abilities.sos) {
+      out.notes.push(`${dialect.name} has no SOS: CLR type and message unknown`);
     }
   }
   return out;
 }
 
-async function identifyWinedbg(
+async function readLastEvent(
   session: DebuggerSession,
-  stop: StopEvent,
+  out: IdentifiedException,
   options: IdentifyOptions,
-): Promise<IdentifiedException> {
-  const out = fromStop(stop);
-  if (out.code === null) {
-    // The stop text lost its event line: winedbg repeats it on request.
-    const info = await run(session, 'info exception', options.timeoutMs, out.notes);
-    if (info !== null) {
-      const event = parseDebuggerEvent(info);
-      out.code = event.code;
-      out.chance = event.chance ?? out.chance;
-      out.description = event.description;
-      if (event.address !== undefined) out.address = event.address;
+): Promise<void> {
+  const { dialect } = session;
+  // Without the event line in the stop text, the debugger repeats it on request.
+  if (!dialect.identify.lastEventAtEveryStop && out.code !== null) return;
+  const text = await run(session, dialect.lastEventCommand, options.timeoutMs, out.notes);
+  if (text === null) return;
+  const event = dialect.identify.readLastEvent(text);
+  out.code = event.code ?? out.code;
+  out.chance = event.chance ?? out.chance;
+  if (event.description !== null) out.description = event.description;
+  if (event.threadId !== undefined) out.threadId = event.threadId;
+  if (event.address !== undefined) out.address = event.address;
+}
+
+/** CLR exceptions: SOS `!pe` for the type, message and inner exceptions, `!clrstack` for frames. */
+async function askSos(
+  session: DebuggerSession,
+  sos: SosLoader,
+  out: IdentifiedException,
+  options: IdentifyOptions,
+): Promise<void> {
+  if (!(await sos.ensure())) {
+    out.notes.push(`SOS not available: ${sos.lastError ?? 'unknown'}`);
+    return;
+  }
+  const pe = await run(session, '!pe', options.timeoutMs, out.notes);
+  if (pe !== null) {
+    const record = parsePrintException(pe);
+    const outer = record.exceptions[0];
+    if (outer !== undefined) {
+      out.clrType = outer.type;
+      if (outer.message !== null) out.clrMessage = outer.message;
+      if (outer.hresult !== null) out.hresult = outer.hresult;
+      const inner = record.exceptions.slice(1).map((e) => ({
+        type: e.type,
+        ...(e.address === null ? {} : { address: e.address }),
+      }));
+      if (outer.innerException !== null && inner.length === 0) inner.push(outer.innerException);
+      if (inner.length > 0) out.innerExceptions = inner;
+    } else if (record.noException) {
+      out.notes.push('!pe: no current managed exception on this thread');
     }
   }
-  if (options.stack !== false) {
-    const bt = await run(session, 'bt', options.timeoutMs, out.notes);
-    if (bt !== null) out.frames = topFrames(bt, options.frames);
+  const clrStack = await run(session, '!clrstack', options.timeoutMs, out.notes);
+  if (clrStack !== null) {
+    const record = parseClrStack(clrStack);
+    const managed = (record.threads[0]?.frames ?? [])
+      .filter((f) => f.frameType === undefined)
+      .map((f) => f.callSite)
+      .slice(0, options.frames);
+    if (managed.length > 0) out.frames = managed;
+    if (record.error !== undefined) out.notes.push(`!clrstack: ${record.error}`);
   }
-  if (isClrCode(out.code)) out.notes.push('winedbg has no SOS: CLR type and message unknown');
-  return out;
 }
 
 /** The first thread's top frames as `module!function+0x…` strings. */
@@ -178,14 +182,4 @@ function topFrames(text: string, limit: number): string[] {
     .map((f) => f.callSite)
     .filter((s) => s.length > 0)
     .slice(0, limit);
-}
-
-export function identifyStop(
-  session: DebuggerSession,
-  stop: StopEvent,
-  options: IdentifyOptions,
-): Promise<IdentifiedException> {
-  return options.dialect === 'cdb'
-    ? identifyCdb(session, stop, options)
-    : identifyWinedbg(session, stop, options);
 }

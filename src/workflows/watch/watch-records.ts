@@ -1,6 +1,7 @@
 // The watch outputs as types: one `exceptions.ndjson` line per stop and `summary.json`
 // (records.md "watch"; field names are the published API, schemas/watchException.schema.json and
 // schemas/watchSummary.schema.json describe them).
+import type { DialectName } from '../../engine/dialects/index.js';
 
 export type WatchAction = 'dumped' | 'skipped';
 
@@ -71,7 +72,7 @@ export type WatchEndReason = 'duration' | 'aborted' | 'target-exited' | 'max-dum
 
 export interface WatchSummary {
   schemaVersion: 1;
-  engine: 'cdb' | 'winedbg';
+  engine: DialectName;
   process: { name?: string; pid?: number };
   startedAt: string;
   endedAt: string;

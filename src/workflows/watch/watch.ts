@@ -1,61 +1,37 @@
-// `watch` (issue #6): attach to (or launch) a live process, stop on the exceptions the user
-// selected, identify each one, write a dump when the filters say so, log every exception, and
-// leave the target running (design.md "Rules that keep users safe").
+// `watch`: attach to (or launch) a live process, stop on the exceptions the user selected,
+// identify each one, write a dump when the filters say so, log every exception, and leave the
+// target running: the harness must never be the reason a watched process dies.
 //
-// The loop, per stop: identify → decide → dump → resume with pass-to-the-program semantics
-// (cdb `gn`, winedbg `pass`). Every way out — --duration, AbortSignal (Ctrl-C), the target
-// exiting, --exit-after-max, an error in the harness — goes through endSafely(): pass any pending
-// exception on, break in if running, detach (cdb `qd` under `-pd`, winedbg `detach` + `quit`).
-import { basename, join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+// watch() is a short orchestration of named steps: resolve the target, start the session, arm
+// the exception breaks, follow the stops (per stop: identify → decide → dump → resume with
+// pass-to-the-program semantics, cdb `gn`, winedbg `pass`), end, summarise. Every way out —
+// --duration, AbortSignal (Ctrl-C), the target exiting, --exit-after-max, an error in the harness —
+// ends in the engine's close(), which lets a stop being printed finish, passes any pending
+// exception on, breaks in if running and detaches (cdb `qd` under `-pd`, winedbg `detach` +
+// `quit`).
+import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import type { DialectName } from '../../engine/dialects/index.js';
 import type { SessionTarget } from '../../engine/dialects/types.js';
-import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
-import { isHarnessError, UsageError } from '../../errors.js';
-import { findDebuggerEvents } from '../../parsers/debugger-event.js';
-import { parseDumpWritten } from '../../parsers/dump-written.js';
-import { exceptionDumpName } from '../dump/dump-name.js';
-import {
-  ensureOutDir,
-  fileBytes,
-  reserveDumpFile,
-  setAsidePartial,
-  watchFileGrowth,
-} from '../dump/dump-file.js';
+import { UsageError } from '../../errors.js';
+import { ensureOutDir } from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
-import { verifyDump } from '../dump/verify-dump.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import {
-  findProcesses,
-  listProcesses,
-  lookupOptionsFor,
-  resolveProcess,
-  type LookupOptions,
-  type ProcessInfo,
-} from '../process-lookup.js';
+import { listProcesses, lookupOptionsFor, type LookupOptions } from '../process-lookup.js';
 import { DumpPolicy } from './dump-policy.js';
-import { CPP_CODES, isSelected, type ExceptionSelection } from './exception-codes.js';
+import { CPP_CODES, type ExceptionSelection } from './exception-codes.js';
+import { ExceptionHandler, round } from './exception-handler.js';
 import { ExceptionLog } from './exception-log.js';
-import { evaluateFilters, parseFilterSet } from './filter.js';
-import {
-  fromStop,
-  identifyStop,
-  type IdentifiedException,
-  type IdentifiedLineFields,
-} from './identify.js';
-import { exceptionSignature, SIGNATURE_ALGORITHM } from './signature.js';
+import { parseFilterSet } from './filter.js';
 import { SosLoader } from './sos-loader.js';
+import { buildSummary, writeSummary } from './watch-summary.js';
+import { resolveWatchTarget, type WatchedProcess, type WatchTargetSpec } from './watch-target.js';
 import type { WatchEndReason, WatchExceptionLine, WatchSummary } from './watch-records.js';
 
-export type WatchTargetSpec =
-  | { kind: 'pid'; pid: number }
-  | { kind: 'name'; name: string }
-  /** Wait until a process of this name appears (ProcDump -w), then attach. */
-  | { kind: 'wait'; name: string; pollMs?: number; timeoutMs?: number }
-  | { kind: 'launch'; program: string; args: readonly string[] };
+export type { WatchTargetSpec } from './watch-target.js';
 
 export interface WatchOptions {
-  engine: 'cdb' | 'winedbg';
+  engine: DialectName;
   target: WatchTargetSpec;
   outDir: string;
   /** Which first chances stop the target; second chances always do. Default: CLR only. */
@@ -89,7 +65,7 @@ export interface WatchOptions {
 
 export type WatchEvent =
   | { type: 'waiting'; name: string }
-  | { type: 'attached'; engine: 'cdb' | 'winedbg'; pid?: number; name?: string; startMs: number }
+  | { type: 'attached'; engine: DialectName; pid?: number; name?: string; startMs: number }
   | { type: 'exception'; line: WatchExceptionLine }
   | { type: 'dump-progress'; path: string; bytes: number; bytesPerSecond: number }
   | { type: 'note'; message: string }
@@ -98,7 +74,11 @@ export type WatchEvent =
 
 const DEFAULT_FRAMES = 10;
 const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
-const DEFAULT_WAIT_POLL_MS = 500;
+/**
+ * Ending gets longer than the engine's default: a stop that is being printed may take up to 10 s
+ * to reach its prompt (symbol loading for its backtrace) before the detach.
+ */
+const CLOSE_TIMEOUT_MS = 25_000;
 
 function selectionOf(options: WatchOptions): ExceptionSelection {
   const s = options.selection ?? {};
@@ -130,315 +110,58 @@ function checkOptions(options: WatchOptions): void {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** Polls until exactly one process of `name` runs (several at once is an error, as for --name). */
-async function waitForProcess(
-  name: string,
-  lookup: LookupOptions,
-  pollMs: number,
-  timeoutMs: number | undefined,
-  signal: AbortSignal | undefined,
-): Promise<ProcessInfo> {
-  const deadline =
-    timeoutMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
-  for (;;) {
-    if (signal?.aborted === true) throw signal.reason;
-    const found = await findProcesses(name, lookup);
-    if (found.length > 0) return resolveProcess({ name }, lookup);
-    if (performance.now() > deadline) {
-      throw new UsageError(`no process named ${name} appeared within ${timeoutMs} ms`);
-    }
-    await sleep(pollMs, signal);
-  }
-}
-
-// `WineDbg starting on pid 01a0` (lab §2): the launched process's pid, in hex.
-const WINEDBG_STARTING_PID_RE = /WineDbg starting on pid ([0-9a-f]+)/i;
-
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
   checkOptions(options);
   const emit = (event: WatchEvent) => options.onEvent?.(event);
-  const filters = parseFilterSet(options.include ?? [], options.exclude ?? []);
   const selection = selectionOf(options);
-  const policy = new DumpPolicy({
-    ...(options.skip === undefined ? {} : { skip: options.skip }),
-    ...(options.maxDumps === undefined ? {} : { maxDumps: options.maxDumps }),
-    ...(options.oncePerBucket === undefined ? {} : { oncePerBucket: options.oncePerBucket }),
-  });
-  const dumpKind = options.dumpKind ?? 'full';
-  const frames = options.frames ?? DEFAULT_FRAMES;
-  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const lookup = lookupOptionsFor(options);
-
-  // ---- the target --------------------------------------------------------------------------
-  let proc: { pid?: number; name: string };
-  let sessionTarget: SessionTarget;
-  switch (options.target.kind) {
-    case 'pid':
-    case 'name': {
-      const found = await resolveProcess(
-        options.target.kind === 'pid' ? { pid: options.target.pid } : { name: options.target.name },
-        { ...lookup, ...(options.signal === undefined ? {} : { signal: options.signal }) },
-      );
-      proc = found;
-      sessionTarget = { kind: 'attach', pid: found.pid };
-      break;
-    }
-    case 'wait': {
-      emit({ type: 'waiting', name: options.target.name });
-      const found = await waitForProcess(
-        options.target.name,
-        lookup,
-        options.target.pollMs ?? DEFAULT_WAIT_POLL_MS,
-        options.target.timeoutMs,
-        options.signal,
-      );
-      proc = found;
-      sessionTarget = { kind: 'attach', pid: found.pid };
-      break;
-    }
-    case 'launch':
-      proc = { name: basename(options.target.program.replace(/\\/g, '/')) };
-      sessionTarget = {
-        kind: 'launch',
-        program: options.target.program,
-        args: options.target.args,
-      };
-      break;
-  }
-
+  const { proc, sessionTarget } = await resolveWatchTarget(
+    options.target,
+    lookup,
+    options.signal,
+    (name) => emit({ type: 'waiting', name }),
+  );
   await ensureOutDir(options.outDir);
   const log = new ExceptionLog(join(options.outDir, 'exceptions.ndjson'));
   const startedAt = new Date();
   const startMs = performance.now();
+  const session = await startSession(options, sessionTarget, proc, log);
 
-  let session: DebuggerSession;
-  try {
-    session = await DebuggerSession.start({
-      dialect: options.engine,
-      target: sessionTarget,
-      startTimeoutMs: options.startTimeoutMs ?? 60_000,
-      commandTimeoutMs,
-      // No signal: an abort reaches endSafely() below, which detaches the target itself.
-      ...debuggerLaunchOptions(options),
-    });
-  } catch (error) {
-    log.close();
-    throw translateStartError(error, proc.pid);
-  }
-  if (proc.pid === undefined) {
-    const m = WINEDBG_STARTING_PID_RE.exec(session.banner);
-    if (m?.[1] !== undefined) proc.pid = Number.parseInt(m[1], 16);
-  }
-
-  // ---- from here on, every exit goes through endSafely() -----------------------------------
-  const stopper = new AbortController();
-  let endReason: WatchEndReason | null = null;
-  const end = (reason: WatchEndReason) => {
-    endReason ??= reason;
-    stopper.abort(reason);
-  };
-  const durationTimer =
-    options.durationMs === undefined
-      ? undefined
-      : setTimeout(() => end('duration'), options.durationMs);
-  const onUserAbort = () => end('aborted');
-  if (options.signal?.aborted === true) end('aborted');
-  options.signal?.addEventListener('abort', onUserAbort, { once: true });
-
-  let failure: unknown = null;
-  let exitedByItself = false;
-  let index = 0;
+  // ---- from here on, every exit goes through the engine's close() ---------------------------
+  const ending = new WatchEnding(options);
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const sos =
-    options.engine === 'cdb' && selection.clr ? new SosLoader(session, commandTimeoutMs) : null;
-  // Whether the debugger has printed anything since our last go command beyond its echo: then a
-  // stop is already being reported, and a Ctrl-C now races it (measured: winedbg printed
-  // `Ctrl-C: stopping debuggee` in the middle of a stop and exited, killing the target).
-  const activity = { sinceGo: '' };
-  const stopWatching = session.onOutput((text) => {
-    activity.sinceGo += text;
-    if (activity.sinceGo.length > 4096) activity.sinceGo = activity.sinceGo.slice(-4096);
+    session.dialect.abilities.sos && selection.clr
+      ? new SosLoader(session, commandTimeoutMs)
+      : null;
+  const handler = new ExceptionHandler({
+    session,
+    proc,
+    outDir: options.outDir,
+    selection,
+    filters: parseFilterSet(options.include ?? [], options.exclude ?? []),
+    policy: new DumpPolicy({
+      ...(options.skip === undefined ? {} : { skip: options.skip }),
+      ...(options.maxDumps === undefined ? {} : { maxDumps: options.maxDumps }),
+      ...(options.oncePerBucket === undefined ? {} : { oncePerBucket: options.oncePerBucket }),
+    }),
+    dumpKind: options.dumpKind ?? 'full',
+    frames: options.frames ?? DEFAULT_FRAMES,
+    commandTimeoutMs,
+    dumpTimeoutMs: options.dumpTimeoutMs ?? 300_000,
+    verifyDumps: options.verifyDumps !== false,
+    sos,
+    onDumpProgress: (progress) => emit({ type: 'dump-progress', ...progress }),
   });
-  const go = async () => {
-    activity.sinceGo = '';
-    await session.go();
-  };
-
   const writeLine = (line: WatchExceptionLine) => {
     log.append(line);
     emit({ type: 'exception', line });
   };
 
-  /** First chances cdb printed without stopping (sxd) before this stop: logged, not held. */
-  const logPassedEvents = (stop: StopEvent) => {
-    if (options.engine !== 'cdb') return;
-    const events = findDebuggerEvents(stop.text, 'cdb');
-    const passed = stop.kind === 'exception' ? events.slice(0, -1) : events;
-    for (const event of passed) {
-      index++;
-      writeLine({
-        time: new Date().toISOString(),
-        index,
-        chance: event.chance,
-        code: event.code,
-        description: event.description,
-        ...(event.clrExceptionType === undefined ? {} : { clrType: event.clrExceptionType }),
-        ...(event.clrExceptionMessage === undefined
-          ? {}
-          : { clrMessage: event.clrExceptionMessage }),
-        frames: [],
-        signature: exceptionSignature({
-          code: event.code,
-          clrType: event.clrExceptionType,
-          frames: [],
-        }),
-        matched: false,
-        action: 'skipped',
-        reason: 'not-selected',
-        suspendedMs: 0,
-      });
-    }
-  };
-
-  /** Builds the line for one exception stop; the caller sets suspendedMs when it resumes. */
-  const handleException = async (stop: StopEvent): Promise<WatchExceptionLine> => {
-    const quick = fromStop(stop);
-    const base = {
-      time: new Date(Date.now() - (performance.now() - stop.atMs)).toISOString(),
-      index,
-    };
-    if (!isSelected(selection, quick.code, quick.chance)) {
-      // The hot path (winedbg breaks on every first chance): no questions, straight back.
-      return {
-        ...base,
-        ...describe(quick),
-        frames: [],
-        signature: exceptionSignature({ code: quick.code, frames: [] }),
-        matched: false,
-        action: 'skipped',
-        reason: 'not-selected',
-        suspendedMs: 0,
-      };
-    }
-    const identifyStart = performance.now();
-    const id = await identifyStop(session, stop, {
-      dialect: options.engine,
-      frames,
-      timeoutMs: commandTimeoutMs,
-      sos,
-    });
-    const identifyMs = performance.now() - identifyStart;
-    const signature = exceptionSignature({ code: id.code, clrType: id.clrType, frames: id.frames });
-    const decision = evaluateFilters(filters, id);
-    const line: WatchExceptionLine = {
-      ...base,
-      ...describe(id),
-      frames: id.frames,
-      signature,
-      matched: decision.matched,
-      matchedBy: decision.by,
-      action: 'skipped',
-      suspendedMs: 0,
-      identifyMs: round(identifyMs),
-    };
-    if (id.notes.length > 0) line.notes = [...id.notes];
-    if (!decision.matched) {
-      line.reason = 'filter';
-      return line;
-    }
-    const verdict = policy.decide(signature);
-    if (!verdict.dump) {
-      line.reason = verdict.reason;
-      return line;
-    }
-    await dumpAt(id, signature, line);
-    return line;
-  };
-
-  const dumpAt = async (id: IdentifiedException, signature: string, line: WatchExceptionLine) => {
-    const dumpStart = performance.now();
-    const name = exceptionDumpName({
-      process: proc.name,
-      pid: proc.pid ?? 0,
-      code: id.code,
-      clrType: id.clrType,
-      time: new Date(),
-    });
-    // An unwritable --out is a harness error: it ends the watch (safely) rather than silently
-    // logging dumps that never exist.
-    const path = await reserveDumpFile(options.outDir, name, { numbered: true });
-    const stopProgress = watchFileGrowth(path, (p) =>
-      emit({ type: 'dump-progress', path, bytes: p.bytes, bytesPerSecond: p.bytesPerSecond }),
-    );
-    let output = '';
-    let commandError: string | null = null;
-    try {
-      const result = await session.writeDump(path, dumpKind, {
-        timeoutMs: options.dumpTimeoutMs ?? 300_000,
-      });
-      output = result.output;
-    } catch (error) {
-      commandError = (error as Error).message.split('\n')[0] ?? 'dump command failed';
-      if (isHarnessError(error) && error.code === 'DEBUGGER_EXITED') throw error;
-    } finally {
-      stopProgress();
-    }
-    const written = parseDumpWritten(output, session.dialect.writeDumpCommand(path, dumpKind));
-    const bytes = await fileBytes(path);
-    // cdb says `Dump successfully written`; winedbg says nothing on success (dump-written.ts).
-    if (commandError !== null || !written.success || bytes === 0) {
-      const kept = await setAsidePartial(path);
-      line.reason = 'dump-failed';
-      line.dumpError =
-        commandError ??
-        written.error ??
-        (bytes === 0 ? 'the debugger wrote an empty file' : 'dump failed');
-      if (kept !== null) line.dumpPath = kept;
-      line.dumpMs = round(performance.now() - dumpStart);
-      return;
-    }
-    policy.recordDump(signature);
-    line.action = 'dumped';
-    line.dumpPath = path;
-    line.dumpBytes = bytes;
-    if (options.verifyDumps !== false) {
-      const check = await verifyDump(
-        path,
-        {
-          ...(proc.pid === undefined ? {} : { pid: proc.pid }),
-          ...(id.code === null ? {} : { exceptionCode: id.code }),
-          kind: dumpKind,
-        },
-        { engine: options.engine },
-      );
-      line.dumpVerified = check.verified;
-      const notes = [...check.problems, ...check.notes];
-      if (notes.length > 0) line.notes = [...(line.notes ?? []), ...notes];
-    }
-    line.dumpMs = round(performance.now() - dumpStart);
-  };
-
+  let failure: unknown = null;
+  let exitedByItself = false;
   try {
-    for (const command of session.dialect.exceptionBreakCommands({
-      ...selection,
-      // mingw g++ throws are 0x20474343 (lab §6); `sxe eh` alone only covers MSVC's e06d7363.
-      codes: selection.cpp
-        ? [...selection.codes, ...CPP_CODES.filter((c) => c !== '0xe06d7363')]
-        : selection.codes,
-    })) {
-      await session.execute(command, { timeoutMs: commandTimeoutMs });
-    }
+    await armExceptionBreaks(session, selection, commandTimeoutMs);
     if (sos !== null) for (const note of await sos.prepare()) emit({ type: 'note', message: note });
     emit({
       type: 'attached',
@@ -447,167 +170,178 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       name: proc.name,
       startMs: round(session.startDurationMs),
     });
-    let resumedAt = performance.now();
-    if (!stopper.signal.aborted) await go();
-    while (!stopper.signal.aborted) {
-      let stop: StopEvent;
-      try {
-        stop = await session.waitForStop({ signal: stopper.signal });
-      } catch (error) {
-        if (stopper.signal.aborted) break;
-        throw error;
-      }
-      logPassedEvents(stop);
-      if (stop.kind === 'exit' || stop.processExited === true) {
-        exitedByItself = true;
-        end('target-exited');
-        break;
-      }
-      if (stop.kind === 'exception') {
-        index++;
-        const line = await handleException(stop);
-        line.eventDeliveryMs = round(stop.atMs - resumedAt);
-        const quotaEnd = options.exitAfterMax === true && policy.quotaReached;
-        resumedAt = performance.now();
-        line.suspendedMs = round(resumedAt - stop.atMs);
-        writeLine(line);
-        if (quotaEnd) {
-          end('max-dumps');
-          break;
-        }
-        if (stopper.signal.aborted) break;
-        await go();
-        continue;
-      }
-      if (sos !== null && (await sos.onModuleLoad(stop.text))) {
-        emit({
-          type: 'note',
-          message: `SOS loaded by ${sos.runtime ?? '?'} when the runtime loaded`,
-        });
-      }
-      if (stopper.signal.aborted) break;
-      resumedAt = performance.now();
-      await go();
-    }
+    exitedByItself = await followStops(session, handler, ending, {
+      exitAfterMax: options.exitAfterMax === true,
+      sos,
+      writeLine,
+      emit,
+    });
   } catch (error) {
     failure = error;
-    end('error');
+    ending.end('error');
   }
 
   // ---- ending: never harm the target ---------------------------------------------------------
-  if (durationTimer !== undefined) clearTimeout(durationTimer);
-  options.signal?.removeEventListener('abort', onUserAbort);
-  const reason: WatchEndReason = endReason ?? 'error';
-  emit({ type: 'ending', reason });
-  const { detached, exitedDuringEnd } = await endSafely(session, exitedByItself, () =>
-    stopReportStarted(activity.sinceGo),
-  );
-  stopWatching();
+  ending.dispose();
+  const endReason: WatchEndReason = ending.reason ?? 'error';
+  emit({ type: 'ending', reason: endReason });
+  const closed = await session.close({ timeoutMs: CLOSE_TIMEOUT_MS });
   log.close();
-  if (exitedDuringEnd) exitedByItself = true;
-  let targetAlive: boolean | null = null;
-  if (!exitedByItself && proc.pid !== undefined) {
-    try {
-      const all = await listProcesses(lookup);
-      targetAlive = all.some((p) => p.pid === proc.pid);
-    } catch {
-      targetAlive = false;
-    }
-  }
-  const endedAt = new Date();
-  const summary: WatchSummary = {
-    schemaVersion: 1,
+  const exited = exitedByItself || closed.targetExited;
+  const summary = buildSummary({
     engine: options.engine,
-    process: { name: proc.name, ...(proc.pid === undefined ? {} : { pid: proc.pid }) },
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
-    durationMs: round(performance.now() - startMs),
-    exceptions: log.count,
-    dumps: log.dumps,
-    bySignature: log.bySignature,
-    byReason: log.byReason,
-    totalSuspendedMs: round(log.totalSuspendedMs),
-    medianSuspendedMs: log.medianSuspendedMs(),
-    detached,
-    targetAlive,
-    endReason: reason,
+    proc,
     outDir: options.outDir,
-    logPath: log.path,
-    dumpPaths: log.dumpPaths,
-    signatureAlgorithm: SIGNATURE_ALGORITHM,
-  };
-  if (failure !== null) {
-    summary.error = isHarnessError(failure)
-      ? { code: failure.code, message: failure.shortMessage }
-      : {
-          code: 'INTERNAL',
-          message: failure instanceof Error ? failure.message : JSON.stringify(failure),
-        };
-  }
-  try {
-    writeFileSync(join(options.outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`, {
-      mode: 0o600,
-    });
-  } catch (error) {
-    // The out dir may be the very thing that failed; the summary still goes back to the caller.
-    summary.error ??= {
-      code: 'IO',
-      message: `summary.json not written: ${(error as Error).message}`,
-    };
-  }
+    log,
+    startedAt,
+    startMs,
+    detached: closed.detached && !exited,
+    targetAlive: exited ? null : await stillRunning(proc, lookup),
+    endReason,
+    failure,
+  });
+  writeSummary(summary, options.outDir);
   emit({ type: 'ended', summary });
   return summary;
 }
 
-/** True when the text after a go command holds more than the echo of that command. */
-function stopReportStarted(sinceGo: string): boolean {
-  const lines = sinceGo.split('\n').map((l) => l.trim());
-  return lines.slice(1).some((l) => l.length > 0);
-}
-
-/**
- * Ends the session without harming the target. Running: when a stop is already being printed,
- * wait for its prompt instead of breaking in (a Ctrl-C racing a stop can end winedbg, and an
- * attached winedbg takes its target with it), then detach right there; otherwise the engine's
- * close() breaks in and detaches. Stopped at an exception the harness chose to end on (error,
- * --exit-after-max): detach at the stop. Both debuggers continue the pending event on detach.
- */
-async function endSafely(
-  session: DebuggerSession,
-  exitedByItself: boolean,
-  stopInFlight: () => boolean,
-): Promise<{ detached: boolean; exitedDuringEnd: boolean }> {
-  let exitedDuringEnd = false;
-  if (!exitedByItself && session.state === 'running' && stopInFlight()) {
-    try {
-      const stop = await session.waitForStop({ timeoutMs: 10_000 });
-      if (stop.kind === 'exit' || stop.processExited === true) exitedDuringEnd = true;
-    } catch {
-      // no prompt came: close() breaks in
-    }
+/** Starts the debugger on the target; a launched program's pid comes from the banner. */
+async function startSession(
+  options: WatchOptions,
+  target: SessionTarget,
+  proc: WatchedProcess,
+  log: ExceptionLog,
+): Promise<DebuggerSession> {
+  let session: DebuggerSession;
+  try {
+    session = await DebuggerSession.start({
+      dialect: options.engine,
+      target,
+      startTimeoutMs: options.startTimeoutMs ?? 60_000,
+      commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      // No signal: an abort ends the watch, whose close() detaches the target itself.
+      ...debuggerLaunchOptions(options),
+    });
+  } catch (error) {
+    log.close();
+    throw translateStartError(error, proc.pid);
   }
-  const closed = await session.close();
-  if (/Process of pid=[0-9a-f]+ has terminated/.test(closed.output)) exitedDuringEnd = true;
-  return { detached: closed.detached && !exitedByItself && !exitedDuringEnd, exitedDuringEnd };
+  if (proc.pid === undefined) {
+    const launched = session.dialect.launchedPid(session.banner);
+    if (launched !== undefined) proc.pid = launched;
+  }
+  return session;
 }
 
-function describe(
-  id: IdentifiedException,
-): IdentifiedLineFields & Pick<WatchExceptionLine, 'description'> {
-  return {
-    chance: id.chance,
-    code: id.code,
-    ...(id.description === null ? {} : { description: id.description }),
-    ...(id.threadId === undefined ? {} : { threadId: id.threadId }),
-    ...(id.address === undefined ? {} : { address: id.address }),
-    ...(id.parameters === undefined ? {} : { parameters: id.parameters }),
-    ...(id.clrType === undefined ? {} : { clrType: id.clrType }),
-    ...(id.clrMessage === undefined ? {} : { clrMessage: id.clrMessage }),
-    ...(id.hresult === undefined ? {} : { hresult: id.hresult }),
-    ...(id.innerExceptions === undefined ? {} : { innerExceptions: id.innerExceptions }),
-  };
+/** The exception filters of the selection, in the dialect's commands. */
+async function armExceptionBreaks(
+  session: DebuggerSession,
+  selection: ExceptionSelection,
+  timeoutMs: number,
+): Promise<void> {
+  const commands = session.dialect.exceptionBreakCommands({
+    ...selection,
+    // mingw g++ throws are 0x20474343; `sxe eh` alone only covers MSVC's e06d7363.
+    codes: selection.cpp
+      ? [...selection.codes, ...CPP_CODES.filter((c) => c !== '0xe06d7363')]
+      : selection.codes,
+  });
+  for (const command of commands) await session.execute(command, { timeoutMs });
 }
 
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100;
+/** Why and when the watch ends: --duration, the caller's abort, or a reason found on the way. */
+class WatchEnding {
+  private readonly controller = new AbortController();
+  reason: WatchEndReason | null = null;
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly onUserAbort = () => this.end('aborted');
+
+  constructor(private readonly options: WatchOptions) {
+    this.timer =
+      options.durationMs === undefined
+        ? undefined
+        : setTimeout(() => this.end('duration'), options.durationMs);
+    if (options.signal?.aborted === true) this.end('aborted');
+    options.signal?.addEventListener('abort', this.onUserAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  end(reason: WatchEndReason): void {
+    this.reason ??= reason;
+    this.controller.abort(reason);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.options.signal?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+/** Resume, wait for the next stop, handle it; until the watch ends. True: the target exited. */
+async function followStops(
+  session: DebuggerSession,
+  handler: ExceptionHandler,
+  ending: WatchEnding,
+  hooks: {
+    exitAfterMax: boolean;
+    sos: SosLoader | null;
+    writeLine(line: WatchExceptionLine): void;
+    emit(event: WatchEvent): void;
+  },
+): Promise<boolean> {
+  let resumedAt = performance.now();
+  if (!ending.signal.aborted) await session.go();
+  while (!ending.signal.aborted) {
+    let stop;
+    try {
+      stop = await session.waitForStop({ signal: ending.signal });
+    } catch (error) {
+      if (ending.signal.aborted) break;
+      throw error;
+    }
+    for (const line of handler.passedEvents(stop)) hooks.writeLine(line);
+    if (stop.kind === 'exit' || stop.processExited === true) {
+      ending.end('target-exited');
+      return true;
+    }
+    if (stop.kind === 'exception') {
+      const line = await handler.handle(stop);
+      line.eventDeliveryMs = round(stop.atMs - resumedAt);
+      const quotaEnd = hooks.exitAfterMax && handler.quotaReached;
+      resumedAt = performance.now();
+      line.suspendedMs = round(resumedAt - stop.atMs);
+      hooks.writeLine(line);
+      if (quotaEnd) {
+        ending.end('max-dumps');
+        break;
+      }
+      if (ending.signal.aborted) break;
+      await session.go();
+      continue;
+    }
+    if (hooks.sos !== null && (await hooks.sos.onModuleLoad(stop.text))) {
+      hooks.emit({
+        type: 'note',
+        message: `SOS loaded by ${hooks.sos.runtime ?? '?'} when the runtime loaded`,
+      });
+    }
+    if (ending.signal.aborted) break;
+    resumedAt = performance.now();
+    await session.go();
+  }
+  return false;
+}
+
+/** Whether the watched process still runs after the detach (false when that cannot be told). */
+async function stillRunning(proc: WatchedProcess, lookup: LookupOptions): Promise<boolean | null> {
+  if (proc.pid === undefined) return null;
+  try {
+    const all = await listProcesses(lookup);
+    return all.some((p) => p.pid === proc.pid);
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@
 // are those of the real transcripts under test/fixtures/transcripts/.
 import { UnsafeArgumentError } from '../../../errors.js';
 import { findDebuggerEvents } from '../../../parsers/debugger-event.js';
+import { parseLastEvent } from '../../../parsers/last-event.js';
 import { isLiveTarget, refuseBadPid } from '../shared/live-target.js';
 import { stopFromEvents, type StopEvent } from '../shared/stop-event.js';
 import {
@@ -15,7 +16,6 @@ import {
 } from '../shared/unsafe-text.js';
 import type { Dialect, ExceptionBreakSettings } from '../types.js';
 import { findCdb, locateCdb } from './locate.js';
-import { listTasklistProcesses } from './process-list.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
 // blank, so the space is optional.
@@ -53,7 +53,22 @@ export const cdbDialect: Dialect = {
     crashAnalysis: true,
     // Under `sxd` cdb prints a first-chance banner and goes on without a prompt.
     printsPassedExceptions: true,
+    chanceInDumps: true,
     sizeEstimate: 'address-summary',
+  },
+  identify: {
+    lastEventAtEveryStop: true,
+    readLastEvent(text) {
+      const record = parseLastEvent(text);
+      return {
+        code: record.code ?? null,
+        chance: record.chance ?? null,
+        description: record.description.length > 0 ? record.description : null,
+        ...(record.threadId === undefined ? {} : { threadId: record.threadId }),
+      };
+    },
+    exceptionRecordCommand: '.exr -1',
+    stackCommand: (frames) => `k ${frames}`,
   },
   heapSampling: {
     style: 'attach-per-sample',
@@ -64,7 +79,9 @@ export const cdbDialect: Dialect = {
 
   locateBinary: locateCdb,
   findBinary: findCdb,
-  listProcesses: listTasklistProcesses,
+  // Loaded on first use: listing processes needs execa, which `parse` and `analyze` never do.
+  listProcesses: async (options) =>
+    (await import('./process-list.js')).listTasklistProcesses(options),
 
   launchArgs(target, options) {
     // -snul: no symbol-server sweeps for unqualified names (a lookup of a name with no module

@@ -5,7 +5,7 @@
 // https://gitlab.winehq.org/wine/wine/-/wikis/Commands/winedbg, and its messages come from
 // https://gitlab.winehq.org/wine/wine/-/tree/master/programs/winedbg.
 import { UnsafeArgumentError, UsageError } from '../../../errors.js';
-import { findDebuggerEvents } from '../../../parsers/debugger-event.js';
+import { findDebuggerEvents, parseDebuggerEvent } from '../../../parsers/debugger-event.js';
 import { isLiveTarget, refuseBadPid } from '../shared/live-target.js';
 import { stopFromEvents, type StopEvent } from '../shared/stop-event.js';
 import {
@@ -16,7 +16,6 @@ import {
 } from '../shared/unsafe-text.js';
 import type { Dialect } from '../types.js';
 import { findOnPath } from './find-on-path.js';
-import { listWinedbgProcesses } from './process-list.js';
 
 // The prompt, no trailing space, no newline: `Wine-dbg>`
 const PROMPT_RE = /Wine-dbg> ?$/;
@@ -49,7 +48,23 @@ export const winedbgDialect: Dialect = {
     sos: false,
     crashAnalysis: false,
     printsPassedExceptions: false,
+    chanceInDumps: false,
     sizeEstimate: 'info-maps',
+  },
+  identify: {
+    // The stop line already holds what `info exception` repeats.
+    lastEventAtEveryStop: false,
+    readLastEvent(text) {
+      const event = parseDebuggerEvent(text);
+      return {
+        code: event.code,
+        chance: event.chance,
+        description: event.description,
+        ...(event.address === undefined ? {} : { address: event.address }),
+      };
+    },
+    // `bt` prints the whole stack; the caller keeps the top frames.
+    stackCommand: () => 'bt',
   },
   heapSampling: {
     style: 'bare-session',
@@ -65,7 +80,9 @@ export const winedbgDialect: Dialect = {
   findBinary(env) {
     return findOnPath('winedbg', env);
   },
-  listProcesses: listWinedbgProcesses,
+  // Loaded on first use: listing processes needs execa, which `parse` and `analyze` never do.
+  listProcesses: async (options) =>
+    (await import('./process-list.js')).listWinedbgProcesses(options),
 
   launchedPid(banner) {
     const match = STARTING_PID_RE.exec(banner);

@@ -1,9 +1,10 @@
-// The per-heap sampler (Windows): every sample is its own short NONINVASIVE cdb attach
-// (`-pv`: the target's threads are suspended, no debug port is taken, nothing cdb does can end the
-// target), one `!heap -s -h 0`, then a clean exit. The target is suspended from the attach to the
+// The per-heap sampler (Windows, cdb): every sample is its own short NONINVASIVE attach
+// (cdb `-pv`: the target's threads are suspended, no debug port is taken, nothing cdb does can end
+// the target), the dialect's heap summary command (cdb `!heap -s -h 0`), then a clean exit. The target is suspended from the attach to the
 // exit; the sample records that time, measured from spawning cdb to its exit (an upper bound: it
 // includes cdb's own start-up before the attach).
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
@@ -15,9 +16,8 @@ import {
   type SampleReading,
 } from './sampler.js';
 
-export const HEAP_SUMMARY_COMMAND = '!heap -s -h 0';
-
-export interface CdbSamplerOptions {
+export interface AttachSamplerOptions {
+  engine: DialectName;
   pid: number;
   env?: NodeJS.ProcessEnv;
   debuggerPath?: string;
@@ -40,18 +40,20 @@ export function processExists(pid: number): Promise<boolean> {
   }
 }
 
-export function createCdbSampler(options: CdbSamplerOptions): HeapSampler {
+export function createAttachSampler(options: AttachSamplerOptions): HeapSampler {
   const alive = options.isTargetAlive ?? processExists;
+  const dialect = getDialect(options.engine);
+  const command = dialect.heapSampling?.command(options.pid) ?? '';
   return {
-    engine: 'cdb',
-    source: 'heap',
+    engine: options.engine,
+    source: dialect.heapSampling?.source ?? 'heap',
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
       const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index });
       const began = performance.now();
       let session: DebuggerSession;
       try {
         session = await DebuggerSession.start({
-          dialect: 'cdb',
+          dialect: options.engine,
           target: { kind: 'attach', pid: options.pid, noninvasive: true },
           ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
           ...(signal === undefined ? {} : { signal }),
@@ -69,16 +71,16 @@ export function createCdbSampler(options: CdbSamplerOptions): HeapSampler {
       const warnings: string[] = [];
       let output: string;
       try {
-        const result = await session.execute(HEAP_SUMMARY_COMMAND, {
+        const result = await session.execute(command, {
           ...(signal === undefined ? {} : { signal }),
         });
         output = result.output;
-        if (result.truncated) warnings.push(`${HEAP_SUMMARY_COMMAND} output was truncated`);
+        if (result.truncated) warnings.push(`${command} output was truncated`);
       } finally {
         const end = await session.close();
         if (end.forced)
           warnings.push(
-            'cdb did not exit after qd and was killed (noninvasive: the target is unharmed)',
+            `${dialect.name} did not exit after ${dialect.endCommands(session.target).join(' + ')} and was killed (noninvasive: the target is unharmed)`,
           );
       }
       const suspendedMs = Math.round((performance.now() - began) * 10) / 10;

@@ -1,7 +1,8 @@
-// The committed-memory sampler: one bare winedbg, never attached, kept open for the whole run;
-// each sample is `info maps <pid>` (OpenProcess + VirtualQueryEx from outside, 22–47 ms, lab §5),
-// so the target is never suspended. Regions are grouped and tracked by region-groups.ts.
+// The committed-memory sampler (Wine, winedbg): one bare debugger, never attached, kept open for the
+// whole run; each sample is the dialect's region listing (winedbg `info maps <pid>`: OpenProcess +
+// VirtualQueryEx from outside, 22–47 ms here), so the target is never suspended. Regions are grouped and tracked by region-groups.ts.
 import { DebuggerSession } from '../../engine/debugger-session.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
 import { groupPrivateRegions, RegionIdTracker } from './region-groups.js';
@@ -12,7 +13,8 @@ import {
   type SampleReading,
 } from './sampler.js';
 
-export interface WinedbgSamplerOptions {
+export interface BareSessionSamplerOptions {
+  engine: DialectName;
   pid: number;
   env?: NodeJS.ProcessEnv;
   debuggerPath?: string;
@@ -24,10 +26,14 @@ export interface WinedbgSamplerOptions {
 
 const KB = 1024;
 
-export async function createWinedbgSampler(options: WinedbgSamplerOptions): Promise<HeapSampler> {
+export async function createBareSessionSampler(
+  options: BareSessionSamplerOptions,
+): Promise<HeapSampler> {
+  const dialect = getDialect(options.engine);
+  const command = dialect.heapSampling?.command(options.pid) ?? '';
   const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index: 0 });
   const session = await DebuggerSession.start({
-    dialect: 'winedbg',
+    dialect: options.engine,
     target: { kind: 'none' },
     ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -36,16 +42,16 @@ export async function createWinedbgSampler(options: WinedbgSamplerOptions): Prom
   });
   const tracker = new RegionIdTracker();
   return {
-    engine: 'winedbg',
-    source: 'committed-memory',
+    engine: options.engine,
+    source: dialect.heapSampling?.source ?? 'committed-memory',
     async sample(_index: number, signal?: AbortSignal): Promise<SampleReading> {
-      const result = await session.execute(`info maps ${options.pid}`, {
+      const result = await session.execute(command, {
         ...(signal === undefined ? {} : { signal }),
       });
       const maps = parseWinedbgInfoMaps(result.output);
       if (maps.error !== undefined) {
         throw new TargetGoneError(
-          `the target (pid ${options.pid}) is gone: winedbg says "${maps.error}"`,
+          `the target (pid ${options.pid}) is gone: ${dialect.name} says "${maps.error}"`,
         );
       }
       const warnings = [...maps.warnings];
@@ -59,7 +65,7 @@ export async function createWinedbgSampler(options: WinedbgSamplerOptions): Prom
         // A live Windows process always has private memory (its stacks, its PEB): no rows means
         // the listing is not of a process.
         throw new TargetGoneError(
-          `info maps ${options.pid} listed no private memory: the target has probably exited`,
+          `${command} listed no private memory: the target has probably exited`,
         );
       }
       return { heaps, suspendedMs: 0, warnings };
