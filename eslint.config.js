@@ -1,4 +1,4 @@
-// Lint rules: typed typescript-eslint plus the layer boundaries from ../shared/design.md.
+// Lint rules: typed typescript-eslint plus the layer boundaries (README.md, "How it is built").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { readdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ const layer = (from, forbidden) => ({
       {
         patterns: forbidden.map((name) => ({
           group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-          message: `src/${from} must not import src/${name}: imports point down only (design.md).`,
+          message: `src/${from} must not import src/${name}: imports point down only.`,
         })),
       },
     ],

@@ -42,7 +42,7 @@ export {
   createUmdhDiffParser,
   createUmdhLogParser,
 } from './parsers/umdh.js';
-export { parseWinedbgInfoMaps } from './parsers/winedbg-info-maps.js';
+export { parseWinedbgInfoMaps } from './engine/dialects/winedbg/info-maps.js';
 
 // The built-in minidump reader.
 export * from './minidump/index.js';

@@ -2,7 +2,7 @@
 // `cdb-harness inspect --json` prints and schemas/inspect.schema.json checks. It never throws for
 // a bad file: an unreadable header or directory, or an I/O error, gives `ok: false` + `error`.
 // Only an abort is rethrown, because the caller asked for it.
-import { AbortedError, isHarnessError, type HarnessErrorCode } from '../errors.js';
+import { AbortedError, errorToJSON, type HarnessErrorCode } from '../errors.js';
 import { hex, hex32 } from './bytes.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
 import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
@@ -170,9 +170,7 @@ export async function inspectDump(
     const failed: InspectedDumpFailed = {
       file: path,
       ok: false,
-      error: isHarnessError(error)
-        ? { code: error.code, message: error.shortMessage }
-        : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
+      error: errorToJSON(error, { brief: true }),
       warnings: dump ? dump.warnings() : [],
     };
     if (dump) failed.fileSize = dump.fileSize;

@@ -1,7 +1,7 @@
 // Ends a process and every descendant. On Linux the tree comes from /proc/<pid>/stat (field 4 is
 // the parent pid); it is collected before signalling, so children re-parented by their parent's
 // death are still found. Zombies count as gone: in some sandboxes PID 1 never reaps them
-// (winedbg-lab §10). On Windows `taskkill /T /F` does the walk.
+// (containers without an init). On Windows `taskkill /T /F` does the walk.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 

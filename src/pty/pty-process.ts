@@ -22,7 +22,7 @@ export interface PtyExit {
 
 const DEFAULT_COLS = 32000;
 const DEFAULT_ROWS = 50;
-/** How long killTree waits for the exit event after the tree is gone (it can lag, lab §2). */
+/** How long killTree waits for the exit event after the tree is gone (it can lag behind the tree's end under Wine). */
 const EXIT_EVENT_GRACE_MS = 3000;
 
 export class PtyProcess {

@@ -1,7 +1,7 @@
 // Removes terminal control sequences from pty output. A pty hands us arbitrary chunks, so an
 // escape sequence can be cut anywhere (`\x1b[?2` | `5l`); the stripper keeps its state between
 // chunks instead of running a regex over each chunk. Exact bytes measured from winedbg under
-// Wine's conhost (winedbg-lab §2):
+// Wine's conhost:
 //   "\u001b]0;Wine Debugger\u0007\u001b[?25lWineDbg starting on pid 01a0\r\r\n\u001b[?25h"
 // ConPTY on Windows adds cursor moves, SGR colours and `ESC[K` erases of the same families.
 

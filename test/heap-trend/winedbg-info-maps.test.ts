@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseWinedbgInfoMaps } from '../../src/parsers/winedbg-info-maps.js';
+import { parseWinedbgInfoMaps } from '../../src/engine/dialects/winedbg/info-maps.js';
 import { assertValid } from '../../src/report/schemas.js';
 import {
   groupPrivateRegions,

@@ -5,9 +5,9 @@
 // "No Registry Settings" form. gflags.exe itself cannot run here (Linux).
 import { expect } from 'chai';
 import { runGflagsCli } from '../../src/cli/commands/gflags.js';
-import { parseGflagsImageOutput } from '../../src/workflows/gflags/gflags-output.js';
+import { parseGflagsImageOutput } from '../../src/parsers/gflags-output.js';
 import { imageFileName } from '../../src/workflows/gflags/gflags.js';
-import { locateWindowsTool } from '../../src/workflows/umdh/windows-tools.js';
+import { locateWindowsTool } from '../../src/workflows/windows-tools.js';
 
 describe('gflags and the Windows-only tools', () => {
   it('sees +ust in gflags /i output', () => {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option } from 'commander';
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
 import { progressLine, summaryText } from '../../report/analyze/progress-text.js';
 import { createSigner } from '../../report/analyze/signature.js';
@@ -295,7 +295,7 @@ function readSkipModules(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --skip-modules ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read --skip-modules ${path}: ${errorMessage(error)}`);
   }
   return parseSkipModules(text);
 }

@@ -3,7 +3,7 @@
 // text or as schema-checked JSON (schemas/dumpResult.schema.json).
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import {
   dumpProcess,
   type DumpEvent,
@@ -141,7 +141,7 @@ export async function runDump(cli: DumpCliOptions): Promise<number> {
   try {
     options = dumpOptionsFromCli(cli);
   } catch (error) {
-    process.stderr.write(`cdb-harness dump: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness dump: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
@@ -168,7 +168,7 @@ export async function runDump(cli: DumpCliOptions): Promise<number> {
     }
     return result.verified ? ExitCode.Ok : ExitCode.Partial;
   } catch (error) {
-    process.stderr.write(`cdb-harness dump: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness dump: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

@@ -1,13 +1,13 @@
 // `cdb-harness gflags --enable-ust IMAGE | --disable-ust IMAGE | --show IMAGE` (issue #7): the
 // user-mode stack-trace database umdh needs, through gflags.exe (Windows only).
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import {
   queryImageFlags,
   setUserStackTraces,
   UST_WARNING,
   type GflagsResult,
 } from '../../workflows/gflags/gflags.js';
-import { locateWindowsTool } from '../../workflows/umdh/windows-tools.js';
+import { locateWindowsTool } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 
@@ -86,7 +86,7 @@ export async function runGflagsCli(cli: GflagsCliOptions): Promise<number> {
     );
     return ExitCode.Ok;
   } catch (error) {
-    process.stderr.write(`cdb-harness gflags: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness gflags: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   }
 }

@@ -2,7 +2,7 @@
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
-import { DebuggerNotFoundError, UsageError } from '../../errors.js';
+import { DebuggerNotFoundError, errorMessage, UsageError } from '../../errors.js';
 import { formatKb, formatRate } from '../../report/heap-trend/format.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import { defaultEngine, resolveProcess } from '../../workflows/process-lookup.js';
@@ -12,7 +12,7 @@ import {
   type HeapTrendProgress,
 } from '../../workflows/heap-trend/run-heap-trend.js';
 import { parseDuration, parseSizeKb, parseSizeList } from '../../workflows/heap-trend/units.js';
-import { windowsOnlyMessage } from '../../workflows/umdh/windows-tools.js';
+import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 
@@ -234,7 +234,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
   try {
     plan = heapTrendOptionsFromCli(cli);
   } catch (error) {
-    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness heap-trend: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
@@ -277,7 +277,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
         return ExitCode.Failure;
     }
   } catch (error) {
-    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness heap-trend: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

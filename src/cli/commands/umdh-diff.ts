@@ -3,7 +3,7 @@
 // intervals in which it grew, the allocation site; top growing stacks first. Text or JSON
 // (schemas/umdhTrend.schema.json). Works on any OS: it reads files umdh already wrote.
 import { writeFile } from 'node:fs/promises';
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import { renderUmdhMarkdown } from '../../report/heap-trend/markdown.js';
 import type { UmdhTrend } from '../../report/heap-trend/umdh-trend.js';
 import { validate } from '../../report/schemas.js';
@@ -92,7 +92,7 @@ export async function runUmdhDiffCli(files: string[], cli: UmdhDiffCliOptions): 
     process.stdout.write(cli.json === true ? json : `${text(trend)}\n`);
     return ExitCode.Ok;
   } catch (error) {
-    process.stderr.write(`cdb-harness umdh-diff: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness umdh-diff: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   }
 }

@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
@@ -321,7 +321,7 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
   try {
     options = watchOptionsFromCli(cli, program);
   } catch (error) {
-    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness watch: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
@@ -352,7 +352,7 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
     }
     return watchExitCode(summary);
   } catch (error) {
-    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    process.stderr.write(`cdb-harness watch: ${errorMessage(error)}\n`);
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

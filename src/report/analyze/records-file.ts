@@ -1,6 +1,7 @@
 // records.ndjson: one analyze record per line, appended as each dump finishes so `tail -f` shows
 // progress and an interrupted run keeps every complete record. Reading is streamed line by line:
 // a batch of thousands of dumps never sits in memory at once.
+import { errorMessage } from '../../errors.js';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
@@ -28,7 +29,7 @@ export async function* readRecords(
     try {
       value = JSON.parse(line);
     } catch (error) {
-      options.onBadLine?.(lineNumber, (error as Error).message);
+      options.onBadLine?.(lineNumber, errorMessage(error));
       continue;
     }
     if (!isRecordLike(value)) {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { mkdir, stat } from 'node:fs/promises';
-import { AbortedError, UsageError, isHarnessError } from '../../errors.js';
+import { AbortedError, errorMessage, isHarnessError, UsageError } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
   AnalyzeError,
@@ -211,7 +211,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           isHarnessError(error) && error.code === 'IO'
             ? error.shortMessage
             : isNodeFsError(error)
-              ? (error as Error).message
+              ? errorMessage(error)
               : undefined;
         if (ioMessage !== undefined) {
           // An unreadable file (permissions, vanished) is that file's problem, not the batch's.

@@ -1,12 +1,12 @@
 // The dump file on disk: reserved before the debugger writes it, watched while it grows, kept or
-// set aside afterwards. Dumps hold secrets (design.md), so the file exists with mode 0600 BEFORE
+// set aside afterwards. Dumps hold the target's memory (secrets, tokens), so the file exists with mode 0600 BEFORE
 // the debugger opens it: both cdb (`.dump /o`) and winedbg (`minidump`, CreateFile CREATE_ALWAYS
 // under Wine) truncate an existing file and keep its mode, so the contents are never readable by
 // others, not even for the milliseconds a chmod afterwards would leave open.
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IoError } from '../../errors.js';
+import { errorMessage, IoError } from '../../errors.js';
 import { numberedName } from './dump-name.js';
 
 export const DUMP_FILE_MODE = 0o600;
@@ -20,7 +20,7 @@ export async function ensureOutDir(dir: string): Promise<void> {
     if (!info.isDirectory()) throw new IoError(`--out ${dir} is not a directory`);
   } catch (error) {
     if (error instanceof IoError) throw error;
-    throw new IoError(`cannot create the output directory ${dir}: ${(error as Error).message}`, {
+    throw new IoError(`cannot create the output directory ${dir}: ${errorMessage(error)}`, {
       cause: error,
     });
   }
@@ -55,7 +55,7 @@ export async function reserveDumpFile(
           cause: error,
         });
       }
-      throw new IoError(`cannot create the dump file ${path}: ${(error as Error).message}`, {
+      throw new IoError(`cannot create the dump file ${path}: ${errorMessage(error)}`, {
         cause: error,
       });
     }

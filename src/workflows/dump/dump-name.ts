@@ -3,7 +3,7 @@
 //   dump:  w3wp.exe_1234_251121_124859.dmp              (process, pid, date, time)
 //   watch: raise.exe_1234_e0434352_251121-124859.dmp   (process, pid, code[-Type], date-time)
 // Only [A-Za-z0-9._-] survive: the name goes onto a debugger command line (winedbg's `minidump`
-// misreads spaces, colons and backslashes, lab §4), and it must be the same on every filesystem.
+// misreads spaces, colons and backslashes: see the winedbg dialect's writeDumpCommand), and it must be the same on every filesystem.
 
 /** Replaces anything outside [A-Za-z0-9._-] with `_`, and never returns an empty or dot name. */
 export function safeFileComponent(text: string, fallback = 'process'): string {

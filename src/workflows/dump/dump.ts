@@ -2,12 +2,11 @@
 //
 // cdb attaches noninvasively (`-pv`): the target's threads are suspended only while cdb is
 // attached, nothing is injected, and ending the session cannot kill it. winedbg has no
-// noninvasive mode: it attaches, writes `minidump "PATH"` and detaches (lab §3, §4).
+// noninvasive mode: it attaches, writes `minidump "PATH"` and detaches (test/dump/dump-winedbg.test.ts).
 //
 // Order: resolve the process → estimate the size (winedbg: `info maps <pid>` from an unattached
 // winedbg, so no suspension; cdb: `!address -summary` once attached) → check free disk space →
 // reserve an owner-only file → write while polling its size → detach → read it back.
-import { execa } from 'execa';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
@@ -15,7 +14,6 @@ import type { SessionTarget } from '../../engine/dialects/types.js';
 import { errorMessage, IoError, isHarnessError, TargetError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
-import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import {
   listProcesses,
@@ -114,21 +112,6 @@ interface Estimate {
   note?: string;
 }
 
-async function winedbgEstimate(pid: number, options: DumpOptions): Promise<Estimate> {
-  const file = options.debuggerPath ?? 'winedbg';
-  const result = await execa(file, ['--command', `info maps ${pid}`], {
-    env: options.env ?? process.env,
-    extendEnv: false,
-    reject: false,
-    timeout: 15_000,
-    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
-  });
-  const record = parseWinedbgInfoMaps(String(result.stdout));
-  if (record.error !== undefined) return { bytes: null, note: `info maps: ${record.error}` };
-  if (!record.sawHeader) return { bytes: null, note: 'info maps printed no region table' };
-  return { bytes: record.committedPrivateBytes };
-}
-
 async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
   try {
     const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
@@ -178,8 +161,13 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   };
   const dialect = getDialect(options.engine);
   const estimateBy = options.estimate === false ? null : dialect.abilities.sizeEstimate;
-  if (estimateBy === 'info-maps') {
-    useEstimate(await winedbgEstimate(proc.pid, options), 'winedbg-info-maps');
+  if (estimateBy === 'info-maps' && dialect.estimateDumpBytes !== undefined) {
+    const outside = await dialect.estimateDumpBytes(proc.pid, {
+      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    useEstimate(outside, 'winedbg-info-maps');
   }
   // The space check runs against the cdb estimate once attached. Under winedbg the estimate is
   // what a full dump would need, not the normal dump winedbg writes, so it is not checked.

@@ -22,7 +22,8 @@ interface Rule {
 const who = (pid: number | undefined) => (pid === undefined ? 'the process' : `process ${pid}`);
 
 const RULES: readonly Rule[] = [
-  // cdb, survey §1.1 (mBugId): `Cannot debug pid 1234, NTSTATUS 0xC0000048`
+  // cdb (the texts BugId matches, https://github.com/SkyLined/BugId):
+  //   `Cannot debug pid 1234, NTSTATUS 0xC0000048`
   //   "An attempt to set a process's DebugPort or ExceptionPort was made, but a port already
   //   exists in the process… A non-invasive attach is still possible…"
   {
@@ -33,7 +34,7 @@ const RULES: readonly Rule[] = [
       'use a noninvasive attach (`cdb-harness dump` attaches noninvasively with cdb; `watch` ' +
       'needs an invasive attach to see exceptions).',
   },
-  // cdb, survey §1.1: `Cannot debug pid 1234, Win32 error 0n5` / `"Access is denied."`
+  // cdb: `Cannot debug pid 1234, Win32 error 0n5` / `"Access is denied."`
   {
     reason: 'access-denied',
     pattern:
@@ -43,7 +44,7 @@ const RULES: readonly Rule[] = [
       'as the same or a more privileged user; protected processes (antimalware, PPL services) ' +
       'cannot be debugged at all.',
   },
-  // cdb, survey §1.1: `Cannot debug pid 4242, NTSTATUS 0xC00000BB` (x86 cdb on an x64 target)
+  // cdb: `Cannot debug pid 4242, NTSTATUS 0xC00000BB` (x86 cdb on an x64 target)
   {
     reason: 'bitness',
     pattern: /NTSTATUS 0xC00000BB\b/i,
@@ -52,14 +53,14 @@ const RULES: readonly Rule[] = [
       'Use the x64 cdb (Debugging Tools for Windows, x64 folder) for 64-bit processes and the x86 ' +
       'cdb for 32-bit ones; point --debugger or CDB_PATH at the right one.',
   },
-  // cdb, survey §1.1: `Cannot debug pid 1234, NTSTATUS 0xC000010A` (process is exiting)
+  // cdb: `Cannot debug pid 1234, NTSTATUS 0xC000010A` (process is exiting)
   {
     reason: 'exiting',
     pattern: /NTSTATUS 0xC000010A\b/i,
     explain: (pid) => `${who(pid)} is exiting; there is nothing left to debug.`,
   },
-  // cdb, survey §1.1: `Cannot debug pid 1234, Win32 error 0n87` ("The parameter is incorrect.")
-  // winedbg, lab §3: `Can't attach process 1869f: error 87`
+  // cdb: `Cannot debug pid 1234, Win32 error 0n87` ("The parameter is incorrect.")
+  // winedbg (`winedbg 99999`): `Can't attach process 1869f: error 87`
   {
     reason: 'not-found',
     pattern: /Win32 error 0n87\b|Can't attach process [0-9a-f]+: error 87\b/i,

@@ -4,8 +4,8 @@
 import { basename } from 'node:path';
 import { execa } from 'execa';
 import { CommandFailedError, UsageError } from '../../errors.js';
-import { locateWindowsTool, type ToolLookup } from '../umdh/windows-tools.js';
-import { parseGflagsImageOutput, type GflagsImageSettings } from './gflags-output.js';
+import { locateWindowsTool, type ToolLookup } from '../windows-tools.js';
+import { parseGflagsImageOutput, type GflagsImageSettings } from '../../parsers/gflags-output.js';
 
 /** What the user must know before turning +ust on (shown by the CLI, returned for JSON). */
 export const UST_WARNING =

@@ -3,8 +3,8 @@
 // VirtualQueryEx from outside, 22–47 ms here), so the target is never suspended. Regions are grouped and tracked by region-groups.ts.
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
+import { UsageError } from '../../errors.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
 import { groupPrivateRegions, RegionIdTracker } from './region-groups.js';
 import {
   TargetGoneError,
@@ -30,7 +30,11 @@ export async function createBareSessionSampler(
   options: BareSessionSamplerOptions,
 ): Promise<HeapSampler> {
   const dialect = getDialect(options.engine);
-  const command = dialect.heapSampling?.command(options.pid) ?? '';
+  const sampling = dialect.heapSampling;
+  if (sampling?.style !== 'bare-session') {
+    throw new UsageError(`${dialect.name} cannot list a process's memory regions from outside`);
+  }
+  const command = sampling.command(options.pid);
   const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index: 0 });
   const session = await DebuggerSession.start({
     dialect: options.engine,
@@ -43,12 +47,12 @@ export async function createBareSessionSampler(
   const tracker = new RegionIdTracker();
   return {
     engine: options.engine,
-    source: dialect.heapSampling?.source ?? 'committed-memory',
+    source: sampling.source,
     async sample(_index: number, signal?: AbortSignal): Promise<SampleReading> {
       const result = await session.execute(command, {
         ...(signal === undefined ? {} : { signal }),
       });
-      const maps = parseWinedbgInfoMaps(result.output);
+      const maps = sampling.readRegions(result.output);
       if (maps.error !== undefined) {
         throw new TargetGoneError(
           `the target (pid ${options.pid}) is gone: ${dialect.name} says "${maps.error}"`,

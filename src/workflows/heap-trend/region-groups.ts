@@ -14,7 +14,7 @@
 // Stable ids: a region's id is `region@<start>` the first time it is seen. In later samples a
 // region that overlaps a known region's last address range inherits that id, so a region that
 // grows downwards, or absorbs a neighbour, keeps its series.
-import type { WinedbgMapRegion } from '../../parsers/winedbg-info-maps.js';
+import type { MemoryRegion } from '../../engine/dialects/types.js';
 
 export interface RegionGroup {
   start: bigint;
@@ -27,7 +27,7 @@ export interface RegionGroup {
   rows: number;
 }
 
-export function groupPrivateRegions(regions: readonly WinedbgMapRegion[]): RegionGroup[] {
+export function groupPrivateRegions(regions: readonly MemoryRegion[]): RegionGroup[] {
   const groups: RegionGroup[] = [];
   let current: RegionGroup | undefined;
   for (const row of regions) {

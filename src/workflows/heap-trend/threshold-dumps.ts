@@ -2,7 +2,7 @@
 // ProcDump -m. Each step fires once, when a sample first reaches it (several steps crossed by one
 // jump give one dump each, smallest first). The dump goes through the engine: cdb `-pv` +
 // `.dump /o /ma` + exit; winedbg attach + `minidump "PATH"` + detach (winedbg writes a normal dump
-// only, lab §4). Every file is read back with inspectDump: it must parse and hold the target's pid.
+// only, whatever is asked). Every file is read back with inspectDump: it must parse and hold the target's pid.
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';

@@ -3,24 +3,17 @@
 // into UmdhTrendBuilder at once, so memory holds one number per stack per snapshot, never a file.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { AbortedError, IoError, UsageError } from '../../errors.js';
+import { AbortedError, errorMessage, IoError, UsageError } from '../../errors.js';
 import { createChunkLineSplitter } from '../../parsers/line-parser.js';
 import { createUmdhDiffParser, createUmdhLogParser } from '../../parsers/umdh.js';
+import { umdhFileKind, type UmdhFileKind } from '../../parsers/umdh-file-kind.js';
+export type { UmdhFileKind } from '../../parsers/umdh-file-kind.js';
 import {
   UmdhTrendBuilder,
   type UmdhStackKey,
   type UmdhTrend,
   type UmdhTrendRule,
 } from '../../report/heap-trend/umdh-trend.js';
-
-export type UmdhFileKind = 'log' | 'comparison';
-
-// + 2a98c90 ( 2a98c90 -     0)  15cf4 allocs	BackTrace74050
-const COMPARISON_LINE_RE = /^[+-]\s*[0-9a-f]+\s*\(\s*[0-9a-f]+\s*-\s*[0-9a-f]+\s*\)/i;
-// Total increase ==  27000 requested +    9c0 overhead =  279c0
-const COMPARISON_TOTAL_RE = /^\s*Total (?:increase|decrease)\s*==/i;
-// 00005320 bytes in 0x14 allocations (@ 0x00000428) by: BackTrace00B53
-const LOG_ENTRY_RE = /^\s*[0-9a-f]+ bytes in (?:0x[0-9a-f]+|\d+) allocations \(@/i;
 
 const SNIFF_BYTES = 1024 * 1024;
 
@@ -30,12 +23,7 @@ export async function sniffUmdhFile(file: string): Promise<UmdhFileKind | null> 
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    const text = buffer.subarray(0, bytesRead).toString('utf8');
-    for (const line of text.split(/\r?\n/)) {
-      if (LOG_ENTRY_RE.test(line)) return 'log';
-      if (COMPARISON_LINE_RE.test(line) || COMPARISON_TOTAL_RE.test(line)) return 'comparison';
-    }
-    return null;
+    return umdhFileKind(buffer.subarray(0, bytesRead).toString('utf8'));
   } finally {
     await handle.close();
   }
@@ -83,7 +71,7 @@ export async function runUmdhDiff(options: UmdhDiffOptions): Promise<UmdhTrend> 
     try {
       kind = await sniffUmdhFile(file);
     } catch (error) {
-      throw new IoError(`cannot read ${file}: ${(error as Error).message}`, { cause: error });
+      throw new IoError(`cannot read ${file}: ${errorMessage(error)}`, { cause: error });
     }
     if (kind === null) {
       throw new UsageError(

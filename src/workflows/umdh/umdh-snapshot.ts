@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { execa } from 'execa';
 import { CommandFailedError, TargetError } from '../../errors.js';
 import { queryImageFlags, type GflagsOptions } from '../gflags/gflags.js';
-import { locateWindowsTool, type ToolLookup } from './windows-tools.js';
+import { locateWindowsTool, type ToolLookup } from '../windows-tools.js';
 
 export interface UmdhSnapshotOptions extends ToolLookup {
   umdhPath?: string;

@@ -1,10 +1,10 @@
 // Exception codes by the names users type (`av`, `clr`, `stackoverflow`) and the classes the
 // watch options select (`--clr`, `--av`, `--cpp`). Codes follow records.md: `0x` + 8 hex digits.
 
-/** CLR exceptions: .NET 4+/Core (`e0434352`, survey §2.5) and the .NET 1.x/2.0 "COM+" code. */
+/** CLR exceptions: .NET 4+/Core (`e0434352`, the code every managed throw is raised with: see the CLR event transcripts the tests replay) and the .NET 1.x/2.0 "COM+" code. */
 export const CLR_CODES: readonly string[] = ['0xe0434352', '0xe0434f4d'];
 export const AV_CODE = '0xc0000005';
-/** MSVC C++ EH (`e06d7363`) and a mingw g++ throw (`RaiseException(0x20474343 'GCC ')`, lab §6). */
+/** MSVC C++ EH (`e06d7363`) and a mingw g++ throw (`RaiseException(0x20474343 'GCC ')`: libgcc's unwinder raises it, seen with test/targets/ built by mingw). */
 export const CPP_CODES: readonly string[] = ['0xe06d7363', '0x20474343'];
 
 /** Names accepted wherever a code is (`--code av`, `--include code:stackoverflow`). */

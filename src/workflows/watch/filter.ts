@@ -17,7 +17,7 @@
 //
 // --include: the exception must match at least one include (when any is given).
 // --exclude: an exception matching any exclude is not matched. Excludes win.
-import { UsageError } from '../../errors.js';
+import { errorMessage, UsageError } from '../../errors.js';
 import { normalizeExceptionCode } from './exception-codes.js';
 
 export type FilterField = 'code' | 'type' | 'message' | 'module' | 'frame' | 'text';
@@ -69,9 +69,7 @@ function patternTester(pattern: string, substring: boolean): (value: string) => 
       // No `g`/`y`: a stateful lastIndex would make the same value match every other time.
       re = new RegExp(regex[1] ?? '', (regex[2] ?? '').replace(/[gy]/g, ''));
     } catch (error) {
-      throw new UsageError(
-        `bad regular expression in filter ${pattern}: ${(error as Error).message}`,
-      );
+      throw new UsageError(`bad regular expression in filter ${pattern}: ${errorMessage(error)}`);
     }
     return (value) => re.test(value);
   }

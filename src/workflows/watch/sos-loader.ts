@@ -1,5 +1,5 @@
 // SOS, loaded once per cdb session for CLR exceptions. `.loadby sos clr` prints nothing on success
-// and `Unable to find module 'clr'` before the runtime is loaded (survey §2.11); .NET Core/5+
+// and `Unable to find module 'clr'` before the runtime is loaded (test/emulator scenarios replay both replies); .NET Core/5+
 // needs `.loadby sos coreclr`. When neither runtime is loaded yet, the session breaks on module
 // loads (`sxe ld`) and tries again when the runtime's ModLoad line shows up, then puts module loads
 // back to output-only (`sxn ld`). A plain `sxe ld` rather than `sxe ld:clr` + `sxe ld:coreclr`:

@@ -14,7 +14,7 @@ import {
   refuseControlChars,
   refuseNonAscii,
 } from '../shared/unsafe-text.js';
-import type { Dialect, ExceptionBreakSettings } from '../types.js';
+import type { Dialect, ExceptionBreakSettings } from '../shared/types.js';
 import { findCdb, locateCdb } from './locate.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing

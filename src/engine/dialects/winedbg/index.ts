@@ -1,8 +1,8 @@
 // winedbg (Wine's debugger) as the real end-to-end stand-in for cdb. Every rule here was measured
 // against Wine 8 on Debian 12 (the rig scripts/setup.sh builds) and is pinned by
 // test/e2e/winedbg-session.test.ts: the stty preset, the prompt, echo, `pass` vs `cont`, Ctrl-C,
-// `detach` + `quit`, and the `minidump` path traps. winedbg's commands are listed in its manual,
-// https://gitlab.winehq.org/wine/wine/-/wikis/Commands/winedbg, and its messages come from
+// `detach` + `quit`, and the `minidump` path traps. winedbg's commands are listed in its manual
+// page, winedbg(1), and its messages come from its source,
 // https://gitlab.winehq.org/wine/wine/-/tree/master/programs/winedbg.
 import { UnsafeArgumentError, UsageError } from '../../../errors.js';
 import { findDebuggerEvents, parseDebuggerEvent } from '../../../parsers/debugger-event.js';
@@ -14,8 +14,9 @@ import {
   refuseControlChars,
   refuseNonAscii,
 } from '../shared/unsafe-text.js';
-import type { Dialect } from '../types.js';
+import type { Dialect } from '../shared/types.js';
 import { findOnPath } from './find-on-path.js';
+import { parseWinedbgInfoMaps } from './info-maps.js';
 
 // The prompt, no trailing space, no newline: `Wine-dbg>`
 const PROMPT_RE = /Wine-dbg> ?$/;
@@ -71,7 +72,12 @@ export const winedbgDialect: Dialect = {
     source: 'committed-memory',
     // OpenProcess + VirtualQueryEx from outside (22–47 ms here): the target never stops.
     command: (pid) => `info maps ${pid}`,
+    readRegions: parseWinedbgInfoMaps,
   },
+
+  // Loaded on first use: it runs a second winedbg through execa.
+  estimateDumpBytes: async (pid, options) =>
+    (await import('./dump-estimate.js')).estimateFromInfoMaps(pid, options),
 
   locateBinary() {
     // Found by the spawn's own PATH search: a missing winedbg is reported by the start.

@@ -2,7 +2,7 @@
 // image name or the Windows pid, so winedbg itself is asked (`winedbg --command "info process"`).
 import { execa } from 'execa';
 import { TargetError } from '../../../errors.js';
-import type { ProcessInfo, ProcessListOptions } from '../types.js';
+import type { ProcessInfo, ProcessListOptions } from '../shared/types.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 

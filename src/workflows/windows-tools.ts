@@ -3,8 +3,8 @@
 // database, no IFEO GlobalFlag handling, and no umdh).
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
-import { cdbCandidates } from '../../engine/dialects/cdb/locate.js';
-import { DebuggerNotFoundError } from '../../errors.js';
+import { cdbCandidates } from '../engine/dialects/cdb/locate.js';
+import { DebuggerNotFoundError } from '../errors.js';
 
 export type WindowsTool = 'umdh' | 'gflags';
 

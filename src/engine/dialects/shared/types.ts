@@ -1,0 +1,221 @@
+// What differs between the debuggers the engine can drive: how to find and start them, what their
+// prompt looks like, how to frame a command's output, how to resume, break, dump and end safely,
+// how to list processes, and which of the harness's jobs they can do. Everything the rest of the
+// harness needs to know about one debugger is reached through this interface: no code outside
+// src/engine/dialects/ looks at a dialect's name to decide anything.
+import type { DebuggerEventRecord } from '../../../parsers/records.js';
+import type { StopEvent } from './stop-event.js';
+
+export type SessionTarget =
+  | { kind: 'dump'; path: string }
+  /** cdb: `-p PID -pd` (plus `-pv` when noninvasive); winedbg: `winedbg <pid>`. */
+  | { kind: 'attach'; pid: number; noninvasive?: boolean }
+  /** cdb `-pn NAME -pd`. */
+  | { kind: 'attach-name'; name: string; noninvasive?: boolean }
+  | { kind: 'launch'; program: string; args: readonly string[] }
+  /** A bare debugger (e.g. winedbg for `info maps <pid>`). */
+  | { kind: 'none' };
+
+export interface ExceptionBreakSettings {
+  clr?: boolean;
+  av?: boolean;
+  cpp?: boolean;
+  codes?: readonly string[];
+  allFirstChance?: boolean;
+}
+
+/** One running process as the platform lists it. */
+export interface ProcessInfo {
+  /** Windows process id (decimal number; winedbg prints it as hex, converted on reading). */
+  pid: number;
+  /** Image name as the system lists it, e.g. `w3wp.exe`. */
+  name: string;
+  /** winedbg only: the parent process in the tree it prints. */
+  parentPid?: number;
+  threads?: number;
+  /** tasklist only: the "Mem Usage" column in KB. */
+  memKb?: number;
+}
+
+export interface ProcessListOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The debugger the workflow runs (a debugger that lists processes itself is asked). */
+  debuggerPath?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** One region of a process's address space as a debugger lists it from outside. */
+export interface MemoryRegion {
+  /** `0x` + lower-case hex. */
+  start: string;
+  /** Inclusive last byte. */
+  end: string;
+  state: 'commit' | 'reserve' | 'free' | 'unknown';
+  /** null when the debugger prints no type (free rows). */
+  type: 'private' | 'mapped' | 'image' | 'unknown' | null;
+  /** The allocation protection as printed (`RW`, `RCX`); empty for free rows. */
+  protect: string;
+  size: number;
+}
+
+/** A region listing (winedbg `info maps <pid>`). */
+export interface RegionListing {
+  regions: MemoryRegion[];
+  /** What the process has committed for itself (commit + private rows). */
+  committedPrivateBytes: number;
+  /** The listing's header row was seen (no header and no rows: not a listing at all). */
+  sawHeader: boolean;
+  warnings: string[];
+  /** The debugger could not open the process (it has exited): the line it printed. */
+  error?: string;
+}
+
+/** A dump size estimate taken without attaching; `note` says why there is none. */
+export interface SizeEstimate {
+  bytes: number | null;
+  note?: string;
+}
+
+/**
+ * How a heap-trend run samples the target's memory with this debugger:
+ * - `attach-per-sample`: every sample is its own short noninvasive attach running `command`,
+ *   whose output is a heap summary (the target is suspended for the attach);
+ * - `bare-session`: one debugger, never attached, kept open for the run; `command` reads the
+ *   target's memory regions from outside (the target is never suspended).
+ */
+export type HeapSampling =
+  | {
+      readonly style: 'attach-per-sample';
+      /** Per-heap figures (the reply is a heap summary). */
+      readonly source: 'heap';
+      command(pid: number): string;
+    }
+  | {
+      readonly style: 'bare-session';
+      /** The committed private memory of the process, grouped into regions. */
+      readonly source: 'committed-memory';
+      command(pid: number): string;
+      readRegions(text: string): RegionListing;
+    };
+
+/** What a debugger can and cannot do for the harness's jobs (workflows read these, not names). */
+export interface DialectAbilities {
+  /** Attach without taking the debug port (cdb `-pv`): used for snapshot dumps and heap samples. */
+  readonly noninvasiveAttach: boolean;
+  /** Writes full-memory dumps when asked (winedbg writes MiniDumpNormal whatever is asked). */
+  readonly fullMemoryDumps: boolean;
+  /**
+   * A dump taken outside an exception holds the attach break-in (0x80000003) as its exception
+   * (winedbg always writes one).
+   */
+  readonly dumpExceptionIsAttachBreak: boolean;
+  /** Can load SOS to name CLR exceptions (cdb `.loadby sos clr`). */
+  readonly sos: boolean;
+  /** Has an automatic crash analysis whose key fields analyze reports (cdb `!analyze -v`). */
+  readonly crashAnalysis: boolean;
+  /**
+   * Prints first-chance exceptions it does not stop for (cdb under `sxd`): a stop's text can
+   * hold earlier exceptions that were passed on without a stop.
+   */
+  readonly printsPassedExceptions: boolean;
+  /**
+   * Tells first from second chance when reading a dump (cdb `.lastevent`). winedbg says "First
+   * chance" for every dump: the minidump exception stream has no chance flag.
+   */
+  readonly chanceInDumps: boolean;
+  /** How a dump's size is estimated before writing it, if at all. */
+  readonly sizeEstimate: 'address-summary' | 'info-maps' | null;
+}
+
+/** What the last-event command said (fields the debugger gave; null/absent when it gave none). */
+export interface LastEventReading {
+  code: string | null;
+  chance: 'first' | 'second' | null;
+  description: string | null;
+  threadId?: string;
+  address?: string;
+}
+
+/** How `watch` identifies the exception at a stop with this debugger. */
+export interface IdentifyCommands {
+  /**
+   * Whether the last-event command is worth asking at every exception stop (cdb's adds the
+   * thread and the description); otherwise only when the stop text lost its event line.
+   */
+  readonly lastEventAtEveryStop: boolean;
+  /** Reads the reply to `lastEventCommand`. */
+  readLastEvent(text: string): LastEventReading;
+  /** The command that prints the current exception record (cdb `.exr -1`), if there is one. */
+  readonly exceptionRecordCommand?: string;
+  /** The command that prints the current thread's top `frames` frames. */
+  stackCommand(frames: number): string;
+}
+
+export interface Dialect {
+  /** What the user types after `--engine`, and what records name as the engine. */
+  readonly name: string;
+  readonly abilities: DialectAbilities;
+  /** The command that shows the last event (cdb `.lastevent`, winedbg `info exception`). */
+  readonly lastEventCommand: string;
+  /** The triage script shipped for this debugger, a file under dbgscripts/. */
+  readonly triageScript: string;
+  /** How watch asks this debugger what stopped the target. */
+  readonly identify: IdentifyCommands;
+  /** How heap-trend samples memory with this debugger (absent: heap-trend cannot use it). */
+  readonly heapSampling?: HeapSampling;
+
+  // ---- finding and starting the debugger ----------------------------------------------------
+  /**
+   * A dump size estimate taken from outside the target before attaching (abilities.sizeEstimate
+   * 'info-maps'); costs the target nothing.
+   */
+  estimateDumpBytes?(pid: number, options: ProcessListOptions): Promise<SizeEstimate>;
+  /** The debugger binary when the user named none; throws DebuggerNotFoundError. */
+  locateBinary(env: NodeJS.ProcessEnv): string;
+  /** Whether the debugger can be found at all (for `--engine auto`): its path, or undefined. */
+  findBinary(env: NodeJS.ProcessEnv): string | undefined;
+  launchArgs(
+    target: SessionTarget,
+    options: { symbolPath?: string; extraArgs?: readonly string[] },
+  ): string[];
+  /** How to run the debugger binary (winedbg goes through `sh -c 'stty …; exec …'`). */
+  spawnCommand(file: string, args: readonly string[]): { file: string; args: string[] };
+  /** Recognises a start-up failure in the banner (e.g. attach refused). */
+  startFailure(banner: string): { reason: string; message: string } | null;
+  /** The pid of a program the debugger launched, when its banner names it. */
+  launchedPid(banner: string): number | undefined;
+  setupCommands(target: SessionTarget): string[];
+
+  // ---- talking to it ---------------------------------------------------------------------
+  /** True when the unfinished last line ends in the debugger's prompt. */
+  isPrompt(lastLine: string): boolean;
+  /** A prompt at the end of a line (no `^` anchor): `0:000> `, `Wine-dbg>`. */
+  readonly promptPattern: RegExp;
+  /** The line with any leading prompts removed (`0:000> .echo X` → `.echo X`). */
+  stripPrompt(line: string): string;
+  markerCommand(marker: string): string;
+  /** True when a complete output line is the marker's output (prompt already stripped). */
+  isMarkerLine(line: string, marker: string): boolean;
+  /** Throws UnsafeArgumentError for commands this debugger would misread (newlines, empty…). */
+  validateCommand(command: string): void;
+
+  // ---- running, stopping, dumping, ending -------------------------------------------------
+  /** The command that resumes the target: passes an exception on at an exception stop. */
+  goCommand(stop: StopEvent | null): string;
+  isGoCommand(command: string): boolean;
+  parseStop(text: string): StopEvent;
+  /** The exception banners in a stop's (or any) text, read with this debugger's grammar. */
+  findEvents(text: string): DebuggerEventRecord[];
+  /** True when text the debugger printed says the target process has exited. */
+  isTargetExitText(text: string): boolean;
+  writeDumpCommand(path: string, kind: 'full' | 'mini'): string;
+  exceptionBreakCommands(settings: ExceptionBreakSettings): string[];
+  endCommands(target: SessionTarget): string[];
+  /** Live targets must be detached, never killed. */
+  isLive(target: SessionTarget): boolean;
+
+  // ---- the machine around the target -------------------------------------------------------
+  /** Every process this debugger's platform can see (tasklist, winedbg `info process`). */
+  listProcesses(options: ProcessListOptions): Promise<ProcessInfo[]>;
+}

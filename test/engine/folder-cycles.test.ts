@@ -1,0 +1,65 @@
+// Imports between folders point one way: a folder cycle (a file in A imports B while a file in B
+// imports A, directly or round a loop) means two folders are really one idea. This checks the
+// engine and the workflows, whose folders the dialect boundary and the session split created.
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Folder → folders its files import (files directly in src/ are nodes of their own). */
+function folderGraph(): Map<string, Set<string>> {
+  const node = (file: string) => relative(SRC, dirname(file)) || relative(SRC, file);
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
+      const spec = match[1] ?? match[2] ?? '';
+      const from = node(file);
+      const to = node(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+      if (from === to) continue;
+      const edges = graph.get(from) ?? new Set<string>();
+      edges.add(to);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+/** Every folder reachable from `start` that can reach `start` again. */
+function cycleThrough(graph: Map<string, Set<string>>, start: string): string[] {
+  const reach = (from: string): Set<string> => {
+    const seen = new Set<string>();
+    const todo = [from];
+    while (todo.length > 0) {
+      for (const next of graph.get(todo.pop() ?? '') ?? []) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          todo.push(next);
+        }
+      }
+    }
+    return seen;
+  };
+  return [...reach(start)].filter((other) => other !== start && reach(other).has(start));
+}
+
+describe('folder imports', () => {
+  it('form no cycle in src/engine and src/workflows', () => {
+    const graph = folderGraph();
+    const folders = [...graph.keys()].filter((f) => /^(engine|workflows)(\/|$)/.test(f));
+    expect(folders).to.include.members(['engine', 'engine/dialects', 'engine/dialects/cdb']);
+    for (const folder of folders) {
+      expect(cycleThrough(graph, folder), `${folder} is in a folder cycle`).to.deep.equal([]);
+    }
+  });
+});
