@@ -1,17 +1,20 @@
 // Engine overhead against real winedbg, measured in one process:
 // 1. per command: a raw pty round trip (`echo X\r`, wait for `Wine-dbg>`) on a bare PtyProcess
-//    versus session.execute('echo X') (which also sends and waits for its end marker);
+//    versus session.execute('echo X') (which also sends its end marker in the same write);
 //    samples alternate between the two so both see the same machine noise;
 // 2. start: spawn → first usable prompt, raw pty versus DebuggerSession.start().
 // Both debuggers are attached to their own idle.exe. Run: node --import tsx bench/engine-overhead.ts [samples] [starts]
 import { DebuggerSession } from '../src/engine/debugger-session.js';
 import { MarkerSource } from '../src/engine/marker.js';
 import { getDialect } from '../src/engine/dialects/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PtyProcess } from '../src/pty/pty-process.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../test/helpers/wine.js';
 
 const SAMPLES = Number(process.argv[2] ?? 300);
 const STARTS = Number(process.argv[3] ?? 10);
+/** Quiet time after every measurement, so no sample overlaps a debugger's leftover work. */
+const SETTLE_MS = 15;
 const winedbg = getDialect('winedbg');
 
 function percentile(values: readonly number[], p: number): number {
@@ -130,17 +133,26 @@ async function main(): Promise<void> {
     const engineMs: number[] = [];
     const diffMs: number[] = [];
     const diffFramedMs: number[] = [];
+    // Each measurement starts with both debuggers idle: the engine hands a result over before its
+    // marker's own reply has arrived (one round trip per command), and that reply must not run
+    // on the machine's 2 cores during the next raw sample.
+    const settle = () => sleep(SETTLE_MS);
     for (let i = 0; i < SAMPLES; i++) {
       const r = await raw.roundTrip(`echo X${i}`);
+      await settle();
       // The same marker shape the engine sends (winedbg's echo cost grows with its length).
       const f = await raw.framedRoundTrip(`echo Y${i}`, rawMarkers.next());
+      await settle();
       const started = performance.now();
       const result = await session.execute(`echo X${i}`);
       const resolvedAt = performance.now();
+      // The engine's own share: from the debugger's chunk that completed the output (the prompt
+      // and the marker command's echo) reaching the session to execute() resolving. Read before
+      // the settle: the marker's own reply arrives after the result was handed over.
+      const completedAt = lastChunkAt;
+      await settle();
       const e = resolvedAt - started;
-      // The engine's own share: from the debugger's last chunk (the prompt after the marker)
-      // reaching the session to execute() resolving.
-      internalMs.push(resolvedAt - lastChunkAt);
+      internalMs.push(resolvedAt - completedAt);
       if (result.output !== `X${i}`)
         throw new Error(`unexpected output ${JSON.stringify(result.output)}`);
       rawMs.push(r);
