@@ -2,11 +2,10 @@
 // (or a whole session log) -> the records.md envelope, checked against
 // schemas/parseEnvelope.schema.json before it is printed; `--text` prints a short readable summary.
 import { readFile } from 'node:fs/promises';
-import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseText } from '../../parsers/parse-text.js';
-import type { ParseEnvelope, ParsedEntry } from '../../parsers/records.js';
+import type { Dialect, ParseEnvelope, ParsedEntry } from '../../parsers/records.js';
 import { validate } from '../../report/schemas.js';
 
 interface ParseOptions {
@@ -74,11 +73,18 @@ async function readInput(file: string): Promise<string> {
   return readFile(file, 'utf8');
 }
 
+/** The debugger text formats the parsers read (`--dialect`). */
+const TEXT_DIALECTS: readonly Dialect[] = ['cdb', 'winedbg'];
+
+function isTextDialect(name: string): name is Dialect {
+  return (TEXT_DIALECTS as readonly string[]).includes(name);
+}
+
 export async function runParse(file: string, options: ParseOptions): Promise<number> {
   const dialect = options.dialect;
-  if (dialect !== undefined && !isDialectName(dialect)) {
+  if (dialect !== undefined && !isTextDialect(dialect)) {
     process.stderr.write(
-      `cdb-harness parse: --dialect must be ${DIALECT_NAMES.join(' or ')}, not "${dialect}"\n`,
+      `cdb-harness parse: --dialect must be ${TEXT_DIALECTS.join(' or ')}, not "${dialect}"\n`,
     );
     return ExitCode.Usage;
   }
