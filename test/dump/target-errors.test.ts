@@ -6,10 +6,10 @@ import {
   explainTargetFailure,
   translateStartError,
 } from '../../src/workflows/dump/target-errors.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
-const TRANSCRIPTS = process.env['CDB_HARNESS_TRANSCRIPTS'] ?? '/work/shared/transcripts';
 const body = (file: string) =>
-  readFileSync(join(TRANSCRIPTS, file), 'utf8').split('# ---\n')[1] ?? '';
+  readFileSync(join(TRANSCRIPTS_DIR, file), 'utf8').split('# ---\n')[1] ?? '';
 
 describe('target failures users hit', () => {
   // The attach-failure lines below are quoted in shared/notes/cdb-automation-survey.md §1.1

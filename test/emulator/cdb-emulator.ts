@@ -6,8 +6,8 @@
 // cdb args are what the cdb dialect builds: `-z DUMP`, `-p PID -pd [-pv]`, `-pn NAME -pd`, or a
 // program and its arguments (launch); `-y PATH`, `-snul`, `-c CMDS` and other flags are accepted.
 //
-// WHAT IT PRINTS. Only real transcript text from /work/shared/transcripts (or
-// $CDB_HARNESS_TRANSCRIPTS): the banner, every canned reply, event banners, the break-in banner,
+// WHAT IT PRINTS. Only real transcript text from test/fixtures/transcripts (sources
+// in its INDEX.md): the banner, every canned reply, event banners, the break-in banner,
 // `quit:`, the `.dump` messages. A scenario names transcript files and slices of their bodies;
 // it cannot carry text of its own. The few strings not in any transcript are marked where they are
 // defined (attach errors: mBugId via survey 1.1; the unknown-command error: see

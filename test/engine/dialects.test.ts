@@ -1,18 +1,19 @@
 // Dialect rules: launch arguments (-pd on every live attach), prompts, go semantics, dump
 // commands and their refusals, exception-break settings, safe end commands, and stop parsing on
-// real debugger text (shared/transcripts for cdb, winedbg-lab measurements for winedbg).
+// real debugger text (test/fixtures/transcripts for cdb, our own winedbg captures for winedbg).
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UnsafeArgumentError, UsageError } from '../../src/errors.js';
 import { getDialect } from '../../src/engine/dialects/dialect.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
 const cdb = getDialect('cdb');
 const winedbg = getDialect('winedbg');
-const TRANSCRIPTS = '/work/shared/transcripts';
 
 /** A transcript body (after the `# ---` header) as the engine would see it. */
 function transcript(path: string): string {
-  const text = readFileSync(`${TRANSCRIPTS}/${path}`, 'utf8').replace(/\r\n/g, '\n');
+  const text = readFileSync(join(TRANSCRIPTS_DIR, path), 'utf8').replace(/\r\n/g, '\n');
   return text.slice(text.indexOf('# ---\n') + '# ---\n'.length);
 }
 

@@ -1,16 +1,12 @@
 // Reads transcript bodies for the heap, SOS and umdh parser tests: the text after the 5-line
-// `# source/# tool/# command/# notes/# ---` header of a file under shared/transcripts.
+// `# source/# tool/# command/# notes/# ---` header of a file under test/fixtures/transcripts.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** `<repo>/../shared/transcripts`, or `CDB_HARNESS_TRANSCRIPTS` when set. */
+/** test/fixtures/transcripts. */
 export function transcriptsDir(): string {
-  const fromEnv = process.env['CDB_HARNESS_TRANSCRIPTS'];
-  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  return resolve(HERE, '..', '..', '..', 'shared', 'transcripts');
+  return TRANSCRIPTS_DIR;
 }
 
 /** The body of `relativePath` (e.g. `heap-s/onecode-xp-era-x86-fast-heap-L.txt`), as stored. */

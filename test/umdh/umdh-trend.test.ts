@@ -1,4 +1,4 @@
-// umdh across N snapshots. The inputs are the REAL umdh transcripts in shared/transcripts/umdh,
+// umdh across N snapshots. The inputs are the REAL umdh transcripts in test/fixtures/transcripts/umdh,
 // written to files without their provenance header. Only one real snapshot-log body exists
 // (docs-diff-backtrace-block: BackTrace00B53, 0x5320 bytes in 0x14 allocations), so the
 // multi-snapshot log tests use that same real body several times as the snapshots, and the

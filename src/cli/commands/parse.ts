@@ -14,7 +14,7 @@ interface ParseOptions {
   text?: boolean;
 }
 
-// Transcript files (shared/transcripts) start with a 5-line header:
+// Transcript files (test/fixtures/transcripts in this repository) start with a 5-line header:
 //   # source: …  /  # tool: …  /  # command: …  /  # notes: …  /  # ---
 const HEADER_START = '# source:';
 const HEADER_END_RE = /^# ---\s*$/;
@@ -47,8 +47,8 @@ A log with prompt lines (0:000> k, 0:000:x86> !heap -s, Wine-dbg>bt, dotnet-dump
 is split into one entry per command; the banner before the first prompt becomes a "startup"
 entry. Without prompt lines the whole file is the output of --command. Output no parser knows is
 kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
-of g) are listed in "events", in order. Files from shared/transcripts (which start with
-'# source:') have their 5-line header skipped, and its '# command:' line is used as --command.
+of g) are listed in "events", in order. Transcript files (which start with '# source:',
+as in the project's test/fixtures/transcripts) have their 5-line header skipped, and its '# command:' line is used as --command.
 
 Examples:
   cdb-harness parse session.log                    JSON: {schemaVersion, entries[], events[]}
