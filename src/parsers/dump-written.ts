@@ -1,8 +1,19 @@
 // `.dump` (cdb) and `minidump` (winedbg): was a dump file written?
+import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { DumpWrittenRecord } from './records.js';
 import { splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { RecordBase } from './records.js';
+
+export interface DumpWrittenRecord extends RecordBase {
+  path?: string;
+  success: boolean;
+  error?: string;
+  /** `Creating X - mini user dump`: the kind cdb names. */
+  dumpType?: string;
+  /** `Dump creation failed, Win32 error 0n5`. */
+  win32Error?: number;
+}
 
 // Creating exception.dmp - mini user dump
 // Creating x:\dumps\…\FULLDUMP_HangMode_w3wp.exe__16ec_….dmp - mini user dump
@@ -84,3 +95,17 @@ function pathFromCommand(command: string): string | undefined {
     ? undefined
     : last;
 }
+
+export const dumpWrittenDescriptor = defineParser({
+  kind: 'dumpWritten',
+  commands: [
+    // .dump /ma /o c:\\dumps\\app.dmp
+    /^\.dump(?:\s|$)/i,
+    // winedbg: minidump "/tmp/app.dmp"
+    /^minidump(?:\s|$)/,
+  ],
+  parse: (text, command) => parseDumpWritten(text, command),
+  summary: (record) => [
+    record.success ? `written ${record.path ?? ''}` : `failed: ${record.error ?? ''}`,
+  ],
+});

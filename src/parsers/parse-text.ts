@@ -10,7 +10,7 @@ import type {
 } from './records.js';
 import { lookupChain } from './registry.js';
 import type { CommandKind } from './registry.js';
-import { parseStartup } from './startup.js';
+import { startupDescriptor } from './startup.js';
 import { splitLog } from './split-log.js';
 
 export interface ParseTextOptions {
@@ -45,7 +45,7 @@ function unknown(command: string | null, text: string, warnings: string[] = []):
   return { command, kind: 'unknown', record: { raw: text, warnings: [] }, warnings };
 }
 
-const STARTUP: CommandKind<'startup'> = { kind: 'startup', parse: (t) => parseStartup(t) };
+const STARTUP = startupDescriptor;
 
 /** The entry for `text` as the output of `command` (null: no command known). */
 function entryFor(command: string | null, text: string): ParsedEntry {

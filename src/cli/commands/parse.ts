@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseText } from '../../parsers/parse-text.js';
-import type { ParseEnvelope, ParsedEntry } from '../../parsers/records.js';
+import { summarize } from '../../parsers/registry.js';
+import type { ParseEnvelope } from '../../parsers/records.js';
 import { validate } from '../../report/schemas.js';
 
 interface ParseOptions {
@@ -114,11 +115,11 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
 
 // ---- --text -------------------------------------------------------------------------------------
 
-/** The readable summary: one block per entry, then the events. */
+/** The readable summary: one block per entry (its parser's summary), then the events. */
 export function formatEnvelope(envelope: ParseEnvelope): string {
   const blocks = envelope.entries.map((entry, i) => {
     const title = `[${i + 1}] ${entry.command ?? '(no command)'} -> ${entry.kind}`;
-    const facts = describeEntry(entry).map((line) => `    ${line}`);
+    const facts = summarize(entry).map((line) => `    ${line}`);
     const warnings = entry.record.warnings.length + entry.warnings.length;
     if (warnings > 0) facts.push(`    (${warnings} warning${warnings === 1 ? '' : 's'})`);
     return [title, ...facts].join('\n');
@@ -131,106 +132,4 @@ export function formatEnvelope(envelope: ParseEnvelope): string {
   );
   const tail = events.length > 0 ? [`events (${events.length}):`, ...events] : ['events: none'];
   return `${[...blocks, tail.join('\n')].join('\n\n')}\n`;
-}
-
-const TOP_FRAMES = 5;
-
-function describeEntry(entry: ParsedEntry): string[] {
-  switch (entry.kind) {
-    case 'stack': {
-      const r = entry.record;
-      const frames = r.threads.reduce((n, t) => n + t.frames.length, 0);
-      const first = r.threads.find((t) => t.frames.length > 0);
-      return [
-        `${r.threads.length} thread(s), ${frames} frame(s)`,
-        ...(first?.frames
-          .slice(0, TOP_FRAMES)
-          .map((f, i) => `#${f.frameNumber ?? i} ${f.callSite}`) ?? []),
-      ];
-    }
-    case 'debuggerEvent':
-      return [
-        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
-      ];
-    case 'lastEvent':
-      return [
-        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
-      ];
-    case 'exceptionRecord': {
-      const r = entry.record;
-      return [
-        `${r.code ?? '?'} ${r.description ?? ''} at ${r.address ?? '?'}`,
-        `parameters: ${r.parameters.join(' ') || 'none'}`,
-      ];
-    }
-    case 'modules':
-      return [
-        `${entry.record.modules.length} module(s)`,
-        ...entry.record.modules
-          .slice(0, TOP_FRAMES)
-          .map((m) => `${m.name} ${m.start}-${m.end}${m.fileVersion ? ` ${m.fileVersion}` : ''}`),
-      ];
-    case 'analyze': {
-      const r = entry.record;
-      return [
-        `exception ${r.exceptionCode ?? '?'} in ${r.processName ?? '?'}`,
-        `bucket ${r.failureBucketId ?? r.bucketId ?? '?'}`,
-        ...r.stackFrames.slice(0, TOP_FRAMES).map((f, i) => `#${i} ${f.callSite}`),
-      ];
-    }
-    case 'heapSummary': {
-      const heaps = entry.record.heaps;
-      const committed = heaps.reduce((n, h) => n + h.committedKb, 0);
-      return [`${heaps.length} heap(s), ${committed} KB committed`];
-    }
-    case 'heapStat':
-      return [
-        `${entry.record.buckets.length} bucket(s)${entry.record.heap ? ` in heap ${entry.record.heap}` : ''}`,
-      ];
-    case 'printException':
-      return entry.record.noException
-        ? ['no current managed exception']
-        : entry.record.exceptions.map((e) => `${e.type}: ${e.message ?? ''} (${e.hresult ?? '?'})`);
-    case 'clrStack':
-      return [
-        `${entry.record.threads.length} thread(s)`,
-        ...(entry.record.error !== undefined ? [`error: ${entry.record.error}`] : []),
-        ...(entry.record.threads[0]?.frames.slice(0, TOP_FRAMES).map((f) => f.callSite) ?? []),
-      ];
-    case 'dumpHeapStat':
-      return [`${entry.record.types.length} type(s)`];
-    case 'eeHeapGc':
-      return [
-        `${entry.record.heaps.length} GC heap(s)${entry.record.totalSize !== undefined ? `, ${entry.record.totalSize} bytes` : ''}`,
-      ];
-    case 'addressSummary':
-      return [`${entry.record.usage.length} usage row(s)`];
-    case 'umdhDiff':
-      return [`${entry.record.entries.length} backtrace(s)`];
-    case 'umdhLog':
-      return [`${entry.record.entries.length} backtrace(s)`];
-    case 'startup': {
-      const r = entry.record;
-      return [
-        `debugger ${r.debuggerVersion ?? '?'}${r.debuggerArchitecture ? ` ${r.debuggerArchitecture}` : ''}`,
-        ...(r.dumpFile !== undefined ? [`dump ${r.dumpFile}`] : []),
-        ...(r.dumpKind !== undefined ? [`kind ${r.dumpKind}`] : []),
-        ...(r.error !== undefined ? [`error: ${r.error}`] : []),
-      ];
-    }
-    case 'dumpWritten':
-      return [
-        entry.record.success
-          ? `written ${entry.record.path ?? ''}`
-          : `failed: ${entry.record.error ?? ''}`,
-      ];
-    case 'extensionLoad':
-      return [entry.record.success ? 'loaded' : `failed: ${entry.record.error ?? ''}`];
-    case 'sessionEnd':
-      return [entry.record.detached ? 'detached' : 'ended'];
-    case 'unknown': {
-      const lines = entry.record.raw.split('\n').filter((l) => l.trim().length > 0);
-      return [`${lines.length} line(s) of output no parser reads`];
-    }
-  }
 }
