@@ -2,13 +2,12 @@
 // `info maps <pid>`. leak.exe prints its own HeapWalk totals (HEAPSTAT lines): the independent
 // truth the report is checked against.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { checkReportInChromium } from './chromium-check.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 // HEAPSTAT tick=3 heap=00000000010a0000 busy=786432 blocks=3 committed=851968 uncommitted=3342336 leaked=786432
 const HEAPSTAT_RE =
@@ -33,7 +32,7 @@ function lastHeapstat(log: string): HeapStat | undefined {
 }
 
 function outDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `cdbh-heap-trend-${name}-`));
+  return makeTempDir(`heap-trend-${name}`);
 }
 
 describe('heap-trend with winedbg (real Wine processes)', function () {

@@ -2,6 +2,7 @@
 // `# source/# tool/# command/# notes/# ---` header of a file under test/fixtures/transcripts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
 /** test/fixtures/transcripts. */
@@ -29,4 +30,14 @@ export function transcriptFiles(folder: string, filter: RegExp = /\.txt$/): stri
     .filter((name) => filter.test(name))
     .sort()
     .map((name) => `${folder}/${name}`);
+}
+
+/**
+ * The transcripts of `folder` that the test file at `testFileUrl` never names: each transcript
+ * should have a test of its own. Read from the test's source, so the check does not depend on
+ * which tests ran before it (`mocha --grep` runs it alone).
+ */
+export function untestedTranscripts(testFileUrl: string, folder: string): string[] {
+  const source = readFileSync(fileURLToPath(testFileUrl), 'utf8');
+  return transcriptFiles(folder).filter((file) => !source.includes(`'${file}'`));
 }

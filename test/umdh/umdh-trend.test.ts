@@ -5,15 +5,15 @@
 // comparison-chain test uses the two real comparison reports as a chain. Exact-number rule tests
 // feed the builder directly with that body's frames and chosen byte counts.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UmdhTrendBuilder } from '../../src/report/heap-trend/umdh-trend.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { runUmdhDiff, sniffUmdhFile } from '../../src/workflows/umdh/umdh-diff.js';
 import { transcriptsDir } from '../emulator/transcripts.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cdbh-umdh-'));
+const dir = makeTempDir('umdh');
 
 /** The body of a transcript (after `# ---`) as a file umdh could have written. */
 function bodyFile(transcript: string, name: string): string {
