@@ -1,9 +1,9 @@
 // `!address -summary`: region counts and sizes by usage (`--- Usage Summary ---`), then the same
 // kind of table by type, state and protection.
 //
-// NO TRANSCRIPT in shared/transcripts shows this command. The row shape below is quoted from real
-// published cdb output in MicrosoftDocs/SupportArticles-docs,
-// support/windows-server/performance/troubleshoot-application-service-memory-leaks.md; only the
+// One published excerpt shows this command (test/fixtures/transcripts/misc/
+// docs-address-summary-usage-excerpt.txt, quoted by MicrosoftDocs/SupportArticles-docs,
+// support/windows-server/performance/troubleshoot-application-service-memory-leaks.md); only the
 // `--- X Summary ---` tables are read, other parts of the output (largest free block, older
 // `-------------------- Usage SUMMARY` layouts) go to warnings.
 import { defineParser } from './descriptor.js';

@@ -24,7 +24,9 @@ const SUCCESS_RE = /^\s*Dump successfully written\b/;
 const FAILED_RE = /^\s*Dump creation failed(?:, Win32 error 0n(\d{1,10}))?/;
 //     "Access is denied."
 const QUOTED_RE = /^\s*"(.{0,2000})"\s*$/;
-// winedbg failures (winedbg-lab §4): `No process loaded, cannot execute 'minidump …'`,
+// winedbg failures, as winedbg prints them (test/parsers/fixtures/winedbg/*.txt show the first
+// for `kill`; the syntax errors come from winedbg's command parser, Wine's
+// programs/winedbg/debug.l and dbg.y): `No process loaded, cannot execute 'minidump …'`,
 // `Syntax Error (:)`, `syntax error`.
 const WINE_ERROR_RE = /^(?:No process loaded, cannot execute|Syntax Error|syntax error)/i;
 

@@ -1,5 +1,5 @@
 // `!heap -s` (and `!heap -s -h 0`): the NT heap summary table, one row per heap, plus the notices
-// cdb prints around it. Formats seen in shared/transcripts/heap-s:
+// cdb prints around it. Formats seen in test/fixtures/transcripts/heap-s:
 // - XP/2003: table only, `Fast heap` column `L` (lookaside);
 // - Windows 7: `LFH Key`, `Termination on corruption`, `Affinity manager status:` block;
 // - Windows 8.1/10: `NtGlobalFlag enables …` list, `NT HEAP STATS BELOW` star banner,

@@ -16,7 +16,8 @@ export interface LastEventRecord extends RecordBase {
   debuggerTime?: string;
 }
 
-// Newer format, and the process-exit variant from the survey (2.5):
+// Newer format, and the process-exit variant (after `sxe epr`; the shapes SkyLined/mBugId's
+// cCdbWrapper_ftbHandleLastCdbEvent.py reads, https://github.com/SkyLined/mBugId):
 //   Last event: 2388.2f4c: Stack overflow - code c00000fd (!!! second chance !!!)
 //   Last event: c74.10e8: Exit process 4:c74, code 0
 const LAST_EVENT_RE = /^\s*Last event: (?:([0-9a-f]{1,16})\.([0-9a-f]{1,16}): )?(.{0,2000})$/i;

@@ -1,4 +1,4 @@
-// Saved debugger output -> the `parse` envelope of records.md: one entry per command (split at
+// Saved debugger output -> the `parse` envelope (records.ts): one entry per command (split at
 // prompt lines), the startup banner before the first prompt, and every event banner in order.
 import { findDebuggerEvents } from './debugger-event.js';
 import type {

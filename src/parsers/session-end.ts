@@ -1,5 +1,6 @@
 // The end of a session: cdb `q` (prints `quit:`; ends a live target unless started with -pd),
-// `qd` and `.detach` (the target lives on), winedbg `detach` / `quit` (both detach; winedbg-lab §2).
+// `qd` and `.detach` (the target lives on), winedbg `detach` / `quit` (both leave the target
+// running: test/e2e/winedbg-session.test.ts checks it under Wine).
 import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
 import { splitLines } from './text.js';

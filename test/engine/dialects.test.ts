@@ -175,7 +175,8 @@ describe('cdb dialect', () => {
   });
 
   it('recognises attach failures in the banner', () => {
-    // mBugId's matched text (survey §1.1)
+    // The text SkyLined/mBugId matches, cCdbWrapper_fAttachCdbToProcessForId.py
+    // (https://github.com/SkyLined/mBugId)
     expect(cdb.startFailure('Cannot debug pid 1234, Win32 error 0n87\n')).to.deep.include({
       reason: 'attach-failed',
     });
@@ -280,7 +281,7 @@ describe('winedbg dialect', () => {
   });
 
   it('types the stops measured in the lab', () => {
-    // winedbg-lab §2: exact lines
+    // Exact lines winedbg 8 printed under Wine (as in test/parsers/fixtures/winedbg/*.txt)
     const av = winedbg.parseStop(
       'pass\nFirst chance exception: page fault on write access to 0x0000000000000010 in 64-bit code (0x0000014000157a).\nRegister dump:',
     );
