@@ -175,8 +175,9 @@ describe('heap-trend with winedbg (real Wine processes)', function () {
   });
 
   it('reports up to the moment the target exits, and says so', async () => {
-    // 10 ticks of 100 ms: leak.exe exits after about a second.
-    const target = await startTarget('leak', ['64', '100', '10']);
+    // 30 ticks of 100 ms: leak.exe exits after about 3 s, time for a first sample even when Wine
+    // is slow to start the debugger on a busy machine.
+    const target = await startTarget('leak', ['64', '100', '30']);
     const { report, files } = await runHeapTrend({
       pid: target.pid,
       engine: 'winedbg',
@@ -188,7 +189,7 @@ describe('heap-trend with winedbg (real Wine processes)', function () {
     expect(report.status).to.equal('target-exited');
     expect(report.message).to.match(/is gone|has probably exited/);
     expect(report.message).to.match(/report covers the \d+ sample/);
-    expect(report.sampleCount).to.be.within(1, 8);
+    expect(report.sampleCount).to.be.within(1, 20);
     expect(readFileSync(files.markdown, 'utf8')).to.contain('Status: target-exited');
   });
 });

@@ -17,6 +17,10 @@ export function wineEnv(): NodeJS.ProcessEnv {
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'mscoree,mshtml=',
   };
+  // wineserver keeps a working folder (wine-XXXXXX) in TMPDIR and outlives a test run, so Wine
+  // gets the system temp folder, not the run's own (test/hooks/temp-dirs.ts removes that).
+  const systemTmp = process.env['CDB_HARNESS_SYSTEM_TMPDIR'];
+  if (systemTmp !== undefined) env['TMPDIR'] = systemTmp;
   delete env['DISPLAY'];
   return env;
 }

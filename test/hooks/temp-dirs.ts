@@ -18,6 +18,8 @@ const TSX_CACHE_RE = /^tsx-\d+$/;
 for (const entry of readdirSync(systemTmp)) {
   if (TSX_CACHE_RE.test(entry)) symlinkSync(join(systemTmp, entry), join(runDir, entry));
 }
+// Wine is the exception (test/helpers/wine.ts): its wineserver outlives the run.
+process.env['CDB_HARNESS_SYSTEM_TMPDIR'] = systemTmp;
 for (const name of ['TMPDIR', 'TMP', 'TEMP']) process.env[name] = runDir;
 
 export const mochaHooks = {
