@@ -19,7 +19,7 @@ import type {
 import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
-import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
+import type { DebuggerRunResult } from './debugger-run.js';
 import { scanStack } from './stack-scan.js';
 import type { ScriptStep } from './triage-script.js';
 
@@ -103,6 +103,8 @@ export async function analyzeOneDump(
     return record;
   }
   const dialect = ctx.engine;
+  // Loaded here, not at the top: the builtin engine never loads the debugger engine or node-pty.
+  const { runDebuggerOnDump } = await import('./debugger-run.js');
   let lastError: AnalyzeError | undefined;
   for (let attempt = 1; attempt <= CRASHES_BEFORE_QUARANTINE; attempt++) {
     let run: DebuggerRunResult;
