@@ -5,12 +5,7 @@
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
 import { inspectDump, type InspectedDumpOk } from '../../minidump/inspect.js';
-import {
-  AbortedError,
-  DebuggerExitedError,
-  DebuggerNotFoundError,
-  isHarnessError,
-} from '../../errors.js';
+import { AbortedError, isHarnessError, type HarnessErrorCode } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
   AnalyzeEngineName,
@@ -121,10 +116,13 @@ export async function analyzeOneDump(
         ...optional(ctx),
       });
     } catch (error) {
-      if (ctx.signal?.aborted === true || error instanceof AbortedError) {
-        throw error instanceof AbortedError ? error : new AbortedError('analysis interrupted');
+      // Codes, not instanceof: the engine is a lazily imported module graph, and under a CJS
+      // loader (mocha + tsx) its error classes are a second copy (errors.ts isHarnessError).
+      const code: HarnessErrorCode | undefined = isHarnessError(error) ? error.code : undefined;
+      if (ctx.signal?.aborted === true || code === 'ABORTED') {
+        throw code === 'ABORTED' ? error : new AbortedError('analysis interrupted');
       }
-      if (error instanceof DebuggerNotFoundError) throw error;
+      if (code === 'DEBUGGER_NOT_FOUND') throw error;
       lastError = toAnalyzeError(error);
       const record = fromBuiltin(file, hashed, base, ctx.engine);
       record.ok = false;
@@ -132,7 +130,7 @@ export async function analyzeOneDump(
       record.attempts = attempt;
       record.timings = { totalMs: elapsed(), commands: [] };
       record.bucket = null;
-      if (error instanceof DebuggerExitedError) {
+      if (code === 'DEBUGGER_EXITED') {
         if (attempt < CRASHES_BEFORE_QUARANTINE) {
           ctx.onRetry?.(file, lastError);
           continue;
@@ -201,6 +199,7 @@ export function emptyRecord(
   return {
     schemaVersion: 1,
     file,
+    fileSize: hashed.size,
     size: hashed.size,
     sha256: hashed.sha256,
     ok: false,
