@@ -33,6 +33,8 @@ export interface AnalyzeException {
   accessAddress?: Hex;
   flags?: Hex;
   parameters?: Hex[];
+  /** Registers at the exception (`rip` → `0x…`), when the engine recovered the context. */
+  registers?: Record<string, Hex>;
 }
 
 export interface AnalyzeModuleInfo {
@@ -52,6 +54,8 @@ export interface AnalyzeModules {
   withoutDebugId: number;
   /** The module holding the exception address (or the first relevant frame), when known. */
   faulting?: AnalyzeModuleInfo;
+  /** Every loaded module in load order, with its file version when the dump has it. */
+  list?: { name: string; fileVersion?: string }[];
 }
 
 /** `!analyze -v` key fields (records.md `analyze` kind), when the engine has them. */

@@ -79,6 +79,9 @@ export function moduleSummary(
     count: modules.length,
     withDebugId,
     withoutDebugId: modules.length - withDebugId,
+    list: modules.map((m) =>
+      m.fileVersion === undefined ? { name: m.name } : { name: m.name, fileVersion: m.fileVersion },
+    ),
   };
   if (faulting) summary.faulting = moduleInfo(faulting);
   return summary;
