@@ -3,7 +3,7 @@
 // Reports the median wall time of each and its ratio to the baseline's median.
 // Goals (issue 14): `--version` ≤ 1.5×, `inspect --json` of a small dump ≤ 2.5×.
 //
-//   npm run build && node --import tsx bench/cli-start.ts [--rounds 40] [--quick]
+//   npm run build && node --import tsx bench/cli-start.ts [--rounds 40] [--quick] [--bin PATH]
 // It runs the BUILT CLI (bin/cdb-harness.js → dist/), as a user's shell does, never tsx.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,7 +13,9 @@ import { REPO_ROOT } from '../test/helpers/wine.js';
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : args.includes('--quick') ? 10 : 40;
-const BIN = join(REPO_ROOT, 'bin', 'cdb-harness.js');
+const binAt = args.indexOf('--bin');
+/** `--bin OTHER/bin/cdb-harness.js` measures another build (e.g. an older checkout) instead. */
+const BIN = binAt >= 0 ? args[binAt + 1]! : join(REPO_ROOT, 'bin', 'cdb-harness.js');
 const DUMP = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
 
 interface Case {
@@ -50,7 +52,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-if (!existsSync(join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'))) {
+if (binAt < 0 && !existsSync(join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'))) {
   throw new Error('dist/ is missing: run `npm run build` first (the bench measures the built CLI)');
 }
 
@@ -62,7 +64,9 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const baseline = median(times[0]!);
-console.log(`CLI start-up, ${ROUNDS} alternating rounds, node ${process.version}, medians:`);
+console.log(
+  `CLI start-up of ${BIN}, ${ROUNDS} alternating rounds, node ${process.version}, medians:`,
+);
 let missed = 0;
 CASES.forEach((c, i) => {
   const ms = median(times[i]!);
