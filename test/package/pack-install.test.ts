@@ -1,6 +1,6 @@
 // What a user gets from npm: `npm pack` of this repository, installed into an empty folder WITHOUT
 // the optional node-pty (so node-pty is really missing, not mocked), then the installed CLI and
-// library are used from there: `--version`, `inspect`, `analyze --engine builtin`, `--engine auto`
+// library are used from there: `--version`, `inspect`, `parse`, `analyze --engine builtin`, `--engine auto`
 // falling back to the builtin reader, a debugger engine refused with a clear message, the library
 // entry and a schema through `exports`. Also checks what the tarball carries (no source maps
 // pointing at an unshipped src/, docs/ and one example dump in, the other examples out) and that
@@ -172,6 +172,19 @@ describe('the npm package, installed from its tarball', function () {
     expect(result.code).to.equal(3);
     expect(result.stderr).to.match(/need node-pty.*npm install node-pty/);
     expect(result.stderr).to.not.match(/ERR_MODULE_NOT_FOUND|at .*\.js:\d+/);
+  });
+
+  it('parses saved debugger output', async () => {
+    // Prompt and banner lines from events/clr-e0434352-first-and-second-chance-net8-x64.txt.
+    const log = join(app, 'session.log');
+    writeFileSync(
+      log,
+      '0:000> g\n(5fc4.6320): CLR exception - code e0434352 (!!! second chance !!!)\n0:000> \n',
+    );
+    const result = await run(cli, ['parse', log], app);
+    expect(result.code, result.stderr).to.equal(0);
+    const envelope = JSON.parse(result.stdout) as { events: { code: string }[] };
+    expect(envelope.events.map((e) => e.code)).to.deep.equal(['0xe0434352']);
   });
 
   it('exports the library entry and the schemas', async () => {
