@@ -80,7 +80,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   const row = (label: string, text: string) => lines.push(`  ${label.padEnd(10)}${text}`);
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   lines.push(
-    `${dump.file}: ${dump.kind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.timestamp}`,
+    `${dump.file}: ${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {
