@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { isHarnessError } from '../errors.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
+import { ERROR_PREFIX, writeCommanderError } from './options.js';
 
 export const VERSION = '0.1.0';
 
@@ -16,6 +17,7 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .version(VERSION)
     .showSuggestionAfterError()
     .exitOverride()
+    .configureOutput({ outputError: writeCommanderError })
     .addHelpText(
       'after',
       `
@@ -23,6 +25,11 @@ Examples:
   cdb-harness analyze examples/dumps --engine builtin   triage the example dumps, no debugger needed
   cdb-harness inspect crash.dmp --json                  read a dump directly
   cdb-harness parse session.log --text                  turn saved cdb output into records
+  cdb-harness dump -ma 1234 C:\\dumps                     ProcDump's shape: a full dump of pid 1234
+  cdb-harness watch -p 1234 -e 1 -n 1 -ma               one dump on a first-chance exception, then exit
+
+Every command speaks one vocabulary (docs/cli.md): -p/--pid, --name, -y/--symbols, --debugger,
+--out DIR, --json, --record DIR, durations 90/30s/5m/1h and sizes 512KB/100MB/2GB.
 
 ${EXIT_CODES_HELP}`,
     );
@@ -43,7 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const message = isHarnessError(error) ? error.message : String(error);
-    process.stderr.write(`cdb-harness: ${message}\n`);
+    process.stderr.write(`${ERROR_PREFIX}${message}\n`);
     return exitCodeFor(error);
   }
   return exitCode;
