@@ -141,7 +141,8 @@ export function addRecordOption(command: Command): void {
 /**
  * Multi-letter single-dash spellings users bring from ProcDump (`-ma`, `-mm`, `-ml`) and cdb
  * (`-pn`) are not options commander can declare (a short option is one letter), so they are
- * rewritten to their long names before the command parses its arguments. Only the spellings a
+ * rewritten to their long names before the command parses its arguments; so is ProcDump's `-s`
+ * (seconds between dumps), which is our shared `--interval`. Only the spellings a
  * command lists are rewritten, and nothing after `--` (a launched program's own arguments).
  * Source of the spellings: https://learn.microsoft.com/sysinternals/downloads/procdump and
  * https://learn.microsoft.com/windows-hardware/drivers/debugger/cdb-command-line-options
@@ -151,6 +152,7 @@ export const PROCDUMP_SPELLINGS = {
   '-mm': '--mini',
   '-ml': '--commit-below',
   '-pn': '--name',
+  '-s': '--interval',
 } as const;
 
 export type ProcDumpSpelling = keyof typeof PROCDUMP_SPELLINGS;

@@ -69,7 +69,11 @@ export function dumpOptionsFromCli(
   operands: readonly string[] = [],
   now: Date = new Date(),
 ): Omit<DumpSeriesOptions, 'signal' | 'onEvent'> {
-  const [targetOperand, dirOperand, extra] = operands;
+  // With the target given by option (-p, -pn/--name, -w), a lone operand is the folder:
+  // `dump -pn w3wp C:\dumps` as well as ProcDump's `dump w3wp C:\dumps`.
+  const byOption = cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined;
+  const [targetOperand, dirOperand, extra] =
+    byOption && operands.length === 1 ? [undefined, operands[0], undefined] : operands;
   if (extra !== undefined) {
     throw new UsageError(`too many operands: ${operands.join(' ')} (give TARGET [DIR])`);
   }
@@ -115,7 +119,7 @@ export function dumpOptionsFromCli(
     intervalMs:
       cli.interval === undefined
         ? DEFAULT_SERIES_INTERVAL_MS
-        : parseDuration(cli.interval, '-s/--interval'),
+        : parseDuration(cli.interval, '--interval'),
     env,
   };
   const threshold = cli.commitAbove ?? cli.commitBelow;
@@ -187,7 +191,7 @@ export function formatDumpResult(r: DumpResult): string {
 }
 
 export function registerDump(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('dump', ['-ma', '-mm', '-ml', '-pn'])
+  const command = new ProcDumpStyleCommand('dump', ['-ma', '-mm', '-ml', '-pn', '-s'])
     .description(
       'Write a dump of a running process without harming it, now or when its commit crosses a size; one or several (procdump -ma PID DIR).',
     )
@@ -200,7 +204,7 @@ export function registerDump(context: CommandContext): void {
     .addOption(countOption('-n, --count <n>', 'write N dumps (ProcDump -n; default 1)'))
     .addOption(
       durationOption(
-        '-s, --interval <duration>',
+        '--interval <duration>',
         `time between dumps: 10, 30s, 5m (ProcDump -s; default ${DEFAULT_SERIES_INTERVAL_MS / 1000}s)`,
       ),
     )

@@ -11,7 +11,7 @@ import { validate } from '../../report/schemas.js';
 import { runUmdhDiff } from '../../workflows/umdh/umdh-diff.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
-import { printError } from '../options.js';
+import { countOption, printError } from '../options.js';
 
 export interface UmdhDiffCliOptions {
   json?: boolean;
@@ -42,7 +42,7 @@ export function registerUmdhDiff(context: CommandContext): void {
       'umdh snapshot logs in time order (≥ 2), or chained umdh comparison reports (≥ 1)',
     )
     .option('--json', 'print the trend as JSON (schemas/umdhTrend.schema.json)')
-    .option('--top <n>', 'how many stacks to list (default 50 in JSON, 10 in text)')
+    .addOption(countOption('--top <n>', 'how many stacks to list (default 50 in JSON, 10 in text)'))
     .option(
       '--key <key>',
       'match stacks by "backtrace" id (same process, default) or by "frames" (across restarts)',
