@@ -27,8 +27,23 @@ function outDir(): string {
     // CLR-like first chances every 300 ms, forever, after a 2.5 s head start for the attach.
     const target = await startTarget('raise', ['-w', '2500', '-i', '300', '-n', '0', 'e0434352']);
     const out = outDir();
+    const record = join(outDir(), 'transcripts');
     const run = await runCli(
-      ['watch', '-p', String(target.pid), '-e', '1', '-n', '1', '-mm', '--out', out, '--json'],
+      [
+        'watch',
+        '-p',
+        String(target.pid),
+        '-e',
+        '1',
+        '-n',
+        '1',
+        '-mm',
+        '--out',
+        out,
+        '--json',
+        '--record',
+        record,
+      ],
       { env: { ...wineEnv(), CDB_PATH: '' }, timeoutMs: 90_000 },
     );
     expect(run.code, run.stderr).to.equal(0);
@@ -37,6 +52,12 @@ function outDir(): string {
     expect(readdirSync(out).filter((f) => f.endsWith('.dmp'))).to.have.length(1);
     expect(summary.targetAlive).to.equal(true);
     expect(await target.isRunning(2000, /^raise /)).to.equal(true);
+    // --record is a folder: one transcript file per session, JSON lines of raw chunks.
+    const [transcript, ...others] = readdirSync(record);
+    expect(others).to.deep.equal([]);
+    expect(transcript).to.match(/^watch-\d{6}-\d{6}\.jsonl$/);
+    const first = readFileSync(join(record, transcript ?? ''), 'utf8').split('\n')[0] ?? '';
+    expect(JSON.parse(first)).to.have.keys(['t', 'dir', 'data']);
   });
 
   it('--keep-watching logs on after the last dump until --duration', async () => {

@@ -248,7 +248,7 @@ operand followed by a folder; cdb's -p PID and -pn NAME. The commit (-m/-ml) is 
 committed private memory: winedbg "info maps" from outside (no suspension), cdb a short
 noninvasive attach running "!address -summary" (MEM_COMMIT). A bare size is MB, as in ProcDump.
 
-File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp (-n > 1: -2, -3 … when the second repeats),
+File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp (-n > 1: _2, _3 … when the second repeats),
 mode 0600; never overwritten without --overwrite. A failed write leaves nothing, or
 <name>.dmp.partial when some bytes were written.
 
