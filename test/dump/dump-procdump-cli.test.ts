@@ -2,6 +2,7 @@
 // processes. Each case checks what the program itself reports (its pid, its own leak counter)
 // against what the harness says and writes.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,7 +128,10 @@ function jsonLines(stdout: string): DumpResult[] {
     expect(run.stdout).to.match(new RegExp(`idle\\.exe_${target.pid}_`));
   });
 
-  it('-w NAME waits for the process to start, then dumps it', async () => {
+  it('-w NAME waits for the process to start, then dumps it (from a cold Wine prefix)', async () => {
+    // No wineserver: the harness's first winedbg boots the prefix, and the programs Wine starts
+    // then (services.exe, explorer.exe…) inherit its output. The listing must still end.
+    spawnSync('wineserver', ['-k'], { env: wineEnv(), stdio: 'ignore' }); // fails when none runs
     const dir = outDir();
     let started: Promise<{ pid: number }> | undefined;
     const run = runCli(['dump', '-w', 'bigalloc.exe', dir, '--json', '--engine', 'winedbg'], {
