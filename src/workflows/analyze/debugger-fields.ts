@@ -10,11 +10,13 @@ import { parseExtensionLoad } from '../../parsers/extension-load.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import { parseLastEvent } from '../../parsers/last-event.js';
 import { parsePrintException } from '../../parsers/print-exception.js';
+import { lookupChain } from '../../parsers/registry.js';
 import { parseStack } from '../../parsers/stack.js';
 import type {
   AnalyzeRecord,
   HeapSummaryRecord,
   PrintExceptionRecord,
+  RecordKind,
   StackFrame,
 } from '../../parsers/records.js';
 import type {
@@ -25,42 +27,15 @@ import type {
 } from '../../report/analyze/analyze-record.js';
 import type { BuiltinFields } from './builtin-record.js';
 
-export type CommandKind =
-  | 'lastEvent'
-  | 'exceptionRecord'
-  | 'stack'
-  | 'analyze'
-  | 'extensionLoad'
-  | 'printException'
-  | 'heapSummary'
-  | 'other';
-
 /**
- * The parser a triage command's output goes to. Sample commands: `.lastevent`, `.exr -1`,
- * `kn 50`, `~#kb`, `!analyze -v`, `.loadby sos clr`, `!pe`, `!heap -s`, `info exception`, `bt`.
+ * The record kind a triage command's output is parsed as, from the parsers' own command table
+ * (src/parsers/registry.ts, the one `cdb-harness parse` uses): `.lastevent`, `.exr -1`, `kn 50`,
+ * `~#kb`, `!analyze -v`, `.loadby sos clr`, `!pe`, `!heap -s`, `info exception`, `bt`. 'other'
+ * when no parser reads it (`.ecxr`).
  */
-export function commandKind(command: string, dialect: DialectName): CommandKind {
-  const c = command.trim();
-  return COMMAND_KINDS[dialect]?.find(([pattern]) => pattern.test(c))?.[1] ?? 'other';
+export function commandKind(command: string): RecordKind | 'other' {
+  return lookupChain(command)?.kind ?? 'other';
 }
-
-/** Each debugger's triage commands, by the parser their output goes to (none listed: 'other'). */
-const COMMAND_KINDS: Partial<Record<DialectName, readonly (readonly [RegExp, CommandKind])[]>> = {
-  winedbg: [
-    [/^info\s+exception$/i, 'lastEvent'],
-    [/^(bt|backtrace)(\s|$)/i, 'stack'],
-  ],
-  cdb: [
-    [/^\.lastevent$/i, 'lastEvent'],
-    [/^\.exr(\s|$)/i, 'exceptionRecord'],
-    // `k`, `kb 50`, `kn`, `kPn`, `~#kn 50` — but not `.kill` or `!kdexts`
-    [/^(~[#.0-9]*\s*)?k[bcdhlnpv]*(\s|$)/i, 'stack'],
-    [/^!analyze(\s|$)/i, 'analyze'],
-    [/^\.(loadby|load)\s/i, 'extensionLoad'],
-    [/^!(pe|printexception)(\s|$)/i, 'printException'],
-    [/^!heap\s+-s(\s|$)/i, 'heapSummary'],
-  ],
-};
 
 export interface CommandOutput {
   command: string;
@@ -86,7 +61,7 @@ export function absorbOutput(
   out: CommandOutput,
   dialect: DialectName,
 ): void {
-  const kind = commandKind(out.command, dialect);
+  const kind = commandKind(out.command);
   switch (kind) {
     case 'lastEvent': {
       const debuggerDialect = getDialect(dialect);
@@ -162,7 +137,8 @@ export function absorbOutput(
       if (heap.heaps.length > 0) fields.heapSummary = heap;
       return;
     }
-    case 'other':
+    default:
+      // Kinds the analyze record has no field for (`!clrstack`, `info share`) and 'other'.
       return;
   }
 }

@@ -39,6 +39,8 @@ export interface DumpOptions {
   kind?: 'full' | 'mini';
   outDir: string;
   overwrite?: boolean;
+  /** Take the next free `name-2.dmp`, `name-3.dmp`… instead of failing on an existing file. */
+  numbered?: boolean;
   /** Estimate the size first (default true). */
   estimate?: boolean;
   debuggerPath?: string;
@@ -107,12 +109,12 @@ export function checkDiskSpace(free: number | null, required: number | null): st
 }
 
 /** How big the dump will be (null: unknown), and why not, when the engine could not say. */
-interface Estimate {
+export interface Estimate {
   bytes: number | null;
   note?: string;
 }
 
-async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
+export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
   try {
     const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
     const record = parseAddressSummary(result.output);
@@ -176,6 +178,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   const name = snapshotDumpName(proc.name, proc.pid, options.now ?? new Date());
   const path = await reserveDumpFile(options.outDir, name, {
     overwrite: options.overwrite === true,
+    numbered: options.numbered === true,
   });
 
   const target: SessionTarget = dialect.abilities.noninvasiveAttach

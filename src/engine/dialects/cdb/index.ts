@@ -79,7 +79,7 @@ export const cdbDialect: Dialect = {
 
   locateBinary: locateCdb,
   findBinary: findCdb,
-  // Loaded on first use: listing processes needs execa, which `parse` and `analyze` never do.
+  // Loaded on first use: only the commands that look for processes need it.
   listProcesses: async (options) =>
     (await import('./process-list.js')).listTasklistProcesses(options),
 

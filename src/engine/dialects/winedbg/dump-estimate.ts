@@ -1,7 +1,7 @@
 // How big a dump of a Wine process will be, asked before attaching so it costs the target nothing:
 // a second, bare winedbg lists the target's regions (`winedbg --command "info maps <pid>"`) and
 // the committed private bytes are the estimate.
-import { execa } from 'execa';
+import { runToFiles } from '../shared/run-to-file.js';
 import type { ProcessListOptions, SizeEstimate } from '../shared/types.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
 
@@ -12,14 +12,13 @@ export async function estimateFromInfoMaps(
   options: ProcessListOptions,
 ): Promise<SizeEstimate> {
   const file = options.debuggerPath ?? 'winedbg';
-  const result = await execa(file, ['--command', `info maps ${pid}`], {
+  // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
+  const result = await runToFiles(file, ['--command', `info maps ${pid}`], {
     env: options.env ?? process.env,
-    extendEnv: false,
-    reject: false,
-    timeout: options.timeoutMs ?? TIMEOUT_MS,
-    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
+    timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const record = parseWinedbgInfoMaps(String(result.stdout));
+  const record = parseWinedbgInfoMaps(result.stdout);
   if (record.error !== undefined) return { bytes: null, note: `info maps: ${record.error}` };
   if (!record.sawHeader) return { bytes: null, note: 'info maps printed no region table' };
   return { bytes: record.committedPrivateBytes };

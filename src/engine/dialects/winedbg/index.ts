@@ -75,7 +75,7 @@ export const winedbgDialect: Dialect = {
     readRegions: parseWinedbgInfoMaps,
   },
 
-  // Loaded on first use: it runs a second winedbg through execa.
+  // Loaded on first use: only `dump` asks for an estimate.
   estimateDumpBytes: async (pid, options) =>
     (await import('./dump-estimate.js')).estimateFromInfoMaps(pid, options),
 
@@ -86,7 +86,7 @@ export const winedbgDialect: Dialect = {
   findBinary(env) {
     return findOnPath('winedbg', env);
   },
-  // Loaded on first use: listing processes needs execa, which `parse` and `analyze` never do.
+  // Loaded on first use: only the commands that look for processes need it.
   listProcesses: async (options) =>
     (await import('./process-list.js')).listWinedbgProcesses(options),
 

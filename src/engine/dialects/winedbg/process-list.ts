@@ -1,7 +1,7 @@
 // How processes are listed under Wine: Linux `ps` shows only the wine loader, never the Windows
 // image name or the Windows pid, so winedbg itself is asked (`winedbg --command "info process"`).
-import { execa } from 'execa';
 import { TargetError } from '../../../errors.js';
+import { runToFiles } from '../shared/run-to-file.js';
 import type { ProcessInfo, ProcessListOptions } from '../shared/types.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -60,20 +60,19 @@ export function parseWinedbgInfoProcess(text: string): WinedbgProcessRow[] {
 /** Every process winedbg lists, in listing order, the lister's own winedbg left out. */
 export async function listWinedbgProcesses(options: ProcessListOptions): Promise<ProcessInfo[]> {
   const file = options.debuggerPath ?? 'winedbg';
-  const result = await execa(file, ['--command', 'info process'], {
+  // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
+  const result = await runToFiles(file, ['--command', 'info process'], {
     env: options.env ?? process.env,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    reject: false,
-    extendEnv: false,
-    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  if (options.signal?.aborted === true) throw options.signal.reason;
-  const rows = parseWinedbgInfoProcess(String(result.stdout));
+  const { stdout, stderr } = result;
+  const rows = parseWinedbgInfoProcess(stdout);
   if (rows.length === 0) {
     throw new TargetError(
       'list-failed',
-      `could not list processes with ${file} --command "info process" (exit ${String(result.exitCode)})`,
-      { lastOutput: `${String(result.stdout)}\n${String(result.stderr)}`.split('\n') },
+      `could not list processes with ${file} --command "info process" (${result.spawnError ?? (result.timedOut ? 'timed out' : `exit ${String(result.exitCode)}`)})`,
+      { lastOutput: `${stdout}\n${stderr}`.split('\n') },
     );
   }
   // The lister's own winedbg is not a candidate for anything.
