@@ -320,6 +320,7 @@ export class DebuggerSession {
         reader,
         goWrittenAt: channel.goWrittenAt,
         timeoutMs: options.timeoutMs ?? DEFAULT_INTERRUPT_TIMEOUT_MS,
+        patientWithStops: this.dialect.abilities.ctrlCMidStopEndsDebugger,
         beforeCtrlC: () => (channel.interruptRequested = true),
         write: (text) => channel.write(text),
         lastOutput: () => channel.lastOutput(),

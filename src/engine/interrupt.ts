@@ -19,6 +19,8 @@ export interface BreakInContext {
   /** performance.now() when the go command was written. */
   goWrittenAt: number;
   timeoutMs: number;
+  /** The dialect's ctrlCMidStopEndsDebugger: a stop report that has begun is never interrupted. */
+  patientWithStops: boolean;
   /** Called once, just before the first Ctrl-C: the stop that follows is a break-in. */
   beforeCtrlC(): void;
   write(text: string): void;
@@ -37,16 +39,20 @@ export async function waitForStopReport(reader: StopReader, ms: number): Promise
 /**
  * While output flows after the go command's echo, a stop may be printing: wait for its prompt.
  * Output that goes quiet without one (cdb ModLoad lines while the target runs) is no stop, so the
- * wait ends after a short quiet spell.
+ * wait ends after a short quiet spell, unless the debugger is one that a Ctrl-C in the middle of
+ * a stop ends (`patient`): then a report that has begun is waited for through its quiet spells
+ * (a busy machine can stall one for longer than the quiet spell).
  */
-async function letFlowingOutputSettle(reader: StopReader, budgetMs: number): Promise<void> {
+async function letStopFinishPrinting(
+  reader: StopReader,
+  budgetMs: number,
+  patient: boolean,
+): Promise<void> {
   const graceEnd = performance.now() + budgetMs;
-  while (
-    reader.afterAckChars > 0 &&
-    !reader.finished &&
-    performance.now() < graceEnd &&
-    performance.now() - reader.lastDataAt < STOP_PRINT_QUIET_MS
-  ) {
+  const printing = () =>
+    (patient && reader.reportStarted) ||
+    (reader.afterAckChars > 0 && performance.now() - reader.lastDataAt < STOP_PRINT_QUIET_MS);
+  while (!reader.finished && performance.now() < graceEnd && printing()) {
     await settleAfter(reader.done, 25);
   }
 }
@@ -59,7 +65,11 @@ export async function breakIn(context: BreakInContext): Promise<void> {
   await settleAfter(reader.ack, Math.min(GO_ACK_MS, timeoutMs));
   const sinceGo = performance.now() - context.goWrittenAt;
   if (sinceGo < GO_SETTLE_MS) await delay(GO_SETTLE_MS - sinceGo);
-  await letFlowingOutputSettle(reader, Math.min(STOP_PRINT_GRACE_MS, timeoutMs / 2));
+  await letStopFinishPrinting(
+    reader,
+    Math.min(STOP_PRINT_GRACE_MS, timeoutMs / 2),
+    context.patientWithStops,
+  );
   if (reader.finished) {
     await reader.done;
     return;

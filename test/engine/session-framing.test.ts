@@ -225,6 +225,27 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     expect((await session.execute('echo still here')).output).to.equal('still here');
   });
 
+  it('interrupt() waits through a quiet spell in the middle of a stop (a Ctrl-C would end winedbg)', async () => {
+    // The stop goes quiet for 800 ms after its third line, longer than the quiet spell that ends
+    // the wait for mere noise; the winedbg dialect knows a Ctrl-C mid-stop ends the debugger.
+    const session = await startFake(['--stop-soon', '--stall-stop']);
+    const printing = new Promise<void>((begun) => {
+      let seen = '';
+      const stopListening = session.onOutput((text) => {
+        seen += text;
+        if (!seen.includes('Register dump:')) return;
+        stopListening();
+        begun();
+      });
+    });
+    await session.go({ command: 'pass' });
+    await printing;
+    const stop = await session.interrupt({ timeoutMs: 5000 });
+    expect(stop.kind).to.equal('exception');
+    expect(session.state).to.equal('stopped');
+    expect((await session.execute('echo still here')).output).to.equal('still here');
+  });
+
   it('waitForStop honours its deadline while the target keeps running', async () => {
     const session = await startFake();
     await session.go();

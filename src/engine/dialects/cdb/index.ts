@@ -54,6 +54,7 @@ export const cdbDialect: Dialect = {
     // Under `sxd` cdb prints a first-chance banner and goes on without a prompt.
     printsPassedExceptions: true,
     chanceInDumps: true,
+    ctrlCMidStopEndsDebugger: false,
     sizeEstimate: 'address-summary',
   },
   identify: {

@@ -124,6 +124,12 @@ export interface DialectAbilities {
    * chance" for every dump: the minidump exception stream has no chance flag.
    */
   readonly chanceInDumps: boolean;
+  /**
+   * A Ctrl-C that arrives while a stop is being printed ends the debugger (winedbg exits, and an
+   * attached target dies with it): once a stop report has begun, break-in waits for its prompt
+   * even through a quiet spell in the middle of it.
+   */
+  readonly ctrlCMidStopEndsDebugger: boolean;
   /** How a dump's size is estimated before writing it, if at all. */
   readonly sizeEstimate: 'address-summary' | 'info-maps' | null;
 }

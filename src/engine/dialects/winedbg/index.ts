@@ -50,6 +50,7 @@ export const winedbgDialect: Dialect = {
     crashAnalysis: false,
     printsPassedExceptions: false,
     chanceInDumps: false,
+    ctrlCMidStopEndsDebugger: true,
     sizeEstimate: 'info-maps',
   },
   identify: {
