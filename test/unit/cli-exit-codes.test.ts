@@ -72,10 +72,11 @@ describe('CLI exit codes and error lines', function () {
     usage(none.stderr);
   });
 
-  it('analyze takes --timeout 5m and --symbol-path (the README spellings); usage errors exit 2', async () => {
+  it('analyze takes -z, --timeout 5m and --symbol-path (the README spellings); usage errors exit 2', async () => {
     const out = join(dir, 'analyze-out');
     const run = await runCli([
       'analyze',
+      '-z',
       EXAMPLE,
       '--engine',
       'builtin',
