@@ -1,4 +1,4 @@
-// Saved debugger output -> the `parse` envelope of records.md: one entry per command (split at
+// Saved debugger output -> the `parse` envelope (records.ts): one entry per command (split at
 // prompt lines), the startup banner before the first prompt, and every event banner in order.
 import { findDebuggerEvents } from './debugger-event.js';
 import type {
@@ -11,7 +11,7 @@ import type {
 import { lookupChain } from './registry.js';
 import type { CommandKind } from './registry.js';
 import { sniffCommand } from './sniff-kind.js';
-import { parseStartup } from './startup.js';
+import { startupDescriptor } from './startup.js';
 import { splitLog } from './split-log.js';
 
 export interface ParseTextOptions {
@@ -46,7 +46,7 @@ function unknown(command: string | null, text: string, warnings: string[] = []):
   return { command, kind: 'unknown', record: { raw: text, warnings: [] }, warnings };
 }
 
-const STARTUP: CommandKind<'startup'> = { kind: 'startup', parse: (t) => parseStartup(t) };
+const STARTUP = startupDescriptor;
 
 /** The entry for `text` as the output of `command` (null: no command known). */
 function entryFor(command: string | null, text: string): ParsedEntry {

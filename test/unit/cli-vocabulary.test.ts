@@ -10,7 +10,7 @@ import { buildProgram } from '../../src/cli/main.js';
 import { grammarOf, PROCDUMP_SPELLINGS, ProcDumpStyleCommand } from '../../src/cli/options.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
-const program = buildProgram(() => undefined);
+const program = await buildProgram(() => undefined);
 const commands: readonly Command[] = program.commands;
 const DOC = readFileSync(join(REPO_ROOT, 'docs', 'cli.md'), 'utf8');
 

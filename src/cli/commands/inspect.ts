@@ -111,7 +111,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.kind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.timestamp}`,
+    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {

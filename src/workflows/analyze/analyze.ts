@@ -255,6 +255,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const interrupted = options.signal?.aborted === true;
   const summary = await writeSummaryAndReport(options.outDir, signer.algorithm, {
     interrupted,
+    options: {
+      command: 'analyze',
+      inputs: [...options.inputs],
+      engineRequested: options.engine ?? 'auto',
+      engine: choice.engine,
+      ...(scriptPath === undefined ? {} : { script: scriptPath }),
+      jobs,
+      ...(choice.engine === 'builtin' ? {} : { timeoutMs: Math.round(ctx.timeoutMs) }),
+      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+      resume: options.resume === true,
+      ...(options.shard === undefined
+        ? {}
+        : { shard: `${options.shard.index}/${options.shard.count}` }),
+      ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
   });
   emit({ type: 'finish', summary });

@@ -7,7 +7,11 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { assertValid } from '../../report/schemas.js';
-import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../report/analyze/analyze-record.js';
+import type {
+  AnalyzeDumpRecord,
+  AnalyzeRunOptions,
+  AnalyzeSummary,
+} from '../../report/analyze/analyze-record.js';
 import { REPORT_FILE, writeHtmlReport } from '../../report/analyze/html-report.js';
 import { RECORDS_FILE, RecordAppender, readRecords } from '../../report/analyze/records-file.js';
 import type { Signer } from '../../report/analyze/signature.js';
@@ -36,13 +40,20 @@ export function outputFiles(outDir: string): OutputFiles {
 export async function writeSummaryAndReport(
   outDir: string,
   algorithm: string,
-  extra: { interrupted?: boolean; onBadLine?: (line: number, reason: string) => void } = {},
+  extra: {
+    interrupted?: boolean;
+    onBadLine?: (line: number, reason: string) => void;
+    options?: AnalyzeRunOptions;
+  } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
   const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
   for await (const record of readRecords(files.records, readOptions)) builder.add(record);
-  const summary = builder.build(extra.interrupted === true ? { interrupted: true } : {});
+  const summary = builder.build({
+    ...(extra.interrupted === true ? { interrupted: true } : {}),
+    ...(extra.options === undefined ? {} : { options: extra.options }),
+  });
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
@@ -104,7 +115,9 @@ export async function mergeOutputs(
   } finally {
     await appender.close();
   }
-  const summary = await writeSummaryAndReport(outDir, signer.algorithm);
+  const summary = await writeSummaryAndReport(outDir, signer.algorithm, {
+    options: { command: 'merge', mergedFrom: dirs.map((d) => resolve(d)) },
+  });
   return { summary, merged: written.size, duplicates };
 }
 
@@ -136,7 +149,9 @@ export async function rebucketOutputs(
     await appender.close();
   }
   await rename(tmp, files.records);
-  const summary = await writeSummaryAndReport(dir, signer.algorithm);
+  const summary = await writeSummaryAndReport(dir, signer.algorithm, {
+    options: { command: 'rebucket' },
+  });
   return { summary, records, changed };
 }
 
