@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <stdarg.h>
 
 #ifndef SYMOPT_NO_UNQUALIFIED_LOADS
 #define SYMOPT_NO_UNQUALIFIED_LOADS 0x00000100
@@ -37,6 +38,60 @@ static IDebugClient *g_client;
 static IDebugControl *g_control;
 static IDebugSymbols *g_symbols;
 static volatile LONG g_session_over;
+
+/* Output goes out a whole line at a time. Wine's console renders the blank at the end of a write
+   as "erase to end of line, cursor right" (ESC[K ESC[1C) instead of a space, so text cut in the
+   middle of a line, as the engine's chunks often are, would lose its blanks once the escapes are
+   stripped; msvcrt's stdio is worse (one write per character). flush_out() sends a partial line
+   (the prompt) before the host blocks. */
+static char g_pending[65536];
+static size_t g_pending_len;
+
+static void write_raw(const char *text, size_t len) {
+  DWORD written;
+  while (len > 0) {
+    if (!WriteFile(GetStdHandle(STD_OUTPUT_HANDLE), text, (DWORD)len, &written, NULL) ||
+        written == 0)
+      return;
+    text += written;
+    len -= written;
+  }
+}
+
+static void flush_out(void) {
+  write_raw(g_pending, g_pending_len);
+  g_pending_len = 0;
+}
+
+static void write_out(const char *text) {
+  size_t len = strlen(text);
+  const char *last_newline = NULL;
+  for (const char *p = text + len; p > text; p--)
+    if (p[-1] == '\n') {
+      last_newline = p;
+      break;
+    }
+  if (last_newline) {
+    size_t head = (size_t)(last_newline - text);
+    if (g_pending_len + head <= sizeof g_pending) {
+      memcpy(g_pending + g_pending_len, text, head);
+      g_pending_len += head;
+      flush_out();
+    } else {
+      flush_out();
+      write_raw(text, head);
+    }
+    text = last_newline;
+    len -= head;
+  }
+  if (g_pending_len + len > sizeof g_pending) flush_out();
+  if (len > sizeof g_pending) {
+    write_raw(text, len);
+    return;
+  }
+  memcpy(g_pending + g_pending_len, text, len);
+  g_pending_len += len;
+}
 
 /* ---- output callbacks: every engine byte to stdout ---------------------------------------- */
 
@@ -59,8 +114,7 @@ static ULONG STDMETHODCALLTYPE out_release(IDebugOutputCallbacks *self) {
 static HRESULT STDMETHODCALLTYPE out_output(IDebugOutputCallbacks *self, ULONG mask, PCSTR text) {
   (void)self;
   (void)mask;
-  fputs(text, stdout);
-  fflush(stdout);
+  write_out(text);
   return S_OK;
 }
 static IDebugOutputCallbacksVtbl g_out_vtbl = {out_query, out_addref, out_release, out_output};
@@ -168,15 +222,25 @@ static BOOL WINAPI on_ctrl(DWORD type) {
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
+static void say(const char *format, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  write_out(text);
+}
+
 static int fail(const char *what, HRESULT hr) {
-  fprintf(stdout, "dbgeng-host: %s failed, HRESULT 0x%08lx\n", what, (unsigned long)hr);
-  fflush(stdout);
+  say("dbgeng-host: %s failed, HRESULT 0x%08lx\n", what, (unsigned long)hr);
+  flush_out();
   return 1;
 }
 
 /* Waits until the target stops again (or the session ends). Returns 0 when a prompt makes sense. */
 static int wait_stop(void) {
   for (;;) {
+    flush_out();
     HRESULT hr = g_control->lpVtbl->WaitForEvent(g_control, DEBUG_WAIT_DEFAULT, INFINITE);
     ULONG status = DEBUG_STATUS_NO_DEBUGGEE;
     g_control->lpVtbl->GetExecutionStatus(g_control, &status);
@@ -201,10 +265,9 @@ static const char *quit_word(const char *line) {
 }
 
 static void usage(void) {
-  fputs("usage: dbgeng-host [-y path] [-c cmds] [-snul] [-g] [-G]\n"
+  write_out("usage: dbgeng-host [-y path] [-c cmds] [-snul] [-g] [-G]\n"
         "                   (-z dump | -p pid | -pn name) [-pv] [-pd] | program [args]\n"
-        "A test fixture for cdb-harness; real users run cdb.exe.\n",
-        stdout);
+        "A test fixture for cdb-harness; real users run cdb.exe.\n");
 }
 
 int main(int argc, char **argv) {
@@ -212,6 +275,7 @@ int main(int argc, char **argv) {
   ULONG pid = 0;
   int noninvasive = 0, detach = 0, snul = 0, skip_initial = 0, skip_final = 0, i;
   char cmdline[8192] = "";
+  atexit(flush_out);
 
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -229,7 +293,7 @@ int main(int argc, char **argv) {
       usage();
       return 0;
     } else if (a[0] == '-') {
-      fprintf(stdout, "dbgeng-host: unsupported option %s\n", a);
+      say("dbgeng-host: unsupported option %s\n", a);
       usage();
       return 2;
     } else {
@@ -269,7 +333,7 @@ int main(int argc, char **argv) {
                                                                        DEBUG_GET_PROC_ONLY_MATCH,
                                                                        &pid);
       if (FAILED(hr)) {
-        fprintf(stdout, "Cannot find process '%s', HRESULT 0x%08lx\n", pname, (unsigned long)hr);
+        say("Cannot find process '%s', HRESULT 0x%08lx\n", pname, (unsigned long)hr);
         return 1;
       }
     }
@@ -279,7 +343,7 @@ int main(int argc, char **argv) {
                                                      : DEBUG_ATTACH_DEFAULT);
     if (FAILED(hr)) {
       /* cdb's own wording, so the harness's attach-failure check recognises it. */
-      fprintf(stdout, "Cannot debug pid %lu, HRESULT 0x%08lx\n", (unsigned long)pid,
+      say("Cannot debug pid %lu, HRESULT 0x%08lx\n", (unsigned long)pid,
               (unsigned long)hr);
       return 1;
     }
@@ -302,15 +366,14 @@ int main(int argc, char **argv) {
     }
     if (status == DEBUG_STATUS_NO_DEBUGGEE || g_session_over) break;
     g_control->lpVtbl->OutputPrompt(g_control, DEBUG_OUTCTL_THIS_CLIENT, " ");
-    fflush(stdout);
+    flush_out();
     if (!fgets(line, sizeof line, stdin)) break;
     line[strcspn(line, "\r\n")] = '\0';
     const char *quit = quit_word(line);
     if (quit) {
       ULONG how = (strcmp(quit, "qd") == 0 || detach) ? DEBUG_END_ACTIVE_DETACH
                                                       : DEBUG_END_ACTIVE_TERMINATE;
-      fputs("quit:\n", stdout);
-      fflush(stdout);
+      write_out("quit:\n");
       g_client->lpVtbl->EndSession(g_client, how);
       break;
     }
