@@ -135,6 +135,10 @@ export function absorbOutput(
       return;
     }
     case 'analyze': {
+      // An engine without ext.dll (the NuGet Debugger Engine package carries no extensions;
+      // test/fixtures/transcripts/dbgeng/analyze-av-write-minidump.txt) has no !analyze:
+      //   No export analyze found
+      if (/^No export analyze found/m.test(out.output)) return;
       const analyzed = parseAnalyze(out.output);
       fields.analyze = keyFields(analyzed);
       if (analyzed.processName !== undefined) fields.processName = analyzed.processName;

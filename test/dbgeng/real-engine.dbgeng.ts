@@ -1,0 +1,191 @@
+// The test:dbgeng tier: the harness's cdb engine against Microsoft's real Debugger Engine
+// (dbgeng.dll from NuGet, under Wine, through test/targets/dbgeng-host). Run after
+// scripts/setup-dbgeng.sh: `npm run test:dbgeng`. Every claim is checked against something the
+// engine cannot fake: the built-in minidump reader on the same file, the test program's own log,
+// the dump files read back.
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { inspectDump, type InspectedDumpOk } from '../../src/minidump/inspect.js';
+import { validate } from '../../src/report/schemas.js';
+import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
+import { dumpProcess } from '../../src/workflows/dump/dump.js';
+import { watch } from '../../src/workflows/watch/watch.js';
+import type { WatchExceptionLine } from '../../src/workflows/watch/watch-records.js';
+import { killAllTargets, REPO_ROOT, startTarget, wineEnv } from '../helpers/wine.js';
+import { DBGENG_CDB, recordPathFor, requireDbgengRig } from './dbgeng-rig.js';
+
+interface Row {
+  file: string;
+  ok: boolean;
+  exception?: { code: string; address?: string; threadId?: number; chance?: string | null };
+  frames: { module?: string; function?: string; offset?: string }[];
+  notAvailable: string[];
+}
+
+const scratch: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `cdbh-dbgeng-${prefix}-`));
+  scratch.push(dir);
+  return dir;
+}
+
+function rows(outDir: string): Map<string, Row> {
+  const out = new Map<string, Row>();
+  for (const line of readFileSync(join(outDir, 'records.ndjson'), 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const row = JSON.parse(line) as Row;
+    out.set(row.file.split('/').pop() ?? '', row);
+  }
+  return out;
+}
+
+async function readDump(path: string): Promise<InspectedDumpOk> {
+  const dump = await inspectDump(path);
+  if (!dump.ok) throw new Error(`${path} does not read back: ${dump.error.message}`);
+  return dump;
+}
+
+function watchLines(logPath: string): WatchExceptionLine[] {
+  return readFileSync(logPath, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as WatchExceptionLine);
+}
+
+describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
+  this.timeout(120_000);
+  before(requireDbgengRig);
+  after(async () => {
+    await killAllTargets();
+    for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('analyze: opens every example dump and agrees with the built-in reader on the exception', async () => {
+    const inputs = [join(REPO_ROOT, 'examples', 'dumps')];
+    const cdbOut = tempDir('an-cdb');
+    const builtinOut = tempDir('an-builtin');
+    const keep = process.env['CDB_HARNESS_DBGENG_RECORD'];
+    await analyzeDumps({
+      inputs,
+      outDir: cdbOut,
+      engine: 'cdb',
+      jobs: 2,
+      timeoutMs: 60_000,
+      debuggerPath: DBGENG_CDB,
+      validateRecords: true,
+      recordDir: keep ? join(keep, 'analyze') : tempDir('an-rec'),
+    });
+    await analyzeDumps({ inputs, outDir: builtinOut, engine: 'builtin', validateRecords: true });
+    const cdb = rows(cdbOut);
+    const builtin = rows(builtinOut);
+    expect([...cdb.keys()].sort()).to.deep.equal([...builtin.keys()].sort());
+    expect(cdb.size).to.be.greaterThan(3);
+    for (const [name, row] of cdb) {
+      const plain = builtin.get(name);
+      expect(row.ok, name).to.equal(true);
+      expect(row.exception?.code, name).to.equal(plain?.exception?.code);
+      expect(row.exception?.address, name).to.equal(plain?.exception?.address);
+      expect(row.exception?.threadId, name).to.equal(plain?.exception?.threadId);
+      // A dump's stored event: "(first/second chance not available)" is no chance at all.
+      expect(row.exception?.chance ?? null, name).to.equal(null);
+      // The NuGet package has no ext.dll: "No export analyze found".
+      expect(row.notAvailable, name).to.include('analyze');
+    }
+    const av = cdb.get('av-write-a.dmp');
+    expect(av?.frames[0]).to.include({ module: 'av', offset: '0x154a' });
+    // The engine names Wine's exports, which the built-in reader cannot.
+    const breakIn = cdb.get('attach-break.dmp');
+    expect(breakIn?.frames.map((f) => `${f.module}!${f.function}`)).to.include.members([
+      'ntdll!DbgBreakPoint',
+      'ntdll!DbgUiRemoteBreakin',
+    ]);
+  });
+
+  it('watch: launches a program, dumps its first chances, sees the second chance and the exit', async () => {
+    const outDir = tempDir('watch-launch');
+    const summary = await watch({
+      engine: 'cdb',
+      target: {
+        kind: 'launch',
+        program: join(REPO_ROOT, 'build', 'targets', 'raise.exe'),
+        args: ['-n', '2', '-i', '100', '-u', 'e0434352'],
+      },
+      outDir,
+      dumpKind: 'mini',
+      maxDumps: 2,
+      debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
+      recordPath: recordPathFor('watch-launch-raise-clr-second-chance'),
+    });
+    expect(validate('watchSummary', summary).errors).to.deep.equal([]);
+    const lines = watchLines(summary.logPath);
+    // Two handled raises, then -u: the same code noncontinuable with no handler (first chance,
+    // then second chance, and the process dies).
+    expect(lines.map((l) => [l.code, l.chance])).to.deep.equal([
+      ['0xe0434352', 'first'],
+      ['0xe0434352', 'first'],
+      ['0xe0434352', 'first'],
+      ['0xe0434352', 'second'],
+    ]);
+    expect(summary.endReason).to.equal('target-exited');
+    expect(summary.process.pid).to.be.a('number');
+    expect(summary.dumpPaths).to.have.length(2);
+    for (const path of summary.dumpPaths) {
+      const dump = await readDump(path);
+      expect(dump.exception?.code).to.equal('0xe0434352');
+      // The CLR-shaped parameters the program raised (HRESULT first), straight from the file.
+      expect(dump.exception?.parameters?.[0]).to.equal('0x80131500');
+    }
+  });
+
+  it('watch: attaches, breaks in with Ctrl-C at the deadline, detaches, and the program runs on', async () => {
+    const target = await startTarget('raise', ['-w', '2500', '-n', '0', '-i', '300', 'e0434352']);
+    const summary = await watch({
+      engine: 'cdb',
+      target: { kind: 'pid', pid: target.pid },
+      // Wine has no working tasklist: the test names the process it started.
+      list: () => Promise.resolve([{ pid: target.pid, name: 'raise.exe' }]),
+      outDir: tempDir('watch-attach'),
+      dumpKind: 'mini',
+      maxDumps: 1,
+      durationMs: 5_000,
+      debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
+      recordPath: recordPathFor('watch-attach-duration-ctrl-c-qd'),
+    });
+    expect(summary.endReason).to.equal('duration');
+    expect(summary.detached).to.equal(true);
+    expect(summary.dumps).to.equal(1);
+    const lines = watchLines(summary.logPath);
+    expect(lines.length).to.be.greaterThan(1);
+    // Every exception the harness logged is one the program says it raised.
+    const raised = [...target.log().matchAll(/^raise (\d+) (0x[0-9a-f]{8})/gm)];
+    expect(raised.length).to.be.at.least(lines.length);
+    expect(await target.isRunning(3_000, /^handled /)).to.equal(true);
+  });
+
+  it('dump: writes a full-memory dump of a live process noninvasively and leaves it running', async () => {
+    const target = await startTarget('leak', []);
+    const outDir = tempDir('dump');
+    const result = await dumpProcess({
+      engine: 'cdb',
+      target: { pid: target.pid },
+      list: () => Promise.resolve([{ pid: target.pid, name: 'leak.exe' }]),
+      kind: 'full',
+      outDir,
+      debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
+      recordPath: recordPathFor('dump-attach-noninvasive-ma'),
+    });
+    expect(validate('dumpResult', result).errors).to.deep.equal([]);
+    expect(result).to.include({ verified: true, detached: true, targetAlive: true, actualKind: 'full' });
+    const dump = await readDump(result.path);
+    expect(dump.kind).to.equal('full');
+    expect(dump.process.name).to.match(/leak\.exe$/i);
+    // A full-memory dump: far more memory than a mini dump's stacks.
+    expect(result.bytes).to.be.greaterThan(8 * 1024 * 1024);
+    expect(await target.isRunning(3_000, /^HEAPSTAT /)).to.equal(true);
+  });
+});
