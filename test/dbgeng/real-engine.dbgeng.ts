@@ -180,7 +180,12 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       recordPath: recordPathFor('dump-attach-noninvasive-ma'),
     });
     expect(validate('dumpResult', result).errors).to.deep.equal([]);
-    expect(result).to.include({ verified: true, detached: true, targetAlive: true, actualKind: 'full' });
+    expect(result).to.include({
+      verified: true,
+      detached: true,
+      targetAlive: true,
+      actualKind: 'full',
+    });
     const dump = await readDump(result.path);
     expect(dump.kind).to.equal('full');
     expect(dump.process.name).to.match(/leak\.exe$/i);

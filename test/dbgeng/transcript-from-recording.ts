@@ -21,7 +21,9 @@ interface RecordedChunk {
 }
 
 // `ESC[1C` (cursor right) and the others: `ESC[?25l`, `ESC[K`, `ESC]0;title BEL`.
+// eslint-disable-next-line no-control-regex -- escape sequences are what this renders
 const CURSOR_RIGHT_RE = /\x1b\[(\d*)C/g;
+// eslint-disable-next-line no-control-regex -- escape sequences are what this drops
 const OTHER_ESCAPES_RE = /\x1b\][^\x07]*\x07|\x1b\[[0-9;?]*[A-Za-z]/g;
 
 export function renderRecording(jsonl: string): { body: string; commands: string[] } {
@@ -72,7 +74,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     return i >= 0 ? (rest[i + 1] ?? '') : '';
   };
   if (input === undefined || output === undefined) {
-    process.stderr.write('usage: transcript-from-recording.ts <rec.jsonl> <out.txt> --source S --notes N\n');
+    process.stderr.write(
+      'usage: transcript-from-recording.ts <rec.jsonl> <out.txt> --source S --notes N\n',
+    );
     process.exitCode = 2;
   } else {
     writeFileSync(

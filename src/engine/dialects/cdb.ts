@@ -144,7 +144,8 @@ export const cdbDialect: Dialect = {
 
   parseStop(text) {
     const events = findDebuggerEvents(text, 'cdb');
-    if (EXIT_RE.test(text) || NO_DEBUGGEE_RE.test(text)) return stopFromEvents('exit', text, events, { processExited: true });
+    if (EXIT_RE.test(text) || NO_DEBUGGEE_RE.test(text))
+      return stopFromEvents('exit', text, events, { processExited: true });
     if (BREAKPOINT_RE.test(text)) return stopFromEvents('breakpoint', text, events);
     if (events.length > 0) return stopFromEvents('exception', text, events);
     return stopFromEvents('unknown', text, events);
