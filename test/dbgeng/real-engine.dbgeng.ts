@@ -14,7 +14,14 @@ import { dumpProcess } from '../../src/workflows/dump/dump.js';
 import { watch } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine } from '../../src/workflows/watch/watch-records.js';
 import { killAllTargets, REPO_ROOT, startTarget, wineEnv } from '../helpers/wine.js';
-import { DBGENG_CDB, recordPathFor, requireDbgengRig } from './dbgeng-rig.js';
+import {
+  clrProgram,
+  DBGENG_CDB,
+  recordPathFor,
+  requireDbgengRig,
+  startClrProgram,
+  type ClrTarget,
+} from './dbgeng-rig.js';
 
 interface Row {
   file: string;
@@ -57,8 +64,10 @@ function watchLines(logPath: string): WatchExceptionLine[] {
 describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
   this.timeout(120_000);
   before(requireDbgengRig);
+  const clrTargets: ClrTarget[] = [];
   after(async () => {
     await killAllTargets();
+    for (const target of clrTargets.splice(0)) await target.kill();
     for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -117,7 +126,7 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       maxDumps: 2,
       debuggerPath: DBGENG_CDB,
       env: wineEnv(),
-      recordPath: recordPathFor('watch-launch-raise-clr-second-chance'),
+      recordPath: recordPathFor('watch-launch-raise-clr-second-chance', tempDir('rec')),
     });
     expect(validate('watchSummary', summary).errors).to.deep.equal([]);
     const lines = watchLines(summary.logPath);
@@ -153,7 +162,7 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       durationMs: 5_000,
       debuggerPath: DBGENG_CDB,
       env: wineEnv(),
-      recordPath: recordPathFor('watch-attach-duration-ctrl-c-qd'),
+      recordPath: recordPathFor('watch-attach-duration-ctrl-c-qd', tempDir('rec')),
     });
     expect(summary.endReason).to.equal('duration');
     expect(summary.detached).to.equal(true);
@@ -177,7 +186,7 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       outDir,
       debuggerPath: DBGENG_CDB,
       env: wineEnv(),
-      recordPath: recordPathFor('dump-attach-noninvasive-ma'),
+      recordPath: recordPathFor('dump-attach-noninvasive-ma', tempDir('rec')),
     });
     expect(validate('dumpResult', result).errors).to.deep.equal([]);
     expect(result).to.include({
@@ -192,5 +201,86 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
     // A full-memory dump: far more memory than a mini dump's stacks.
     expect(result.bytes).to.be.greaterThan(8 * 1024 * 1024);
     expect(await target.isRunning(3_000, /^HEAPSTAT /)).to.equal(true);
+  });
+
+  it('SOS: watch on a real CoreCLR program names each managed exception like the program does', async function () {
+    const exe = clrProgram();
+    if (exe === null) {
+      console.log(
+        '      (skipped: no build/dotnet/win-x64/cdbh-dotnet.exe; scripts/build-dotnet-targets.sh builds it)',
+      );
+      this.skip();
+    }
+    // Started outside the debugger: CoreCLR 10 starting under the engine faults in its own start-up
+    // under Wine (test/fixtures/transcripts/dbgeng/watch-launch-clr-startup-fault.txt); attaching
+    // after start-up works.
+    const target: ClrTarget = await startClrProgram(exe, ['exceptions', '-w', '4000', '-i', '300']);
+    clrTargets.push(target);
+    const summary = await watch({
+      engine: 'cdb',
+      target: { kind: 'pid', pid: target.pid },
+      list: () => Promise.resolve([{ pid: target.pid, name: 'cdbh-dotnet.exe' }]),
+      outDir: tempDir('watch-clr'),
+      dumpKind: 'full',
+      maxDumps: 1,
+      debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
+      recordPath: recordPathFor('watch-attach-clr-exceptions-sos', tempDir('rec')),
+    });
+    expect(validate('watchSummary', summary).errors).to.deep.equal([]);
+    expect(summary.endReason).to.equal('target-exited');
+    const clr = watchLines(summary.logPath).filter((l) => l.code === '0xe0434352');
+    // What the program says it threw, from its own log: `caught 1 System.InvalidOperationException
+    // hresult=0x80131509 …` and `unhandled 4 System.ArgumentException hresult=0x80070057`.
+    const said = [
+      ...target.log().matchAll(/^(?:caught|unhandled) \d+ (\S+) hresult=(0x[0-9a-f]{8})/gm),
+    ];
+    expect(said.length).to.equal(4);
+    // The inner FormatException is thrown (and caught) on the way: one more first chance.
+    const firstChance = clr.filter((l) => l.chance === 'first');
+    for (const [, type, hresult] of said) {
+      const seen = firstChance.find((l) => l.clrType === type);
+      expect(seen, `a first-chance line for ${type}`).to.not.equal(undefined);
+      expect(seen?.hresult).to.equal(hresult);
+    }
+    expect(firstChance.map((l) => l.clrType)).to.include('System.FormatException');
+    const last = clr[clr.length - 1];
+    expect(last).to.include({ chance: 'second', clrType: 'System.ArgumentException' });
+    // The managed frames come from !clrstack, with the .NET dispatcher left out of the signature.
+    const invalid = firstChance.find((l) => l.clrType === 'System.InvalidOperationException');
+    expect(invalid?.frames).to.include('CdbHarness.Targets.Program.ThrowInvalidOperation()');
+    expect(invalid?.signature).to.not.match(/DispatchEx/);
+    expect(invalid?.signature).to.match(/ThrowInvalidOperation/);
+    expect(invalid?.action).to.equal('dumped');
+
+    // The full dump it wrote, analysed post mortem by the same engine with SOS from its winext.
+    const analyzed = tempDir('an-clr');
+    await analyzeDumps({
+      inputs: summary.dumpPaths,
+      outDir: analyzed,
+      engine: 'cdb',
+      timeoutMs: 90_000,
+      debuggerPath: DBGENG_CDB,
+      validateRecords: true,
+      recordDir: process.env['CDB_HARNESS_DBGENG_RECORD']
+        ? join(process.env['CDB_HARNESS_DBGENG_RECORD'], 'analyze-clr')
+        : tempDir('an-clr-rec'),
+    });
+    const line = readFileSync(join(analyzed, 'records.ndjson'), 'utf8').split('\n')[0] ?? '{}';
+    const record = JSON.parse(line) as {
+      ok: boolean;
+      dumpKind: string;
+      exception?: { code: string; parameters?: string[] };
+      clrException?: { exceptions: { type: string; message: string; hresult: string }[] };
+    };
+    expect(record.ok).to.equal(true);
+    expect(record.dumpKind).to.equal('full');
+    // CoreCLR 10 raises e0434352 with no parameters: the HRESULT comes from SOS only.
+    expect(record.exception).to.deep.include({ code: '0xe0434352', parameters: [] });
+    expect(record.clrException?.exceptions[0]).to.include({
+      type: 'System.InvalidOperationException',
+      message: 'cdbh: invalid operation on purpose',
+      hresult: '0x80131509',
+    });
   });
 });

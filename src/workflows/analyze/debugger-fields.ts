@@ -148,7 +148,8 @@ export function absorbOutput(
       return;
     }
     case 'extensionLoad':
-      fields.sosLoaded = parseExtensionLoad(out.output).success;
+      // Any load that worked counts: the triage script tries `.loadby sos coreclr`, then `.load sos`.
+      fields.sosLoaded = parseExtensionLoad(out.output).success || fields.sosLoaded;
       return;
     case 'printException': {
       const pe = parsePrintException(out.output);
