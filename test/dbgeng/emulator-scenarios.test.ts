@@ -54,7 +54,9 @@ describe('the real engine replayed: analyze through the cdb emulator (dbgeng tra
         CDB_HARNESS_TRANSCRIPTS: join(REPO_ROOT, 'test', 'fixtures', 'transcripts'),
       },
     });
-    const row = JSON.parse(readFileSync(join(out, 'records.ndjson'), 'utf8').split('\n')[0] ?? '');
+    const row: unknown = JSON.parse(
+      readFileSync(join(out, 'records.ndjson'), 'utf8').split('\n')[0] ?? '',
+    );
     const record = row as Row;
     expect(record.ok, JSON.stringify(record.error)).to.equal(true);
     expect(validate('analyzeRecord', row).errors).to.deep.equal([]);
