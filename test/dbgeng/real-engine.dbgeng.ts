@@ -7,7 +7,10 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { DebuggerSession } from '../../src/engine/debugger-session.js';
 import { inspectDump, type InspectedDumpOk } from '../../src/minidump/inspect.js';
+import { parseModules } from '../../src/parsers/modules.js';
+import { parseStack } from '../../src/parsers/stack.js';
 import { validate } from '../../src/report/schemas.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { dumpProcess } from '../../src/workflows/dump/dump.js';
@@ -110,6 +113,37 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       'ntdll!DbgBreakPoint',
       'ntdll!DbgUiRemoteBreakin',
     ]);
+  });
+
+  it('query commands on a dump: lm, lmv, kn, sx parse, and the modules agree with the file', async () => {
+    const dumpPath = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
+    const session = await DebuggerSession.start({
+      dialect: 'cdb',
+      target: { kind: 'dump', path: dumpPath },
+      debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
+      recordPath: recordPathFor('query-commands-av-write-minidump', tempDir('rec')),
+    });
+    try {
+      const lm = parseModules((await session.execute('lm')).output);
+      const lmv = parseModules((await session.execute('lmv m av')).output);
+      const kn = parseStack((await session.execute('kn')).output);
+      const sx = (await session.execute('sx')).output;
+      await session.execute('~');
+      await session.execute('|');
+      const dump = await readDump(dumpPath);
+      // Every module the file lists, by base address, is in `lm` (names without .dll/.exe).
+      const bases = lm.modules.map((m) => m.start);
+      for (const module of dump.modules) expect(bases, module.name).to.include(module.base);
+      expect(lm.warnings).to.deep.equal([]);
+      expect(lmv.modules.map((m) => m.name)).to.deep.equal(['av']);
+      expect(kn.threads[0]?.frames[0]).to.include({ module: 'av', offset: '0x154a' });
+      // `sxd *` leaves av at "break": the real engine's listing the emulator's defaults follow.
+      expect(sx).to.match(/^ {2}av - Access violation - break - not handled$/m);
+      expect(sx).to.match(/^ {3}\* - Other exception - second-chance break - not handled$/m);
+    } finally {
+      await session.close();
+    }
   });
 
   it('watch: launches a program, dumps its first chances, sees the second chance and the exit', async () => {
