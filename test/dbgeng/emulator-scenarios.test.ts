@@ -48,11 +48,6 @@ describe('the real engine replayed: analyze through the cdb emulator (dbgeng tra
       debuggerPath: 'cdb.exe',
       debuggerCommandPrefix: EMULATOR,
       validateRecords: true,
-      // The emulator reads transcripts from the repository's fixtures.
-      env: {
-        ...process.env,
-        CDB_HARNESS_TRANSCRIPTS: join(REPO_ROOT, 'test', 'fixtures', 'transcripts'),
-      },
     });
     const row: unknown = JSON.parse(
       readFileSync(join(out, 'records.ndjson'), 'utf8').split('\n')[0] ?? '',
