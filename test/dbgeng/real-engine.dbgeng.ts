@@ -86,6 +86,7 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       jobs: 2,
       timeoutMs: 60_000,
       debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
       validateRecords: true,
       recordDir: keep ? join(keep, 'analyze') : tempDir('an-rec'),
     });
@@ -295,6 +296,7 @@ describe('the real Debugger Engine under Wine (test:dbgeng)', function () {
       engine: 'cdb',
       timeoutMs: 90_000,
       debuggerPath: DBGENG_CDB,
+      env: wineEnv(),
       validateRecords: true,
       recordDir: process.env['CDB_HARNESS_DBGENG_RECORD']
         ? join(process.env['CDB_HARNESS_DBGENG_RECORD'], 'analyze-clr')
