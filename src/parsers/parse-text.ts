@@ -10,6 +10,7 @@ import type {
 } from './records.js';
 import { lookupChain } from './registry.js';
 import type { CommandKind } from './registry.js';
+import { sniffCommand } from './sniff-kind.js';
 import { startupDescriptor } from './startup.js';
 import { splitLog } from './split-log.js';
 
@@ -76,7 +77,15 @@ export function parseText(text: string, options: ParseTextOptions = {}): ParseEn
     if (found.kind !== 'lastEvent') events.push(...findDebuggerEvents(output, options.dialect));
   };
   if (sections.length === 0) {
-    collect(entryFor(options.command ?? null, text), text);
+    // No prompt and no --command: recognise the kind from the content (sniff-kind.ts).
+    const sniffed = options.command === undefined ? sniffCommand(text) : null;
+    const found = sniffed === null ? null : lookupChain(sniffed);
+    collect(
+      found === null
+        ? entryFor(options.command ?? null, text)
+        : entry(null, found, text, [`kind recognised from the content (like ${sniffed ?? ''})`]),
+      text,
+    );
     return { schemaVersion: 1, entries, events };
   }
   if (preamble.trim().length > 0) {

@@ -327,7 +327,8 @@ describe('minidump reader on synthetic streams', function () {
         size: 0x5000,
         path: 'C:\\plugins\\gone.dll',
         name: 'gone.dll',
-        timestamp: 0,
+        timestamp: '1970-01-01T00:00:00.000Z',
+        timestampEpoch: 0,
       },
     ]);
     expect(dump.system?.csd).to.equal('Service Pack 2');

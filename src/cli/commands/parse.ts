@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { ERROR_PREFIX } from '../options.js';
 import { parseText } from '../../parsers/parse-text.js';
 import { summarize } from '../../parsers/registry.js';
 import type { ParseEnvelope } from '../../parsers/records.js';
@@ -13,6 +14,7 @@ interface ParseOptions {
   command?: string;
   dialect?: string;
   text?: boolean;
+  json?: boolean;
 }
 
 // Transcript files (test/fixtures/transcripts in this repository) start with a 5-line header:
@@ -40,25 +42,31 @@ export function registerParse(context: CommandContext): void {
     .argument('<file>', "a text file of cdb/winedbg output, or '-' for stdin")
     .option('-c, --command <cmd>', 'the command that produced FILE, when FILE has no prompt lines')
     .option('-d, --dialect <dialect>', 'cdb or winedbg (default: recognise both)')
+    .option('--json', 'print the JSON envelope (the default; for scripts that say so)')
     .option('-t, --text', 'print a readable summary instead of JSON')
     .addHelpText(
       'after',
       `
 A log with prompt lines (0:000> k, 0:000:x86> !heap -s, Wine-dbg>bt, dotnet-dump's > clrstack)
 is split into one entry per command; the banner before the first prompt becomes a "startup"
-entry. Without prompt lines the whole file is the output of --command. Output no parser knows is
-kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
+entry. Without prompt lines the whole file is the output of --command; without --command either,
+its kind is recognised from its content (k / bt stacks, lm, !heap -s, !heap -stat, !dumpheap
+-stat, !eeheap -gc, !address -summary, !analyze -v, .exr, !pe, !clrstack, umdh logs and umdh
+diffs). Output no parser knows is kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
 of g) are listed in "events", in order. Transcript files (which start with '# source:',
 as in the project's test/fixtures/transcripts) have their 5-line header skipped, and its '# command:' line is used as --command.
 
 Examples:
   cdb-harness parse session.log                    JSON: {schemaVersion, entries[], events[]}
+  cdb-harness parse session.log --json             the same (--json is accepted everywhere)
+  cdb-harness parse snap1-snap2.txt --text         a umdh diff saved without a prompt line
   cdb-harness parse session.log --text             one block per command: kind and key facts
   cdb-harness parse heap.txt --command '!heap -s'  output saved without its prompt line
   cdb-harness parse bt.txt -c bt --dialect winedbg winedbg backtrace -> kind "stack"
   cdb … | cdb-harness parse - --text               read stdin
 
-Exit codes: 0 parsed, 1 the file could not be read, 2 usage error (missing file, bad option).`,
+Exit codes: 0 parsed, 1 the file could not be read (missing, unreadable), 2 usage error (bad
+option, --json with --text).`,
     )
     .action(async (file: string, options: ParseOptions) => {
       context.setExitCode(await runParse(file, options));
@@ -77,7 +85,11 @@ async function readInput(file: string): Promise<string> {
 export async function runParse(file: string, options: ParseOptions): Promise<number> {
   const dialect = options.dialect;
   if (dialect !== undefined && dialect !== 'cdb' && dialect !== 'winedbg') {
-    process.stderr.write(`cdb-harness parse: --dialect must be cdb or winedbg, not "${dialect}"\n`);
+    process.stderr.write(`${ERROR_PREFIX}--dialect must be cdb or winedbg, not "${dialect}"\n`);
+    return ExitCode.Usage;
+  }
+  if (options.json === true && options.text === true) {
+    process.stderr.write(`${ERROR_PREFIX}--json and --text exclude each other\n`);
     return ExitCode.Usage;
   }
   let text: string;
@@ -86,11 +98,11 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      process.stderr.write(`cdb-harness parse: no such file: ${file}\n`);
-      return ExitCode.Usage;
+      process.stderr.write(`${ERROR_PREFIX}no such file: ${file}\n`);
+      return ExitCode.Failure;
     }
     process.stderr.write(
-      `cdb-harness parse: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `${ERROR_PREFIX}cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return ExitCode.Failure;
   }
@@ -103,7 +115,7 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
   const check = validate('parseEnvelope', envelope);
   if (!check.ok) {
     process.stderr.write(
-      `cdb-harness parse: internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+      `${ERROR_PREFIX}internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
     );
     return ExitCode.Failure;
   }
