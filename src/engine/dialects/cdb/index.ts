@@ -31,12 +31,21 @@ const BREAKPOINT_RE = /^Breakpoint \d+ hit\b/m;
 // under test/fixtures/transcripts/):
 //   ntdll!NtTerminateProcess+0x12:
 const EXIT_RE = /^ntdll!(?:Nt|Zw)TerminateProcess\+0x[0-9a-f]+:$/m;
+// A go-class command after the target has gone (the real Debugger Engine under Wine,
+// test/fixtures/transcripts/dbgeng/watch-launch-raise-clr-second-chance.txt): with
+// `.prompt_allow -sym` the exit stop prints no `ntdll!NtTerminateProcess` line, so the next `g`
+// is the first sign:
+//          ^ No runnable debuggees error in 'g'
+const NO_DEBUGGEE_RE = /\^ No runnable debuggees error in '/;
 // Attach failures (the texts BugId's cCdbWrapper_fAttachCdbToProcessForId.py matches,
 // https://github.com/SkyLined/BugId):
 //   Cannot debug pid 1234, Win32 error 0n87
 //   Unable to initialize target, NTSTATUS 0xC0000048
 const CANNOT_DEBUG_RE = /^Cannot debug pid (\d+), (.+)$/m;
 const CANNOT_INIT_RE = /^Unable to initialize target, (.+)$/m;
+// Launching a program: the first event banner names the new process (hex pid.tid):
+//   (128.12c): Break instruction exception - code 80000003 (first chance)
+const FIRST_EVENT_PID_RE = /^\(([0-9a-f]+)\.[0-9a-f]+\): /im;
 // Exception codes for `sxe`: `e0434352`, `0xE06D7363`.
 const CODE_RE = /^(?:0x)?([0-9a-f]{1,8})$/i;
 
@@ -188,17 +197,18 @@ export const cdbDialect: Dialect = {
   },
 
   isTargetExitText(text) {
-    return EXIT_RE.test(text);
+    return EXIT_RE.test(text) || NO_DEBUGGEE_RE.test(text);
   },
 
-  launchedPid() {
-    // cdb's banner names no pid for a launched program; `|` would, at the first prompt.
-    return undefined;
+  launchedPid(banner) {
+    const match = FIRST_EVENT_PID_RE.exec(banner);
+    return match?.[1] === undefined ? undefined : Number.parseInt(match[1], 16);
   },
 
   parseStop(text) {
     const events = findDebuggerEvents(text, 'cdb');
-    if (EXIT_RE.test(text)) return stopFromEvents('exit', text, events, { processExited: true });
+    if (EXIT_RE.test(text) || NO_DEBUGGEE_RE.test(text))
+      return stopFromEvents('exit', text, events, { processExited: true });
     if (BREAKPOINT_RE.test(text)) return stopFromEvents('breakpoint', text, events);
     if (events.length > 0) return stopFromEvents('exception', text, events);
     return stopFromEvents('unknown', text, events);
