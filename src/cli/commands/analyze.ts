@@ -29,6 +29,7 @@ interface AnalyzeCliOptions {
   out?: string;
   json?: boolean;
   symbols?: string;
+  imagePath?: string[];
   resume?: boolean;
   shard?: string;
   merge?: string[];
@@ -47,7 +48,9 @@ output lines; one that crashes the debugger twice is quarantined. The batch alwa
 Engines:
   cdb       cdb.exe (Windows; found via CDB_PATH or the Windows SDK folders)
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
-  builtin   no debugger: exception, threads, modules and memory straight from the file
+  builtin   no debugger: exception, threads, modules and memory straight from the file, and
+            the crashing thread's stack walked with the modules' unwind data (images from the
+            dump, the recorded paths, or --image-path)
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
@@ -56,7 +59,7 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
   report.html      self-contained page: bucket table and chart, one section per dump
   raw/<sha>/       debugger output per command per dump
 
-Buckets group dumps by a versioned signature (cdbh-sig-1): the exception (code, AV
+Buckets group dumps by a versioned signature (cdbh-sig-2): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
 runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md.
 
@@ -98,6 +101,10 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--out <dir>', 'output folder (default ./cdb-harness-out/analyze-<time>)')
     .option('--json', 'print the summary JSON on stdout (progress and messages go to stderr)')
     .option('--symbols <path>', 'symbol path for cdb (srv*cache*server; …)')
+    .option(
+      '--image-path <dir...>',
+      'builtin engine: folders of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME)',
+    )
     .option('--resume', 'skip dumps whose sha256 already has a record in --out')
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
@@ -168,6 +175,7 @@ export async function runAnalyze(
         ? {}
         : { timeoutMs: positiveNumber(options.timeout, '--timeout') * 1000 }),
       ...(options.symbols === undefined ? {} : { symbolPath: options.symbols }),
+      ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),

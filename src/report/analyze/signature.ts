@@ -1,4 +1,4 @@
-// Crash signatures and bucket ids, algorithm `cdbh-sig-1` (docs/bucketing.md). A signature is
+// Crash signatures and bucket ids, algorithm `cdbh-sig-2` (docs/bucketing.md). A signature is
 // readable text, `<exception> | <frame> | <frame> | <frame>`, and the bucket id is a hash of the
 // algorithm id plus that text. The algorithm id is stored with every bucket so that a later
 // change (new skip list, more frames) makes new ids instead of silently regrouping old ones
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AnalyzeBucketRef, AnalyzeDumpRecord, AnalyzeFrame } from './analyze-record.js';
 import { DEFAULT_SKIP_MODULES, normalizeModuleName, skipListHash } from './skip-modules.js';
 
-export const SIGNATURE_ALGORITHM = 'cdbh-sig-1';
+export const SIGNATURE_ALGORITHM = 'cdbh-sig-2';
 
 /** How many relevant frames a signature keeps (Socorro keeps a prefix; BugId hashes 2–3). */
 export const SIGNATURE_FRAMES = 3;
@@ -29,7 +29,7 @@ export interface Signer {
 
 /**
  * A signer for one configuration. With the default skip list the algorithm id is plain
- * `cdbh-sig-1`; with another list it is `cdbh-sig-1+skip.<8 hex of the list>`.
+ * `cdbh-sig-2`; with another list it is `cdbh-sig-2+skip.<8 hex of the list>`.
  */
 export function createSigner(options: SignatureOptions = {}): Signer {
   const custom = options.skipModules;
@@ -90,7 +90,14 @@ export function relevantFrames(
   frames: readonly AnalyzeFrame[],
   skip: ReadonlySet<string>,
 ): string[] {
-  const tokens = frames.map((frame) => ({ frame, token: frameToken(frame) }));
+  // cdbh-sig-2: unverified scan frames (a stack word that merely points into a module) are left
+  // out when the walk found callers by better means; recursion (the same frame again and again)
+  // counts once, so the depth of a recursion does not split a bucket.
+  const walked = frames.filter((f, i) => i > 0 && f.trust !== undefined && f.trust !== 'scan');
+  const trusted = walked.length > 0 ? frames.filter((f) => f.trust !== 'scan') : frames;
+  const tokens = trusted
+    .map((frame) => ({ frame, token: frameToken(frame) }))
+    .filter((t, i, all) => i === 0 || all[i - 1]?.token !== t.token);
   const relevant = tokens.filter(
     ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
   );

@@ -53,6 +53,10 @@ export interface AnalyzeOptions {
   /** Per-dump deadline (start, every command, close). */
   timeoutMs?: number;
   symbolPath?: string;
+  /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
+  imagePaths?: readonly string[];
+  /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
+  walkStacks?: boolean;
   resume?: boolean;
   shard?: { index: number; count: number };
   /** Bucketing skip list (replaces the default). */
@@ -145,6 +149,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       env: options.env,
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
+    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 

@@ -3,6 +3,7 @@
 // found by image-locator.ts, names from the export tables (or a SymbolProvider handed in).
 // The result is plain data for inspect and analyze; a thread that cannot be walked gets a
 // warning, never an error.
+import type { InspectedFrame, InspectedStack } from '../../minidump/inspect-stacks.js';
 import type { Minidump, MinidumpThread } from '../../minidump/minidump.js';
 import { archFromProcessor, parseContext, REGISTER_ORDER } from '../../stackwalk/context.js';
 import { ExportSymbolProvider } from '../../stackwalk/exports.js';
@@ -11,7 +12,6 @@ import type {
   ModuleRef,
   RegisterSet,
   StackArch,
-  StackWalk,
   SymbolProvider,
   UnwindProvider,
   WalkLimits,
@@ -29,32 +29,8 @@ export interface DumpStacksOptions extends ImageLocatorOptions {
   exportNames?: boolean;
 }
 
-export interface WalkedFrame {
-  index: number;
-  /** `av!crash_here+0x1a` / `av+0x154a` / `0x7ff…`. */
-  label: string;
-  module?: string;
-  /** `0x154a`: from the module base. */
-  moduleOffset?: string;
-  function?: string;
-  /** `0x1a`: from the function start, when named. */
-  functionOffset?: string;
-  file?: string;
-  line?: number;
-  address: string;
-  returnAddress?: string;
-  stackPointer: string;
-  trust: string;
-}
-
-export interface WalkedStack {
-  threadId: number;
-  /** `exception` when frame 0 came from the exception context, else `thread`. */
-  context: 'exception' | 'thread';
-  frames: WalkedFrame[];
-  stop: StackWalk['stop'];
-  warnings: string[];
-}
+export type WalkedFrame = InspectedFrame;
+export type WalkedStack = InspectedStack & { threadId: number };
 
 export interface DumpStacks {
   arch: StackArch | null;
