@@ -88,7 +88,8 @@ export async function unwindAmd64(
     const count = head[2]!;
     const frameReg = head[3]! & 15;
     const frameOffset = (head[3]! >> 4) * 16;
-    const codes = await image.readRva(info + 4, count * 2 + 12);
+    // The codes, padded to an even count, then a chained RUNTIME_FUNCTION when flagged.
+    const codes = await image.readRva(info + 4, (count + (count & 1)) * 2 + 12);
     if (codes === null || codes.length < count * 2) {
       return { kind: 'failed', reason: 'unwind codes not readable' };
     }

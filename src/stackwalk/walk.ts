@@ -92,7 +92,9 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       caller.trust === 'cfi' &&
       (caller.registers[spName] ?? 0n) > sp &&
       modules.at(caller.registers[ipName] ?? 0n) === undefined;
-    if (next === null && !cfiEnd) {
+    // An x86 EBP of 0 is the chain's documented end (the thread's first frame clears it).
+    const chainEnd = !x64 && trust !== 'scan' && trust !== 'scan-call' && registers['ebp'] === 0n;
+    if (next === null && !cfiEnd && !chainEnd) {
       // Scan from the callee's stack pointer for the next return address.
       const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
       const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
@@ -110,14 +112,12 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     }
     if (next === null) {
       const callerIp = caller?.registers[ipName];
-      if (cfiEnd || (callerIp !== undefined && callerIp < LOWEST_CODE)) stop = 'end';
-      else if (frames.length > 1 || caller !== null) {
+      if (cfiEnd || chainEnd || (callerIp !== undefined && callerIp < LOWEST_CODE)) stop = 'end';
+      else {
         stop = 'lost';
-        if (!(callerIp !== undefined && callerIp < LOWEST_CODE)) {
-          warnings.push(
-            `no caller found for frame ${frames.length - 1} (0x${ip.toString(16)}): walk ends`,
-          );
-        }
+        warnings.push(
+          `no caller found for frame ${frames.length - 1} (0x${ip.toString(16)}): walk ends`,
+        );
       }
       break;
     }
