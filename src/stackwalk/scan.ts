@@ -84,7 +84,35 @@ export async function scanForReturn(
 ): Promise<ScanHit | null> {
   const size = BigInt(wordSize);
   // Stack slots are word aligned; a misaligned stack pointer is corrupt anyway.
-  for (let slot = from - (from % size); slot + size <= limit; slot += size) {
+  let slot = from - (from % size);
+  while (slot + size <= limit) {
+    // A block of words up to the next 512-byte line, read once.
+    const lineEnd = slot - (slot % 512n) + 512n;
+    const blockEnd = lineEnd < limit ? lineEnd : limit - ((limit - slot) % size);
+    const block = await memory.bytes(slot, Number(blockEnd - slot));
+    if (block === null) return scanWords(slot, limit, wordSize, memory, modules);
+    const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+    for (let at = 0; at + wordSize <= block.length; at += wordSize) {
+      const value = wordSize === 8 ? view.getBigUint64(at, true) : BigInt(view.getUint32(at, true));
+      if (modules.at(value) === undefined) continue;
+      const trust = await returnAddressTrust(value, modules);
+      if (trust !== null) return { ip: value, slot: slot + BigInt(at), trust };
+    }
+    slot = blockEnd;
+  }
+  return null;
+}
+
+/** Word by word, for the part of a block that was not captured in one piece. */
+async function scanWords(
+  from: bigint,
+  limit: bigint,
+  wordSize: 4 | 8,
+  memory: WalkMemory,
+  modules: ModuleIndex,
+): Promise<ScanHit | null> {
+  const size = BigInt(wordSize);
+  for (let slot = from; slot + size <= limit; slot += size) {
     const value = await memory.word(slot, wordSize);
     if (value === null) return null;
     const trust = await returnAddressTrust(value, modules);

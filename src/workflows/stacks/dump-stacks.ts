@@ -13,6 +13,7 @@ import type {
   RegisterSet,
   StackArch,
   SymbolProvider,
+  TargetMemory,
   UnwindProvider,
   WalkLimits,
 } from '../../stackwalk/types.js';
@@ -82,10 +83,9 @@ export async function walkDumpStacks(
     return ref;
   });
   const images = dumpImages(dump, options);
-  const memory = { read: (address: bigint, length: number) => dump.readMemory(address, length) };
   const baseInput = {
     arch,
-    memory,
+    memory: { read: (address: bigint, length: number) => dump.readMemory(address, length) },
     modules,
     images,
     ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
@@ -120,7 +120,13 @@ export async function walkDumpStacks(
       }
       if (fromException) result.exceptionRegisters = registerText(registers, arch);
       const walk = await walkStack(
-        { ...baseInput, threadId: thread.id, registers, ...stackBounds(thread) },
+        {
+          ...baseInput,
+          memory: threadMemory(dump, thread),
+          threadId: thread.id,
+          registers,
+          ...stackBounds(thread),
+        },
         index,
       );
       await nameFrames(walk.frames, naming);
@@ -162,6 +168,26 @@ async function readRegisters(
   if (location.rva === 0 || location.size === 0) return null;
   const bytes = await dump.readLocation(location.rva, Math.min(location.size, 4096));
   return parseContext(bytes, arch);
+}
+
+/**
+ * The dump's memory as one thread's walk reads it: its own captured stack straight from the file
+ * offset the thread list gives (mini dumps keep it there), so a walk that stays on the stack never
+ * builds the dump's whole address map (thousands of ranges in a winedbg dump); anything else
+ * through the map.
+ */
+function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
+  const { start, size, rva } = thread.stack;
+  const direct = rva !== 0 && size > 0 && rva + size <= dump.fileSize;
+  const end = start + BigInt(size);
+  return {
+    read(address, length) {
+      if (direct && address >= start && address + BigInt(length) <= end) {
+        return dump.readLocation(rva + Number(address - start), length);
+      }
+      return dump.readMemory(address, length);
+    },
+  };
 }
 
 function stackBounds(thread: MinidumpThread): { stack?: { low: bigint; high: bigint } } {

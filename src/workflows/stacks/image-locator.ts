@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
 import type { Minidump } from '../../minidump/minidump.js';
+import { StreamType } from '../../minidump/stream-types.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
 import type { ImageBytes, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
@@ -69,15 +70,23 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
     return image;
   };
 
+  // Mapped images are in the dump's memory only in full dumps (Memory64List) or dumps asked to
+  // keep code (MiniDumpWithCodeSegs 0x2000, FullMemory 0x2); elsewhere looking would only cost
+  // building the dump's address map.
+  const mayHoldImages =
+    dump.stream(StreamType.Memory64List) !== undefined || (dump.header.flags & 0x2002n) !== 0n;
+
   const locate = async (module: ModuleRef): Promise<PeImage | undefined> => {
-    const inDump = await matches(
-      {
-        layout: 'mapped',
-        origin: 'dump',
-        read: (offset, length) => dump.readMemory(module.base + BigInt(offset), length),
-      },
-      module,
-    );
+    const inDump =
+      mayHoldImages &&
+      (await matches(
+        {
+          layout: 'mapped',
+          origin: 'dump',
+          read: (offset, length) => dump.readMemory(module.base + BigInt(offset), length),
+        },
+        module,
+      ));
     if (inDump) return inDump;
     if (options.recordedPaths !== false) {
       for (const path of localPaths(module.path, prefix)) {
