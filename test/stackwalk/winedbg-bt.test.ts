@@ -5,6 +5,7 @@
 // inline frames folded, is a prefix of ours), and every frame in chain.exe must come from the
 // unwind data (trust `cfi`), not a scan.
 import { expect } from 'chai';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
 import { walkDumpStacks, type DumpStacks } from '../../src/workflows/stacks/dump-stacks.js';
@@ -64,7 +65,10 @@ async function crashUnderWinedbg(
   }
 }
 
-async function walk(path: string, options: { recordedPaths?: boolean } = {}): Promise<DumpStacks> {
+async function walk(
+  path: string,
+  options: { recordedPaths?: boolean; imagePaths?: string[] } = {},
+): Promise<DumpStacks> {
   const dump = await openMinidump(path);
   try {
     return await walkDumpStacks(dump, {
@@ -88,6 +92,9 @@ function folded(frames: readonly BtFrame[]): BtFrame[] {
     return before === undefined || before.address !== f.address || before.name === f.name;
   });
 }
+
+/** Functions the system DLLs export, which winedbg names in these crashes. */
+const EXPORTED = new Set(['qsort', 'qsort_s', 'EnumSystemLocalesA', 'BaseThreadInitThunk']);
 
 const CASES: { name: string; args: string[]; chainFrames: number }[] = [
   { name: 'main → run → a → b → c', args: ['abc', '3'], chainFrames: 5 },
@@ -133,8 +140,43 @@ describe('stack walk vs winedbg bt (chain.exe crashes)', function () {
         'chain frames unwound by .pdata',
       ).to.be.true;
       expect(ours[0]?.trust).to.equal('context');
+      // Exported functions winedbg names from its debug info carry the same name here, from the
+      // export table alone (offsets may differ: winedbg's function starts are its own).
+      theirs.forEach((frame, i) => {
+        const name = frame.name.replace(/\+0x[0-9a-f]+$/, '');
+        if (EXPORTED.has(name)) expect(ours[i]?.function, `frame ${i}`).to.equal(name);
+      });
     });
   }
+
+  it('finds the image in a symbol-store layout under --image-path, and never a rebuilt file', async function () {
+    this.timeout(90_000);
+    const { bt, path } = await crashUnderWinedbg(['abc', '1'], 'chain-abc-store.dmp');
+    const exe = readFileSync(targetPath('chain'));
+    const peAt = exe.readUInt32LE(60);
+    const stamp = exe.readUInt32LE(peAt + 8);
+    const sizeOfImage = exe.readUInt32LE(peAt + 24 + 56);
+    const key = `${stamp.toString(16).toUpperCase().padStart(8, '0')}${sizeOfImage.toString(16)}`;
+    const store = join(dumpDir(), 'store');
+    mkdirSync(join(store, 'chain.exe', key), { recursive: true });
+    writeFileSync(join(store, 'chain.exe', key, 'chain.exe'), exe);
+    // The same program "rebuilt": another time stamp. It sits flat, where it would be found first.
+    const rebuilt = join(dumpDir(), 'rebuilt');
+    mkdirSync(rebuilt, { recursive: true });
+    const other = Buffer.from(exe);
+    other.writeUInt32LE(stamp + 1, peAt + 8);
+    writeFileSync(join(rebuilt, 'chain.exe'), other);
+
+    const fromStore = await walk(path, { recordedPaths: false, imagePaths: [rebuilt, store] });
+    expect(fromStore.images['chain.exe']).to.equal(join(store, 'chain.exe', key, 'chain.exe'));
+    const chain = folded(bt).filter((f) => f.module === 'chain');
+    const ours = (fromStore.stacks[0]?.frames ?? []).filter((f) => f.module === 'chain.exe');
+    expect(ours.map((f) => f.address).slice(0, chain.length)).to.deep.equal(
+      chain.map((f) => `0x${f.address.toString(16)}`),
+    );
+    const rebuiltOnly = await walk(path, { recordedPaths: false, imagePaths: [rebuilt] });
+    expect(rebuiltOnly.images['chain.exe']).to.equal('not found');
+  });
 
   it('without images the walk falls back to a scan that still finds the chain, trust saying so', async function () {
     this.timeout(90_000);
