@@ -18,6 +18,7 @@ export async function nameFrames(
 
 /** `av!crash_here+0x1a`, `ntdll!RtlUserThreadStart+0x21`, or `av+0x154a` without a name. */
 export function frameLabel(frame: StackFrame): string {
+  // Sample module names: "kernelbase.dll" → kernelbase, "av.exe" → av
   const module = frame.module?.name.replace(/\.(dll|exe|sys|drv|ocx)$/i, '');
   if (module === undefined) return `0x${frame.address.toString(16)}`;
   if (frame.symbol !== undefined) {

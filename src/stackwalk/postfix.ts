@@ -24,6 +24,7 @@ export async function evaluatePostfix(
   for (const [name, value] of Object.entries(inputs)) {
     vars[name.startsWith('$') || name.startsWith('.') ? name : `$${name}`] = value;
   }
+  // Sample program: "$T0 $ebp = $eip $T0 4 + ^ =" → tokens split at runs of spaces
   const tokens = program.trim().split(/\s+/);
   if (tokens.length > MAX_TOKENS) return null;
   const stack: (bigint | string)[] = [];
@@ -58,10 +59,13 @@ export async function evaluatePostfix(
       else if (token === '%') out = left % right;
       else out = left & ~(right - 1n);
       stack.push(out & MASK);
+      // Sample tokens: "4", "-8"
     } else if (/^-?\d+$/.test(token)) {
       stack.push(BigInt(token) & MASK);
+      // Sample token: "0x10"
     } else if (/^0x[0-9a-f]+$/i.test(token)) {
       stack.push(BigInt(token) & MASK);
+      // Sample tokens: "$T0", "$ebp", ".raSearch", ".cbSavedRegs"
     } else if (/^[$.]?[A-Za-z_][\w]*$/.test(token)) {
       stack.push(token);
     } else {

@@ -38,6 +38,7 @@ export function stackLines(stack: InspectedStack, wide: boolean): string[] {
 
 /** `0x21f6d8` → `00000000\`0021f6d8` (64-bit) or `0021f6d8` (32-bit), as cdb prints pointers. */
 function pointer(hex: string, wide: boolean): string {
+  // Sample: "0x21f6d8" → 21f6d8
   const digits = hex.replace(/^0x/, '').padStart(wide ? 16 : 8, '0');
   return wide ? `${digits.slice(0, 8)}\`${digits.slice(8)}` : digits;
 }

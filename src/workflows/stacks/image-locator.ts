@@ -139,6 +139,7 @@ export function localPaths(recorded: string, winePrefix: string | undefined): st
   // Sample recorded paths: "Z:\work\main\build\targets\av.exe", "C:\windows\system32\ntdll.dll"
   const drive = /^([A-Za-z]):[\\/](.*)$/.exec(recorded);
   if (drive === null) return recorded.startsWith('/') ? [recorded] : [];
+  // Sample rest: "windows\\system32\\ntdll.dll" → [windows, system32, ntdll.dll]
   const rest = (drive[2] ?? '').split(/[\\/]+/);
   const letter = (drive[1] ?? '').toLowerCase();
   if (letter === 'z') return [`/${rest.join('/')}`];
