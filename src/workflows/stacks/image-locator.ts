@@ -2,7 +2,8 @@
 // dump holds the mapped image), (b) the path the dump records, mapped to this machine (`Z:\x` is
 // the unix path `/x` under Wine; `C:\…` is `$WINEPREFIX/drive_c/…`), (c) every `--image-path`
 // directory, flat (`DIR/av.exe`) and in symbol-store layout (`DIR/av.exe/<TIMESTAMP><SIZE>/av.exe`,
-// https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore). A candidate counts only
+// https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
+// handed in (a symbol server's image download). A candidate counts only
 // when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -11,7 +12,7 @@ import { PositionedFileReader } from '../../minidump/file-reader.js';
 import type { Minidump } from '../../minidump/minidump.js';
 import { StreamType } from '../../minidump/stream-types.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
-import type { ImageBytes, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
+import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
 export interface ImageLocatorOptions {
   /** `--image-path` directories. */
@@ -21,6 +22,11 @@ export interface ImageLocatorOptions {
   /** The Wine prefix whose drive_c a `C:\` path maps to (default $WINEPREFIX, else ~/.wine). */
   winePrefix?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * More places to ask, after the above (a symbol server's image download, a build cache): each
+   * candidate is checked against the module's time stamp and size like the rest.
+   */
+  locators?: readonly ImageLocator[];
 }
 
 /** Module images for one dump; `close()` releases every file it opened. */
@@ -105,6 +111,11 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
         const image = await fromFile(candidate, module, 'image-path');
         if (image) return image;
       }
+    }
+    for (const locator of options.locators ?? []) {
+      const bytes = await locator.locate(module).catch(() => undefined);
+      const image = bytes === undefined ? undefined : await matches(bytes, module);
+      if (image) return image;
     }
     return undefined;
   };
