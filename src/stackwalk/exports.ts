@@ -8,6 +8,8 @@ import type { ImageView, ModuleRef, SymbolHit, SymbolProvider } from './types.js
 /** A DLL with more names than this is corrupt (the largest system DLLs export ~4,000). */
 const MAX_NAMES = 65536;
 const MAX_NAME_LENGTH = 512;
+/** Export directories bigger than this are read piecemeal (the largest real ones are ~100 KB). */
+const MAX_DIRECTORY_BYTES = 4 * 1024 * 1024;
 
 export interface ExportEntry {
   rva: number;
@@ -18,14 +20,26 @@ export interface ExportEntry {
 export async function readExports(image: PeImage): Promise<ExportEntry[]> {
   const dir = image.headers.exportDir;
   if (dir.rva === 0 || dir.size < 40) return [];
-  const head = await image.readRva(dir.rva, 40);
+  // The tables and the name strings normally sit inside the export directory's own range: one
+  // read of it serves every name (a DLL exports thousands); anything outside is read on its own.
+  const whole = dir.size <= MAX_DIRECTORY_BYTES ? await image.readRva(dir.rva, dir.size) : null;
+  const local: ImageView = {
+    origin: image.origin,
+    isExecutable: (rva) => image.isExecutable(rva),
+    runtimeFunction: (rva) => image.runtimeFunction(rva),
+    readRva: (rva, length) =>
+      whole !== null && rva >= dir.rva && rva + length <= dir.rva + whole.length
+        ? Promise.resolve(whole.subarray(rva - dir.rva, rva - dir.rva + length))
+        : image.readRva(rva, length),
+  };
+  const head = await local.readRva(dir.rva, 40);
   if (head === null || head.length < 40) return [];
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const functionCount = Math.min(view.getUint32(20, true), MAX_NAMES);
   const nameCount = Math.min(view.getUint32(24, true), MAX_NAMES);
-  const functions = await table(image, view.getUint32(28, true), functionCount * 4);
-  const names = await table(image, view.getUint32(32, true), nameCount * 4);
-  const ordinals = await table(image, view.getUint32(36, true), nameCount * 2);
+  const functions = await table(local, view.getUint32(28, true), functionCount * 4);
+  const names = await table(local, view.getUint32(32, true), nameCount * 4);
+  const ordinals = await table(local, view.getUint32(36, true), nameCount * 2);
   if (functions === null || names === null || ordinals === null) return [];
   const entries: ExportEntry[] = [];
   for (let i = 0; i < nameCount; i++) {
@@ -34,7 +48,7 @@ export async function readExports(image: PeImage): Promise<ExportEntry[]> {
     const rva = functions.getUint32(ordinal * 4, true);
     if (rva === 0 || (rva >= dir.rva && rva < dir.rva + dir.size)) continue; // forwarder
     if (!image.isExecutable(rva)) continue; // exported data, not a function
-    const name = await cString(image, names.getUint32(i * 4, true));
+    const name = await cString(local, names.getUint32(i * 4, true));
     if (name !== null && name !== '') entries.push({ rva, name });
   }
   entries.sort((a, b) => a.rva - b.rva || a.name.localeCompare(b.name));
