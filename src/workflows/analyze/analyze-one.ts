@@ -21,6 +21,7 @@ import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
 import { walkDumpStacks } from '../stacks/dump-stacks.js';
+import type { ImageCache } from '../stacks/image-cache.js';
 import type { ScriptStep } from './triage-script.js';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
@@ -42,6 +43,8 @@ export interface DumpRunContext {
   walkStacks?: boolean;
   /** Builtin engine: `--image-path` directories for the stack walk. */
   imagePaths?: readonly string[];
+  /** Builtin engine: images found on disk, shared by the dumps of the run. */
+  imageCache?: ImageCache;
   /** Told when a dump is retried after a debugger crash. */
   onRetry?: (file: string, error: AnalyzeError) => void;
 }
@@ -62,6 +65,7 @@ export async function analyzeOneDump(
             walkDumpStacks(dump, {
               threads: 'exception',
               imagePaths: ctx.imagePaths ?? [],
+              ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
               ...(ctx.env === undefined ? {} : { env: ctx.env }),
             }),
         }

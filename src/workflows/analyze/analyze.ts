@@ -17,6 +17,7 @@ import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
+import { createImageCache } from '../stacks/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { sha256File } from './file-hash.js';
 import { expandInputs, shardOf } from './inputs.js';
@@ -151,6 +152,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
     ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
     ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
+    imageCache: createImageCache(),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
@@ -245,6 +247,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   } finally {
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
+    await ctx.imageCache?.close();
   }
   if (fatal !== undefined) {
     throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);

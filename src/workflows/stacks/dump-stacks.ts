@@ -178,17 +178,25 @@ async function readRegisters(
  */
 function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
   const { start, size, rva } = thread.stack;
-  const direct = rva !== 0 && size > 0 && rva + size <= dump.fileSize;
+  const direct = rva !== 0 && size > 0 && size <= MAX_STACK_READ && rva + size <= dump.fileSize;
   const end = start + BigInt(size);
+  // The whole captured stack in one read, the first time any of it is asked for.
+  let whole: Promise<Buffer> | undefined;
   return {
-    read(address, length) {
-      if (direct && address >= start && address + BigInt(length) <= end) {
-        return dump.readLocation(rva + Number(address - start), length);
+    async read(address, length) {
+      if (direct && address >= start && address < end) {
+        whole ??= dump.readLocation(rva, size);
+        const bytes = await whole;
+        const at = Number(address - start);
+        return bytes.subarray(at, Math.min(bytes.length, at + length));
       }
       return dump.readMemory(address, length);
     },
   };
 }
+
+/** Captured stacks bigger than this are read piecemeal (a thread's stack is 1 MiB by default). */
+const MAX_STACK_READ = 1 << 20;
 
 function stackBounds(thread: MinidumpThread): { stack?: { low: bigint; high: bigint } } {
   if (thread.stack.size === 0) return {};

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
 import type { Minidump } from '../../minidump/minidump.js';
 import { StreamType } from '../../minidump/stream-types.js';
+import type { ImageCache } from './image-cache.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
@@ -27,6 +28,8 @@ export interface ImageLocatorOptions {
    * candidate is checked against the module's time stamp and size like the rest.
    */
   locators?: readonly ImageLocator[];
+  /** Images found on disk, shared across the dumps of a batch (image-cache.ts). */
+  cache?: ImageCache;
 }
 
 /** Module images for one dump; `close()` releases every file it opened. */
@@ -72,6 +75,7 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
     };
     const image = await matches(bytes, module);
     if (image === undefined) await reader.close();
+    else if (options.cache) options.cache.own(reader);
     else readers.push(reader);
     return image;
   };
@@ -94,6 +98,12 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
         module,
       ));
     if (inDump) return inDump;
+    const onDisk = () => fromDisk(module);
+    if (!options.cache) return onDisk();
+    return options.cache.get(`${module.path}|${module.timestamp}|${module.size}`, onDisk);
+  };
+
+  const fromDisk = async (module: ModuleRef): Promise<PeImage | undefined> => {
     if (options.recordedPaths !== false) {
       for (const path of localPaths(module.path, prefix)) {
         const image = await fromFile(path, module, 'recorded-path');
