@@ -27,10 +27,11 @@ for (let i = 0; i < COUNT; i++) {
   copyFileSync(join(EXAMPLES, source), join(input, `${String(i).padStart(5, '0')}-${source}`));
 }
 
-async function run(walkStacks: boolean): Promise<{ rate: number; frames: number }> {
+async function run(walkStacks: boolean): Promise<{ rate: number; frames: number; cpuMs: number }> {
   const out = mkdtempSync(join(tmpdir(), 'cdbh-bench-walk-out-'));
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const result = await analyzeDumps({
       inputs: [input],
       outDir: out,
@@ -39,11 +40,13 @@ async function run(walkStacks: boolean): Promise<{ rate: number; frames: number 
       ...(imagePath === '' ? {} : { imagePaths: [imagePath] }),
     });
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000 / COUNT;
     if (result.summary.ok !== COUNT) throw new Error(`only ${result.summary.ok} of ${COUNT} ok`);
     let frames = 0;
     for await (const record of readRecords(join(out, 'records.ndjson')))
       frames += record.frames.length;
-    return { rate: COUNT / (ms / 1000), frames: frames / COUNT };
+    return { rate: COUNT / (ms / 1000), frames: frames / COUNT, cpuMs };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -52,6 +55,8 @@ async function run(walkStacks: boolean): Promise<{ rate: number; frames: number 
 try {
   const walked: number[] = [];
   const plain: number[] = [];
+  const cpuWalked: number[] = [];
+  const cpuPlain: number[] = [];
   let framesWalked = 0;
   let framesPlain = 0;
   await run(true); // warm-up: module loading, JIT, page cache
@@ -60,10 +65,13 @@ try {
     const b = await run(false);
     walked.push(a.rate);
     plain.push(b.rate);
+    cpuWalked.push(a.cpuMs);
+    cpuPlain.push(b.cpuMs);
     framesWalked = a.frames;
     framesPlain = b.frames;
     console.log(
-      `run ${i + 1}: with walks ${a.rate.toFixed(0)} dumps/s, without ${b.rate.toFixed(0)} dumps/s`,
+      `run ${i + 1}: with walks ${a.rate.toFixed(0)} dumps/s (${a.cpuMs.toFixed(2)} ms CPU/dump), ` +
+        `without ${b.rate.toFixed(0)} dumps/s (${b.cpuMs.toFixed(2)} ms CPU/dump)`,
     );
   }
   const best = Math.max(...walked);
@@ -73,6 +81,13 @@ try {
       `(${framesWalked.toFixed(1)} frames/record), without best ${bestPlain.toFixed(0)} dumps/s ` +
       `(${framesPlain.toFixed(1)} frames/record); ratio ${(best / bestPlain).toFixed(2)}; ` +
       `goal >= 400 dumps/s with walks: ${best >= 400 ? 'OK' : 'MISSED'}`,
+  );
+  // CPU time per dump does not depend on what else the machine runs: the walk's own cost.
+  const cpu = Math.min(...cpuWalked);
+  const cpuBase = Math.min(...cpuPlain);
+  console.log(
+    `CPU per dump: with walks ${cpu.toFixed(2)} ms, without ${cpuBase.toFixed(2)} ms (walk +${(cpu - cpuBase).toFixed(2)} ms); ` +
+      `CPU-bound ceiling on one core ${(1000 / cpu).toFixed(0)} vs ${(1000 / cpuBase).toFixed(0)} dumps/s`,
   );
 } finally {
   rmSync(input, { recursive: true, force: true });
