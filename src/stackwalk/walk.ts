@@ -92,8 +92,13 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       caller.trust === 'cfi' &&
       (caller.registers[spName] ?? 0n) > sp &&
       modules.at(caller.registers[ipName] ?? 0n) === undefined;
-    // An x86 EBP of 0 is the chain's documented end (the thread's first frame clears it).
-    const chainEnd = !x64 && trust !== 'scan' && trust !== 'scan-call' && registers['ebp'] === 0n;
+    // An x86 EBP of 0 is the chain's documented end (the thread's first frame clears it), and so
+    // is a saved return address of 0 found by a clean unwind step (Breakpad stops there too).
+    const chainEnd =
+      (!x64 && trust !== 'scan' && trust !== 'scan-call' && registers['ebp'] === 0n) ||
+      (caller !== null &&
+        (caller.registers[ipName] ?? 0n) === 0n &&
+        (caller.registers[spName] ?? 0n) > sp);
     if (next === null && !cfiEnd && !chainEnd) {
       // Scan from the callee's stack pointer for the next return address.
       const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
