@@ -187,6 +187,11 @@ export interface WalkLimits {
   maxReads?: number;
   /** How far above the stack pointer a scan looks for one caller, in bytes (default 8 KiB). */
   maxScanBytes?: number;
+  /**
+   * Asked before each caller is looked for; true ends the walk (stop `budget`). The caller's
+   * time budget per thread: the leaf itself has no clock.
+   */
+  outOfTime?: () => boolean;
 }
 
 /** Everything one walk is handed. */

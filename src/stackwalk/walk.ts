@@ -83,6 +83,11 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       warnings.push(`stopped after ${maxFrames} frames`);
       break;
     }
+    if (input.limits?.outOfTime?.() === true) {
+      stop = 'budget';
+      warnings.push(`time budget spent after ${frames.length} frames`);
+      break;
+    }
     const caller = await callerOf(registers, frames.length === 1, input, memory, modules);
     let next = caller && plausible(caller.registers) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end

@@ -35,13 +35,18 @@ describe('x86 stack walk (synthetic dumps)', function () {
   before(() => (dir = mkdtempSync(join(tmpdir(), 'cdbh-x86-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function walk(spec: X86DumpSpec, unwind?: UnwindProvider): Promise<DumpStacks> {
+  async function walk(
+    spec: X86DumpSpec,
+    unwind?: UnwindProvider,
+    threadBudgetMs?: number,
+  ): Promise<DumpStacks> {
     const path = writeX86Dump(dir, `x86-${Math.random().toString(16).slice(2)}.dmp`, spec);
     const dump = await openMinidump(path);
     try {
       return await walkDumpStacks(dump, {
         recordedPaths: false,
         ...(unwind === undefined ? {} : { unwind }),
+        ...(threadBudgetMs === undefined ? {} : { threadBudgetMs }),
       });
     } finally {
       await dump.close();
@@ -182,5 +187,21 @@ describe('x86 stack walk (synthetic dumps)', function () {
     expect(stack?.frames).to.have.length(1);
     expect(stack?.stop).to.equal('lost');
     expect(stack?.warnings.join(' ')).to.match(/no caller found for frame 0/);
+  });
+
+  it('ends a walk that runs out of its time budget with a warning', async () => {
+    const stacks = await walk(
+      {
+        modules: [APP, KERNEL32],
+        stack: { base: STACK_BASE, bytes: ebpChain().bytes },
+        registers: { eip: 0x401010, esp: 0x12f100, ebp: 0x12f110 },
+      },
+      undefined,
+      -1, // already spent
+    );
+    const stack = stacks.stacks[0];
+    expect(stack?.frames.map((f) => f.address)).to.deep.equal(['0x401010']);
+    expect(stack?.stop).to.equal('budget');
+    expect(stack?.warnings.join(' ')).to.match(/time budget spent after 1 frames/);
   });
 });

@@ -28,6 +28,8 @@ export interface DumpStacksOptions extends ImageLocatorOptions {
   limits?: WalkLimits;
   /** Look names up in export tables (default true). */
   exportNames?: boolean;
+  /** Wall-clock budget per thread in ms (default 250): a walk past it ends with a warning. */
+  threadBudgetMs?: number;
 }
 
 export type WalkedFrame = InspectedFrame;
@@ -119,9 +121,11 @@ export async function walkDumpStacks(
         continue;
       }
       if (fromException) result.exceptionRegisters = registerText(registers, arch);
+      const deadline = performance.now() + (options.threadBudgetMs ?? DEFAULT_THREAD_BUDGET_MS);
       const walk = await walkStack(
         {
           ...baseInput,
+          limits: { ...options.limits, outOfTime: () => performance.now() > deadline },
           memory: threadMemory(dump, thread),
           threadId: thread.id,
           registers,
@@ -194,6 +198,8 @@ function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
     },
   };
 }
+
+const DEFAULT_THREAD_BUDGET_MS = 250;
 
 /** Captured stacks bigger than this are read piecemeal (a thread's stack is 1 MiB by default). */
 const MAX_STACK_READ = 1 << 20;
