@@ -54,8 +54,9 @@ export type { DumpStacks, DumpStacksOptions } from './workflows/stacks/dump-stac
 export { dumpImages, localPaths } from './workflows/stacks/image-locator.js';
 export type { DumpImages, ImageLocatorOptions } from './workflows/stacks/image-locator.js';
 
-// Schemas (ajv, compiled once).
+// Schemas (ajv; precompiled validators when built, see src/report/schemas.ts).
 export { validate, assertValid, schemaNames } from './report/schemas.js';
+export { packageInfo } from './package-info.js';
 
 // Workflows: what the CLI subcommands call.
 export { analyzeDumps } from './workflows/analyze/analyze.js';
