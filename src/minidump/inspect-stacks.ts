@@ -36,7 +36,7 @@ export interface InspectedStack {
 /** What a stack walker hands back for one dump (see InspectDumpOptions.stacks). */
 export interface InspectedStacks {
   stacks: (InspectedStack & { threadId: number })[];
-  /** Registers at the exception (`.ecxr; r`), hex by name. */
+  /** Registers at the exception (`.ecxr; r`): `{rip: "0x14000159b", …}`. */
   exceptionRegisters?: Record<string, string>;
   /** Where each module image used by the walk was found. */
   images: Record<string, string>;

@@ -108,6 +108,8 @@ describe('analyze --engine builtin (real winedbg dumps, no debugger)', function 
     // Frame 0 is RaiseException's address in kernelbase; the callers come from unwind data where
     // an image was found (raise.exe at its recorded Z:\ path) and from a scan elsewhere.
     expect(clr.frames[0]).to.include({ module: 'kernelbase', trust: 'exception' });
+    // The registers at the exception come with the record (.ecxr), RIP at frame 0's address.
+    expect(clr.exception?.registers?.['rip']).to.equal(clr.frames[0]?.address);
     const callers = clr.frames.slice(1);
     expect(callers.map((f) => f.trust)).to.satisfy((trusts: string[]) =>
       trusts.every((t) => ['cfi', 'scan-call', 'scan'].includes(t)),

@@ -126,20 +126,17 @@ describe('analyze signatures (cdbh-sig-2)', () => {
     expect(commonName('Breakpoint', 'Breakpoint')).to.equal('Breakpoint');
   });
 
-  it('leaves unverified scan frames out once the walk found callers by unwind data', () => {
+  it('keeps scanned frames (modules whose image was not found) next to unwound ones', () => {
+    // The program's image is missing, the system DLL's was found: the program's frames can only
+    // come from a scan, and they are what tells this crash from others.
     const frames: AnalyzeFrame[] = [
-      { module: 'chain', offset: '0x159b', trust: 'exception' },
-      { module: 'chain', offset: '0x7960', trust: 'scan' },
-      { module: 'chain', offset: '0x15fc', trust: 'cfi' },
-      { module: 'chain', offset: '0x1610', trust: 'cfi' },
+      { module: 'av', offset: '0x154a', trust: 'exception' },
+      { module: 'av', offset: '0x16bc', trust: 'scan' },
+      { module: 'kernel32', function: 'BaseThreadInitThunk', offset: '0x9', trust: 'cfi' },
+      { module: 'av', offset: '0x13ae', trust: 'scan' },
     ];
     expect(signer.sign(crash(AV_WRITE, frames)).signature).to.equal(
-      '0xc0000005 write | chain+0x159b | chain+0x15fc | chain+0x1610',
-    );
-    // With nothing better than scan frames (records of cdbh-sig-1 runs), they still count.
-    const scanned = frames.filter((f) => f.trust !== 'cfi');
-    expect(signer.sign(crash(AV_WRITE, scanned)).signature).to.equal(
-      '0xc0000005 write | chain+0x159b | chain+0x7960',
+      '0xc0000005 write | av+0x154a | av+0x16bc | av+0x13ae',
     );
   });
 

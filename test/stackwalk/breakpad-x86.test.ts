@@ -53,9 +53,9 @@ describe('x86 walk of a real DbgHelp dump (Breakpad minidump2)', () => {
     expect(crashed?.frames.slice(1).every((f) => f.trust === 'frame-pointer')).to.equal(true);
     expect(crashed?.stop).to.equal('end');
     expect(dump.exception?.registers).to.include({
-      eip: '0040429e',
-      esp: '0012fe84',
-      ebp: '0012fe88',
+      eip: '0x40429e',
+      esp: '0x12fe84',
+      ebp: '0x12fe88',
     });
   });
 });

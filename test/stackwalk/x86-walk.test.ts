@@ -78,7 +78,7 @@ describe('x86 stack walk (synthetic dumps)', function () {
     expect(stack?.frames[1]?.label).to.equal('app+0x1234');
     expect(stack?.stop).to.equal('end');
     expect(stack?.warnings).to.deep.equal([]);
-    expect(stacks.exceptionRegisters).to.include({ eip: '00401010', esp: '0012f100' });
+    expect(stacks.exceptionRegisters).to.include({ eip: '0x401010', esp: '0x12f100' });
   });
 
   it('unwinds an FPO function from its frame data, where the EBP chain would skip its caller', async () => {

@@ -9,7 +9,11 @@ export function formatStacks(dump: InspectedDumpOk): string[] {
   const registers = dump.exception?.registers;
   if (registers !== undefined) {
     lines.push('  registers at the exception (.ecxr; r):');
-    const cells = Object.entries(registers).map(([name, value]) => `${name}=${value}`);
+    const width = dump.system?.arch === 'x86' ? 8 : 16;
+    // Sample value: "0x14000159b" → rip=000000014000159b
+    const cells = Object.entries(registers).map(
+      ([name, value]) => `${name}=${value.replace(/^0x/, '').padStart(width, '0')}`,
+    );
     for (let i = 0; i < cells.length; i += 3) lines.push(`    ${cells.slice(i, i + 3).join(' ')}`);
   }
   const wide = dump.system?.arch !== 'x86';

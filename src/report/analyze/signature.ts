@@ -90,11 +90,10 @@ export function relevantFrames(
   frames: readonly AnalyzeFrame[],
   skip: ReadonlySet<string>,
 ): string[] {
-  // cdbh-sig-2: unverified scan frames (a stack word that merely points into a module) are left
-  // out when the walk found callers by better means; recursion (the same frame again and again)
-  // counts once, so the depth of a recursion does not split a bucket.
-  const walked = frames.filter((f, i) => i > 0 && f.trust !== undefined && f.trust !== 'scan');
-  const trusted = walked.length > 0 ? frames.filter((f) => f.trust !== 'scan') : frames;
+  // cdbh-sig-2: recursion (the same frame again and again) counts once, so the depth of a
+  // recursion does not split a bucket. Frames found by a scan stay: the walker gives `scan` only
+  // in modules whose image was not found, and those are often the program's own.
+  const trusted = frames;
   const tokens = trusted
     .map((frame) => ({ frame, token: frameToken(frame) }))
     .filter((t, i, all) => i === 0 || all[i - 1]?.token !== t.token);

@@ -37,6 +37,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     parameters: exception.parameters,
     ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
     ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
+    ...(exception.registers === undefined ? {} : { registers: exception.registers }),
   };
   const faultingModule =
     exception?.module === undefined

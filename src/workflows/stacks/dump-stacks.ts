@@ -28,7 +28,11 @@ export interface DumpStacksOptions extends ImageLocatorOptions {
   limits?: WalkLimits;
   /** Look names up in export tables (default true). */
   exportNames?: boolean;
-  /** Wall-clock budget per thread in ms (default 250): a walk past it ends with a warning. */
+  /**
+   * Wall-clock budget per thread in ms (default 5000): a safety net only. Wall time depends on
+   * the machine's load and on the other dumps a batch walks at once, so the bound that keeps
+   * walks (and the buckets built on them) reproducible is the read budget (limits.maxReads).
+   */
   threadBudgetMs?: number;
 }
 
@@ -199,7 +203,7 @@ function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
   };
 }
 
-const DEFAULT_THREAD_BUDGET_MS = 250;
+const DEFAULT_THREAD_BUDGET_MS = 5000;
 
 /** Captured stacks bigger than this are read piecemeal (a thread's stack is 1 MiB by default). */
 const MAX_STACK_READ = 1 << 20;
@@ -211,12 +215,12 @@ function stackBounds(thread: MinidumpThread): { stack?: { low: bigint; high: big
   };
 }
 
+/** `{rax: "0x0", rip: "0x14000159b", …}` in `r` order, the records' `0x…` form. */
 function registerText(registers: RegisterSet, arch: StackArch): Record<string, string> {
   const out: Record<string, string> = {};
-  const width = arch === 'amd64' ? 16 : 8;
   for (const name of REGISTER_ORDER[arch]) {
     const value = registers[name];
-    if (value !== undefined) out[name] = value.toString(16).padStart(width, '0');
+    if (value !== undefined) out[name] = hex(value);
   }
   return out;
 }
