@@ -2,7 +2,8 @@
 // from the dump's own memory, names from their export tables), side by side with inspect without
 // walks, in the same process. Goal: ≤ 150 ms and ≤ 4 MB read with walks.
 //   node --import tsx bench/inspect-stacks.ts [--mb 2048] [--runs 21]
-// The dump is the one bench/minidump-inspect.ts writes and caches in build/bench/ (run that first).
+// The dump is the one bench/minidump-inspect.ts writes and caches in build/bench/ (made on first use).
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump, type InspectedDumpOk } from '../src/minidump/index.js';
@@ -19,10 +20,25 @@ const RUNS = option('--runs', 21);
 const dumpPath = join(REPO_ROOT, 'build', 'bench', `bigalloc-${MB}mb-full.dmp`);
 
 if (!existsSync(dumpPath)) {
-  console.log(
-    `no ${dumpPath}: run \`node --import tsx bench/minidump-inspect.ts --mb ${MB}\` first`,
+  // bench/minidump-inspect.ts writes the dump (bigalloc.exe + mdw.exe under Wine) and caches it.
+  console.log(`no ${dumpPath} yet: making it with bench/minidump-inspect.ts --mb ${MB}`);
+  const made = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(REPO_ROOT, 'bench', 'minidump-inspect.ts'),
+      '--mb',
+      String(MB),
+      '--reads',
+      '1',
+    ],
+    { cwd: REPO_ROOT, stdio: 'inherit' },
   );
-  process.exit(1);
+  if (made.status !== 0 || !existsSync(dumpPath)) {
+    console.log(`could not make ${dumpPath} (is the Wine rig set up? npm run setup)`);
+    process.exit(1);
+  }
 }
 
 function median(values: number[]): number {
