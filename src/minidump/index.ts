@@ -15,10 +15,8 @@ export type {
   InspectedSystem,
   InspectedMemory,
   InspectedStream,
-  InspectedFrame,
-  InspectedStack,
-  InspectedStacks,
 } from './inspect.js';
+export type { InspectedFrame, InspectedStack, InspectedStacks } from './inspect-stacks.js';
 export { exceptionName, accessViolationDetail, parseExceptionCode } from './exception-codes.js';
 export type { AccessKind } from './exception-codes.js';
 export type { StreamInfo } from './directory.js';

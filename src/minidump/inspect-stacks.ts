@@ -43,6 +43,21 @@ export interface InspectedStacks {
   warnings: string[];
 }
 
+/** What a walk adds to inspect's exception: the registers at the exception (`.ecxr; r`). */
+export interface WalkedException {
+  registers?: Record<string, string>;
+}
+
+/** What a walk adds to each thread: its stack (`~*k`). */
+export interface WalkedThread {
+  stack?: InspectedStack;
+}
+
+/** What a walk adds to the dump: where it found each module image (`dump`, a path, `not found`). */
+export interface WalkedDump {
+  images?: Record<string, string>;
+}
+
 /** Puts walked stacks on their threads and the exception registers on the exception. */
 export function applyStacks(
   result: InspectedDumpOk,

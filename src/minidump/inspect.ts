@@ -11,9 +11,7 @@ import type { MemoryInfoSummary } from './streams/memory-info-list.js';
 import type { DumpModule } from './streams/module-list.js';
 import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
-import { applyStacks, type InspectedStack, type InspectedStacks } from './inspect-stacks.js';
-
-export type { InspectedFrame, InspectedStack, InspectedStacks } from './inspect-stacks.js';
+import * as walked from './inspect-stacks.js';
 
 export interface InspectedSystem {
   arch: string;
@@ -41,7 +39,7 @@ export interface InspectedProcess {
   workingSetSize?: number;
 }
 
-export interface InspectedException {
+export interface InspectedException extends walked.WalkedException {
   threadId: number;
   code: string;
   name: string;
@@ -57,11 +55,9 @@ export interface InspectedException {
   moduleOffset?: string;
   /** True when the record chains to another (ExceptionRecord ≠ 0). */
   nested?: boolean;
-  /** Registers at the exception (`.ecxr; r`), when stacks were walked. */
-  registers?: Record<string, string>;
 }
 
-export interface InspectedThread {
+export interface InspectedThread extends walked.WalkedThread {
   id: number;
   suspendCount: number;
   teb: string;
@@ -78,8 +74,6 @@ export interface InspectedThread {
   userTimeMs?: number;
   kernelTimeMs?: number;
   startAddress?: string;
-  /** The walked stack (`~*k`), when stacks were asked for. */
-  stack?: InspectedStack;
 }
 
 export interface InspectedModule {
@@ -129,7 +123,7 @@ export interface InspectedStream {
   rva: number;
 }
 
-export interface InspectedDumpOk {
+export interface InspectedDumpOk extends walked.WalkedDump {
   file: string;
   ok: true;
   fileSize: number;
@@ -155,8 +149,6 @@ export interface InspectedDumpOk {
   memory: InspectedMemory;
   comments?: string[];
   streams: InspectedStream[];
-  /** Where the stack walk found each module image it used (`dump`, a file path, `not found`). */
-  images?: Record<string, string>;
   /** File bytes the inspection read (a full dump's memory is never touched). */
   bytesRead: number;
   warnings: string[];
@@ -174,11 +166,8 @@ export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
 
 export interface InspectDumpOptions {
   signal?: AbortSignal;
-  /**
-   * Walks the stacks of the open dump (the stack walker lives above this leaf and is handed in:
-   * src/workflows/stacks/dump-stacks.ts). Its reads count in `bytesRead`.
-   */
-  stacks?: (dump: Minidump) => Promise<InspectedStacks>;
+  /** Walks the open dump's stacks (workflows/stacks/dump-stacks.ts); counted in bytesRead. */
+  stacks?: (dump: Minidump) => Promise<walked.InspectedStacks>;
 }
 
 export async function inspectDump(
@@ -188,7 +177,7 @@ export async function inspectDump(
   let dump: Minidump | undefined;
   try {
     dump = await openMinidump(path, options.signal === undefined ? {} : { signal: options.signal });
-    return await describe(dump, options.stacks);
+    return await describe(dump, options);
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     const failed: InspectedDumpFailed = {
@@ -206,10 +195,7 @@ export async function inspectDump(
   }
 }
 
-async function describe(
-  dump: Minidump,
-  walk: InspectDumpOptions['stacks'],
-): Promise<InspectedDumpOk> {
+async function describe(dump: Minidump, options: InspectDumpOptions): Promise<InspectedDumpOk> {
   const [
     systemInfo,
     miscInfo,
@@ -331,7 +317,7 @@ async function describe(
   }
   if (handles) result.handles = handles;
   if (comments.length > 0) result.comments = comments;
-  if (walk !== undefined) applyStacks(result, await walk(dump), extraWarnings);
+  if (options.stacks) walked.applyStacks(result, await options.stacks(dump), extraWarnings);
   result.warnings = [...new Set([...dump.warnings(), ...extraWarnings])];
   result.bytesRead = dump.bytesRead;
   return result;
