@@ -6,6 +6,7 @@ import { isHarnessError } from '../errors.js';
 import { packageInfo } from '../package-info.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
+import { ERROR_PREFIX, writeCommanderError } from './options.js';
 
 /** The package version, read from package.json (one place). */
 export const VERSION = packageInfo().version;
@@ -28,6 +29,7 @@ export async function buildProgram(
     .version(VERSION)
     .showSuggestionAfterError()
     .exitOverride()
+    .configureOutput({ outputError: writeCommanderError })
     .addHelpText(
       'after',
       `
@@ -35,6 +37,11 @@ Examples:
   cdb-harness analyze examples/dumps --engine builtin   triage the example dumps, no debugger needed
   cdb-harness inspect crash.dmp --json                  read a dump directly
   cdb-harness parse session.log --text                  turn saved cdb output into records
+  cdb-harness dump -ma 1234 C:\\dumps                     ProcDump's shape: a full dump of pid 1234
+  cdb-harness watch -p 1234 -e 1 -n 1 -ma               one dump on a first-chance exception, then exit
+
+Every command speaks one vocabulary (docs/cli.md): -p/--pid, --name, -y/--symbols, --debugger,
+--out DIR, --json, --record DIR, durations 90/30s/5m/1h and sizes 512KB/100MB/2GB.
 
 ${EXIT_CODES_HELP}`,
     );
@@ -69,7 +76,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const message = isHarnessError(error) ? error.message : String(error);
-    process.stderr.write(`cdb-harness: ${message}\n`);
+    process.stderr.write(`${ERROR_PREFIX}${message}\n`);
     return exitCodeFor(error);
   }
   return exitCode;

@@ -4,7 +4,8 @@
 // abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
-import { inspectDump, type InspectedDumpOk } from '../../minidump/inspect.js';
+import { inspectDump } from '../../minidump/inspect.js';
+import { truncatedStreams } from '../../minidump/truncated-streams.js';
 import { AbortedError, isHarnessError, type HarnessErrorCode } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
@@ -167,19 +168,6 @@ export async function analyzeOneDump(
   }
   // Unreachable: the loop returns on its last attempt.
   throw new Error(`analyze: no result for ${file} (${lastError?.message ?? ''})`);
-}
-
-/** Memory lists may be cut (a full dump whose write was interrupted is still worth a look). */
-const MEMORY_STREAMS = new Set([5, 9]);
-
-/**
- * Structure streams (threads, modules, exception…) that run past the end of the file: the dump
- * was cut short, and neither we nor a debugger can say much about it.
- */
-function truncatedStreams(dump: InspectedDumpOk): string[] {
-  return dump.streams
-    .filter((s) => !MEMORY_STREAMS.has(s.type) && s.rva + s.size > dump.fileSize)
-    .map((s) => s.name);
 }
 
 function optional(ctx: DumpRunContext) {

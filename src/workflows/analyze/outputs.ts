@@ -16,6 +16,7 @@ import { REPORT_FILE, writeHtmlReport } from '../../report/analyze/html-report.j
 import { RECORDS_FILE, RecordAppender, readRecords } from '../../report/analyze/records-file.js';
 import type { Signer } from '../../report/analyze/signature.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
+import { resumeKey } from './file-hash.js';
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -69,8 +70,8 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 
 /**
  * `--merge DIR…`: the records of several output folders (shards) into one folder, one record per
- * sha256 (a dump analysed by two shards, or resumed twice, counts once; an ok record beats a
- * failed one), then summary and report. Raw output folders are not copied: the records keep
+ * dump (path + size + sha256, as `--resume` keys it: a dump analysed by two shards, or resumed
+ * twice, counts once; an ok record beats a failed one), then summary and report. Raw output folders are not copied: the records keep
  * pointing at the shard folder they came from, by absolute path.
  */
 export async function mergeOutputs(
@@ -90,10 +91,10 @@ export async function mergeOutputs(
   if (dirs.some((d) => resolve(d) === resolve(outDir))) {
     throw new UsageError('--merge: the output folder must not be one of the folders merged');
   }
-  // First pass: which sha256 has an ok record anywhere (only hashes are kept, not records).
-  const okHashes = new Set<string>();
+  // First pass: which dump has an ok record anywhere (only keys are kept, not records).
+  const okKeys = new Set<string>();
   for (const dir of dirs) {
-    for await (const r of readRecords(join(dir, RECORDS_FILE))) if (r.ok) okHashes.add(r.sha256);
+    for await (const r of readRecords(join(dir, RECORDS_FILE))) if (r.ok) okKeys.add(resumeKey(r));
   }
   await rm(target.records, { force: true });
   const appender = await RecordAppender.open(target.records);
@@ -102,11 +103,12 @@ export async function mergeOutputs(
   try {
     for (const dir of dirs) {
       for await (const r of readRecords(join(dir, RECORDS_FILE))) {
-        if (written.has(r.sha256) || (!r.ok && okHashes.has(r.sha256))) {
+        const key = resumeKey(r);
+        if (written.has(key) || (!r.ok && okKeys.has(key))) {
           duplicates++;
           continue;
         }
-        written.add(r.sha256);
+        written.add(key);
         await appender.append(resign(rebase(r, dir), signer));
       }
     }
