@@ -6,6 +6,7 @@ import { isHarnessError } from '../errors.js';
 import { packageInfo } from '../package-info.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
+import { ERROR_PREFIX, writeCommanderError } from './error-output.js';
 
 /** The package version, read from package.json (one place). */
 export const VERSION = packageInfo().version;
@@ -19,12 +20,8 @@ export async function buildProgram(
   setExitCode: (code: number) => void,
   argv?: readonly string[],
 ): Promise<Command> {
-  // Loaded here, not at the top: a bare `--version` needs neither commander nor the option
-  // grammars (options.js imports commander).
-  const [{ Command }, { writeCommanderError }] = await Promise.all([
-    import('commander'),
-    import('./options.js'),
-  ]);
+  // Loaded here, not at the top: a bare `--version` does not need commander.
+  const { Command } = await import('commander');
   const program = new Command('cdb-harness')
     .description(
       'Drive cdb.exe (or winedbg) over a pseudo-terminal, parse every reply into typed records, ' +
@@ -80,7 +77,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const message = isHarnessError(error) ? error.message : String(error);
-    const { ERROR_PREFIX } = await import('./options.js');
     process.stderr.write(`${ERROR_PREFIX}${message}\n`);
     return exitCodeFor(error);
   }
