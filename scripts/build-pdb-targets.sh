@@ -3,6 +3,8 @@
 # file that has a main, plus its `NAME-*.c` companions) with clang + lld for the mingw target:
 # CodeView debug info (-gcodeview) and a PDB written by lld (--pdb). clang's mingw driver does
 # not find gcc's libgcc/libgcc_eh on Debian, so the mingw-w64 gcc library folder is passed with -L.
+# /pdbaltpath:%_PDB% records only the PDB's file name in the image, as release builds do, so the
+# PDB is found through the symbol path and not through a path on the build machine.
 set -euo pipefail
 source "$(dirname "$0")/wine-env.sh"
 src="$repo_root/test/targets/pdb"
@@ -25,7 +27,7 @@ for main in "$src"/*.c; do
   done
   [ "$fresh" = 1 ] && [ -f "$TARGETS_DIR/$name.pdb" ] && continue
   clang --target=x86_64-w64-mingw32 -O0 -g -gcodeview -fuse-ld=lld -L"$gcc_lib" \
-    -Wl,--pdb="$TARGETS_DIR/$name.pdb" -o "$out" "${parts[@]}"
+    -Wl,--pdb="$TARGETS_DIR/$name.pdb" -Wl,-Xlink=-pdbaltpath:%_PDB% -o "$out" "${parts[@]}"
   built=$((built + 1))
 done
 echo "PDB test programs: $TARGETS_DIR ($built built)"

@@ -18,6 +18,7 @@ import {
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
+import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -29,6 +30,7 @@ interface AnalyzeCliOptions {
   out?: string;
   json?: boolean;
   symbols?: string;
+  symbolPath?: string;
   resume?: boolean;
   shard?: string;
   merge?: string[];
@@ -47,7 +49,8 @@ output lines; one that crashes the debugger twice is quarantined. The batch alwa
 Engines:
   cdb       cdb.exe (Windows; found via CDB_PATH or the Windows SDK folders)
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
-  builtin   no debugger: exception, threads, modules and memory straight from the file
+  builtin   no debugger: exception, threads, modules and memory straight from the file;
+            with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
@@ -58,13 +61,19 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
 
 Buckets group dumps by a versioned signature (cdbh-sig-1): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
-runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md.
+runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md. With
+builtin symbols the algorithm is cdbh-sig-1+names: frames are module!function when all 3 have a
+name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
 
 Examples:
   cdb-harness analyze examples/dumps --engine builtin
       triage the example dumps without a debugger; prints buckets and where the report is
   cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
       every *.dmp under crashes/, four cdb processes at once
+  cdb-harness analyze crashes/ --engine builtin --symbols "srv*$HOME/symcache*https://symbols.example.com"
+      no debugger; names and source lines from PDBs (or Breakpad .sym files) in a symbol store,
+      downloaded once into ~/symcache in the store's own layout; the record says which modules
+      had no symbols and why
   cdb-harness analyze "crashes/**/app-*.dmp" --timeout 300 --out triage --json > summary.json
       a glob (quote it), 5 minutes per dump, summary JSON on stdout
   cdb-harness analyze crashes/ --out triage --resume
@@ -97,7 +106,11 @@ export function registerAnalyze(context: CommandContext): void {
     )
     .option('--out <dir>', 'output folder (default ./cdb-harness-out/analyze-<time>)')
     .option('--json', 'print the summary JSON on stdout (progress and messages go to stderr)')
-    .option('--symbols <path>', 'symbol path for cdb (srv*cache*server; …)')
+    .option(
+      '--symbols <path>',
+      'symbol path, cdb syntax: DIR;cache*DIR;srv*CACHE*URL (cdb: -y; builtin: PDB/.sym names)',
+    )
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
     .option('--resume', 'skip dumps whose sha256 already has a record in --out')
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
@@ -120,15 +133,18 @@ export async function runAnalyze(
 ): Promise<number> {
   const skipModules =
     options.skipModules === undefined ? undefined : readSkipModules(options.skipModules);
-  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
+  const symbolPath = options.symbols ?? options.symbolPath;
   if (options.rebucket !== undefined) {
     if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
+    const names = symbolPath !== undefined || (await outputsUseNames(options.rebucket));
+    const signer = createSigner({ ...(skipModules === undefined ? {} : { skipModules }), names });
     const result = await rebucketOutputs(options.rebucket, signer);
     process.stderr.write(
       `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
     );
     return finish(result.summary, outputFiles(options.rebucket), options);
   }
+  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
   if (options.merge !== undefined) {
     if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
     if (options.out === undefined)
@@ -167,7 +183,7 @@ export async function runAnalyze(
       ...(options.timeout === undefined
         ? {}
         : { timeoutMs: positiveNumber(options.timeout, '--timeout') * 1000 }),
-      ...(options.symbols === undefined ? {} : { symbolPath: options.symbols }),
+      ...(symbolPath === undefined ? {} : { symbolPath }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),

@@ -12,6 +12,8 @@ export interface AnalyzeFrame {
   function?: string;
   /** Offset from the function when known, else from the module base. */
   offset?: Hex;
+  /** Offset from the module base, kept when a symbol file replaced `offset` by the function's. */
+  moduleOffset?: Hex;
   address?: Hex;
   source?: string;
   /**
@@ -93,6 +95,19 @@ export type NotAvailable =
   | 'exception'
   | 'modules.versions';
 
+/** Where the builtin engine's frame names came from, per module a frame lands in. */
+export interface AnalyzeSymbolsInfo {
+  modules: {
+    module: string;
+    status: 'loaded' | 'missing';
+    format?: 'pdb' | 'breakpad';
+    /** The store folder or URL the symbol file came from. */
+    origin?: string;
+    /** Why there are no symbols: not found (and where it looked), wrong build, corrupt file. */
+    reason?: string;
+  }[];
+}
+
 export interface AnalyzeDumpRecord {
   schemaVersion: 1;
   file: string;
@@ -110,6 +125,8 @@ export interface AnalyzeDumpRecord {
   process: { name?: string; pid?: number };
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /** Builtin engine with a symbol path: which modules had symbols, and why not. */
+  symbols?: AnalyzeSymbolsInfo;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };

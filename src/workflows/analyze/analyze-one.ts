@@ -21,6 +21,8 @@ import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
 import { scanStack } from './stack-scan.js';
+import { nameFrames } from './symbol-names.js';
+import type { Symbolizer } from '../symbols/symbolizer.js';
 import type { ScriptStep } from './triage-script.js';
 
 const STACK_SCAN_NOTE =
@@ -39,6 +41,8 @@ export interface DumpRunContext {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   symbolPath?: string;
+  /** builtin engine: names frames from PDB / Breakpad files (one per batch, shared). */
+  symbolizer?: Symbolizer;
   env?: NodeJS.ProcessEnv;
   recordDir?: string;
   /** Told when a dump is retried after a debugger crash. */
@@ -97,6 +101,12 @@ export async function analyzeOneDump(
       if (scanned.length > 0) base.warnings.push(STACK_SCAN_NOTE);
     }
     const record = fromBuiltin(file, hashed, base, 'builtin');
+    if (ctx.symbolizer !== undefined) {
+      record.symbols = await nameFrames(record.frames, inspected.modules, ctx.symbolizer);
+      if (record.frames.some((f) => f.function !== undefined)) {
+        record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');
+      }
+    }
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };
     record.bucket = ctx.signer.sign(record);

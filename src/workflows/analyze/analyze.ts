@@ -15,10 +15,12 @@ import type {
 import { RecordAppender, recordedHashes } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
+import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { sha256File } from './file-hash.js';
+import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -52,7 +54,14 @@ export interface AnalyzeOptions {
   jobs?: number;
   /** Per-dump deadline (start, every command, close). */
   timeoutMs?: number;
+  /** cdb: passed as -y. builtin: PDB / Breakpad symbols found through it (else _NT_SYMBOL_PATH). */
   symbolPath?: string;
+  /** builtin: where `srv*URL` keeps downloads (default ~/.cache/cdb-harness/symbols). */
+  symbolCacheDir?: string;
+  /** builtin: fetch for symbol servers (default the global fetch). */
+  symbolFetch?: FetchLike;
+  /** builtin: deadline per symbol download (default 60 s). */
+  symbolDownloadTimeoutMs?: number;
   resume?: boolean;
   shard?: { index: number; count: number };
   /** Bucketing skip list (replaces the default). */
@@ -115,16 +124,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     );
   }
   const done = options.resume === true ? await recordedHashes(files.records) : new Set<string>();
-  const signer = createSigner(
-    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
-  );
+  // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
+  const stop = new AbortController();
+  const symbolizer =
+    choice.engine === 'builtin'
+      ? builtinSymbolizer({ ...options, signal: stop.signal })
+      : undefined;
+  const signer = createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(symbolizer === undefined ? {} : { names: true }),
+  });
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
   );
 
-  // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
-  const stop = new AbortController();
   const onUserAbort = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onUserAbort, { once: true });
   if (options.signal?.aborted === true) stop.abort(options.signal.reason);
@@ -145,6 +159,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       env: options.env,
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
+    ...(symbolizer === undefined ? {} : { symbolizer }),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
@@ -239,6 +254,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   } finally {
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
+    await symbolizer?.close();
   }
   if (fatal !== undefined) {
     throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);
