@@ -3,6 +3,8 @@
 // per module a frame lands in, where its symbols came from or why there are none.
 import type { InspectedModule } from '../../minidump/inspect.js';
 import type { AnalyzeFrame, AnalyzeSymbolsInfo } from '../../report/analyze/analyze-record.js';
+import { AbortedError } from '../../errors.js';
+import type { SymbolLookup } from '../../symbols/index.js';
 import type { SymbolModule, Symbolizer } from '../symbols/symbolizer.js';
 
 /** What a dump's module list says, as the symbolizer wants it. */
@@ -53,7 +55,19 @@ export async function nameFrames(
       );
     }
     if (!state.ok) continue;
-    const hit = await state.file.lookup(rva - back);
+    let hit: SymbolLookup | undefined;
+    try {
+      hit = await state.file.lookup(rva - back);
+    } catch (error) {
+      // A symbol file that breaks mid-lookup (corrupt past what opening checked) costs this
+      // frame its name, never the dump's record or the batch.
+      if (error instanceof AbortedError) throw error;
+      const entry = info.get(image.m.name);
+      if (entry !== undefined && entry.reason === undefined) {
+        entry.reason = `lookup failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+      continue;
+    }
     if (!hit) continue;
     if (frame.offset !== undefined) frame.moduleOffset = frame.offset;
     frame.function = hit.function;
