@@ -175,38 +175,49 @@ export class Symbolizer {
     const codeId =
       module.codeId ??
       `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
-    const places: string[] = [];
     const local = unixPathOfWine(module.path);
-    if (local !== undefined) places.push(local);
-    const found = await this.#locator.locate(
+    if (local !== undefined) {
+      const found = await this.#imageIdentity(local, codeId, notes);
+      if (found) return found;
+    }
+    // Not on this machine: look for the image on the symbol path (stores keep images too).
+    const located = await this.#locator.locate(
       { name: module.name, id: codeId },
       { image: true, all: true },
     );
-    places.push(...found.found.map((f) => f.path));
-    if (places.length === 0) {
-      notes.push(`no CodeView record in the dump and no image of ${module.name} (${codeId}) found`);
-      return undefined;
+    for (const place of located.found) {
+      const found = await this.#imageIdentity(place.path, codeId, notes);
+      if (found) return found;
     }
-    for (const place of places) {
-      let reader: PositionedFileReader | undefined;
-      try {
-        reader = await PositionedFileReader.open(place);
-        const image = await readImageIdentity(reader, place);
-        if (image.codeId.toUpperCase() !== codeId.toUpperCase()) {
-          notes.push(`${place} is another build (${image.codeId}, the dump has ${codeId})`);
-          continue;
-        }
-        const cv = image.codeView;
-        if (cv?.pdbName !== undefined && cv.debugId !== undefined) {
-          return { pdbName: cv.pdbName, debugId: cv.debugId };
-        }
-        notes.push(`${place} has no CodeView (PDB) record`);
-      } catch (error) {
-        if (error instanceof AbortedError) throw error;
-        notes.push(isHarnessError(error) ? error.shortMessage : messageOf(error));
-      } finally {
-        await reader?.close();
+    if (located.found.length === 0 && local === undefined) {
+      notes.push(`no CodeView record in the dump and no image of ${module.name} (${codeId}) found`);
+    }
+    return undefined;
+  }
+
+  async #imageIdentity(
+    place: string,
+    codeId: string,
+    notes: string[],
+  ): Promise<{ pdbName: string; debugId: string } | undefined> {
+    let reader: PositionedFileReader | undefined;
+    try {
+      reader = await PositionedFileReader.open(place);
+      const image = await readImageIdentity(reader, place);
+      if (image.codeId.toUpperCase() !== codeId.toUpperCase()) {
+        notes.push(`${place} is another build (${image.codeId}, the dump has ${codeId})`);
+        return undefined;
       }
+      const cv = image.codeView;
+      if (cv?.pdbName !== undefined && cv.debugId !== undefined) {
+        return { pdbName: cv.pdbName, debugId: cv.debugId };
+      }
+      notes.push(`${place} has no CodeView (PDB) record`);
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      notes.push(messageOf(error));
+    } finally {
+      await reader?.close();
     }
     return undefined;
   }
