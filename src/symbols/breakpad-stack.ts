@@ -62,6 +62,22 @@ export class StackRecords {
     return { entry, rules };
   }
 
+  /**
+   * The rules in force at rva as register → postfix expression (`.cfa`, `.ra`, `$rbx`…): the
+   * INIT record's, each later delta overriding the registers it names.
+   */
+  cfiRulesAt(
+    rva: number,
+  ): { cfa: string; ra: string; registers: Record<string, string> } | undefined {
+    const found = this.cfiAt(rva);
+    if (!found) return undefined;
+    const rules: Record<string, string> = {};
+    for (const text of found.rules) Object.assign(rules, splitRules(text));
+    const { ['.cfa']: cfa, ['.ra']: ra, ...registers } = rules;
+    if (cfa === undefined || ra === undefined) return undefined;
+    return { cfa, ra, registers };
+  }
+
   /** The STACK WIN record covering rva (the last one that starts at or below it). */
   winAt(rva: number): StackWinEntry | undefined {
     const entry = this.win[floorIndex(this.#winRvas, rva)];
@@ -114,4 +130,23 @@ export class StackRecords {
 
 export function parseStackLine(line: string, records: StackRecords): boolean {
   return records.add(line);
+}
+
+/** `.cfa: $rsp 8 + .ra: .cfa -8 + ^` → {'.cfa': '$rsp 8 +', '.ra': '.cfa -8 + ^'}. */
+export function splitRules(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let register: string | undefined;
+  let expression: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    if (token.length === 0) continue;
+    if (token.endsWith(':')) {
+      if (register !== undefined) out[register] = expression.join(' ');
+      register = token.slice(0, -1);
+      expression = [];
+    } else {
+      expression.push(token);
+    }
+  }
+  if (register !== undefined) out[register] = expression.join(' ');
+  return out;
 }

@@ -111,6 +111,12 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
     expect(frame?.source).to.match(
       new RegExp(`symcrash-store\\.c @ ${markerLine('symcrash-store.c', 'CRASH-LINE')}$`),
     );
+    // The walked callers, named with the line of the call in the source.
+    expect(record.frames[1]?.function).to.equal('run_job');
+    expect(record.frames[1]?.source).to.match(
+      new RegExp(`symcrash\\.c @ ${markerLine('symcrash.c', 'CALL-LINE')}$`),
+    );
+    expect(record.frames[2]?.function).to.equal('main');
     expect(record.symbols?.modules).to.deep.include({
       module: 'symcrash.exe',
       status: 'loaded',
@@ -118,8 +124,10 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       origin: record.symbols?.modules[0]?.origin ?? '',
     });
     expect(record.notAvailable).to.not.include('frames.symbols');
-    expect(record.bucket?.algorithm).to.equal('cdbh-sig-1+names');
-    expect(record.bucket?.signature).to.match(/\| symcrash!store_value$/);
+    expect(record.bucket?.algorithm).to.equal('cdbh-sig-2+names');
+    expect(record.bucket?.signature).to.equal(
+      '0xc0000005 write | symcrash!store_value | symcrash!run_job | symcrash!main',
+    );
   }
 
   it('Microsoft layout, .pd_ cabinet: named, cached in the store layout, reused', async () => {
@@ -144,7 +152,9 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
     expect(record?.symbols?.modules[0]?.origin).to.equal(
       `${server.url}/symcrash.pdb/${debugId}/symcrash.pd_`,
     );
-    expect(server.requests).to.deep.equal([
+    // The system DLLs' images are asked for too (Wine's dump has no CodeView for them): 404s.
+    const ours = () => server.requests.filter((r) => r.startsWith('/symcrash.pdb/'));
+    expect(ours()).to.deep.equal([
       `/symcrash.pdb/${debugId}/symcrash.pdb`,
       `/symcrash.pdb/${debugId}/symcrash.pd_`,
     ]);
@@ -167,7 +177,7 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
         ])
       ).code,
     ).to.equal(0);
-    expect(server.requests).to.have.length(2); // nothing downloaded the second time
+    expect(ours()).to.have.length(2); // the PDB is not downloaded the second time
     expectNamed(records(again)[0] as AnalyzeDumpRecord, 'pdb');
   });
 
@@ -189,7 +199,9 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       else process.env['_NT_SYMBOL_PATH'] = saved;
     }
     expectNamed(records(out)[0] as AnalyzeDumpRecord, 'breakpad');
-    expect(server.requests.at(-1)).to.equal(`/symcrash.pdb/${debugId}/symcrash.sym`);
+    expect(server.requests.filter((r) => r.startsWith('/symcrash.pdb/')).at(-1)).to.equal(
+      `/symcrash.pdb/${debugId}/symcrash.sym`,
+    );
     expect(existsSync(join(cache, 'symcrash.pdb', debugId, 'symcrash.sym'))).to.equal(true);
   });
 

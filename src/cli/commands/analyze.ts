@@ -31,6 +31,7 @@ interface AnalyzeCliOptions {
   json?: boolean;
   symbols?: string;
   symbolPath?: string;
+  imagePath?: string[];
   resume?: boolean;
   shard?: string;
   merge?: string[];
@@ -49,8 +50,10 @@ output lines; one that crashes the debugger twice is quarantined. The batch alwa
 Engines:
   cdb       cdb.exe (Windows; found via CDB_PATH or the Windows SDK folders)
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
-  builtin   no debugger: exception, threads, modules and memory straight from the file;
-            with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and Breakpad .sym files
+  builtin   no debugger: exception, threads, modules and memory straight from the file, and
+            the crashing thread's stack walked with the modules' unwind data (images from the
+            dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
+            frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
@@ -59,10 +62,10 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
   report.html      self-contained page: bucket table and chart, one section per dump
   raw/<sha>/       debugger output per command per dump
 
-Buckets group dumps by a versioned signature (cdbh-sig-1): the exception (code, AV
+Buckets group dumps by a versioned signature (cdbh-sig-2): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
 runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md. With
-builtin symbols the algorithm is cdbh-sig-1+names: frames are module!function when all 3 have a
+builtin symbols the algorithm is cdbh-sig-2+names: frames are module!function when all 3 have a
 name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
 
 Examples:
@@ -111,6 +114,10 @@ export function registerAnalyze(context: CommandContext): void {
       'symbol path, cdb syntax: DIR;cache*DIR;srv*CACHE*URL (cdb: -y; builtin: PDB/.sym names)',
     )
     .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
+    .option(
+      '--image-path <dir...>',
+      'builtin engine: folders of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME)',
+    )
     .option('--resume', 'skip dumps whose sha256 already has a record in --out')
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
@@ -184,6 +191,7 @@ export async function runAnalyze(
         ? {}
         : { timeoutMs: positiveNumber(options.timeout, '--timeout') * 1000 }),
       ...(symbolPath === undefined ? {} : { symbolPath }),
+      ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),

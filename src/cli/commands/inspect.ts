@@ -3,12 +3,22 @@
 // schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { inspectDump, type InspectedDump, type InspectedDumpOk } from '../../minidump/index.js';
+import {
+  inspectDump,
+  type InspectDumpOptions,
+  type InspectedDump,
+  type InspectedDumpOk,
+} from '../../minidump/index.js';
+import { walkDumpStacks } from '../../workflows/stacks/dump-stacks.js';
+import { formatStacks } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
 interface InspectOptions {
   json?: boolean;
   verbose?: boolean;
+  /** False with --no-stacks. */
+  stacks?: boolean;
+  imagePath?: string[];
 }
 
 export function registerInspect(context: CommandContext): void {
@@ -20,6 +30,11 @@ export function registerInspect(context: CommandContext): void {
     .argument('<dump...>', 'minidump files (.dmp) to read')
     .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
     .option('-v, --verbose', 'text mode: also list every thread and module')
+    .option('--no-stacks', "do not walk the threads' stacks (registers and `k` per thread)")
+    .option(
+      '--image-path <dir...>',
+      'where module images (.exe/.dll) are, flat or in symbol-store layout NAME/TIMESTAMPSIZE/NAME',
+    )
     .addHelpText(
       'after',
       `
@@ -31,6 +46,12 @@ Examples:
   cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
+  cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
+
+Stacks are walked without a debugger: x64 with the images' unwind data (.pdata/.xdata), x86 by
+frame pointers; images come from the dump itself (full dumps), the path the dump records (a
+Wine Z:\\ path is a unix path, C:\\ is $WINEPREFIX/drive_c), then --image-path. Frames found
+without unwind data say so (trust: scan). Names come from the images' export tables.
 
 Exit codes: 0 all dumps read, 4 some could not be read, 1 none could, 2 usage error.`,
     )
@@ -45,7 +66,7 @@ export async function runInspect(
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
   for (const file of files) {
-    const dump = await inspectDump(file);
+    const dump = await inspectDump(file, stackOptions(options));
     dumps.push(dump);
     if (options.json !== true)
       process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
@@ -64,6 +85,14 @@ export async function runInspect(
   const failed = dumps.filter((d) => !d.ok).length;
   if (failed === 0) return ExitCode.Ok;
   return failed === dumps.length ? ExitCode.Failure : ExitCode.Partial;
+}
+
+function stackOptions(options: InspectOptions): InspectDumpOptions {
+  if (options.stacks === false) return {};
+  const imagePaths = options.imagePath ?? [];
+  return {
+    stacks: async (dump) => walkDumpStacks(dump, { imagePaths }),
+  };
 }
 
 /** The readable triage block for one dump. */
@@ -147,6 +176,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       );
     }
   }
+  lines.push(...formatStacks(dump));
   for (const warning of dump.warnings) row('warning', warning);
   lines.push('');
   return lines.join('\n');

@@ -12,15 +12,18 @@ export interface AnalyzeFrame {
   function?: string;
   /** Offset from the function when known, else from the module base. */
   offset?: Hex;
-  /** Offset from the module base, kept when a symbol file replaced `offset` by the function's. */
-  moduleOffset?: Hex;
   address?: Hex;
   source?: string;
   /**
-   * Where the frame came from when it is not a debugger's unwind: `exception` (the exception
-   * address itself) or `scan` (a stack word pointing into a module: builtin engine heuristic).
+   * How the frame was found: `debugger` (a debugger's `k`), `exception` (the exception address:
+   * frame 0), and from the builtin walker `context`, `cfi` (unwind data), `frame-pointer`,
+   * `scan-call` (a stack word just after a call) or `scan` (a stack word pointing into a module).
    */
-  trust?: 'exception' | 'debugger' | 'scan';
+  trust?: 'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+  /** Offset from the module base (builtin walker), whatever `offset` is measured from. */
+  moduleOffset?: Hex;
+  /** The frame's stack pointer (builtin walker). */
+  stackPointer?: Hex;
 }
 
 export interface AnalyzeException {

@@ -1,4 +1,4 @@
-// Crash signatures and bucket ids, algorithm `cdbh-sig-1` (docs/bucketing.md). A signature is
+// Crash signatures and bucket ids, algorithm `cdbh-sig-2` (docs/bucketing.md). A signature is
 // readable text, `<exception> | <frame> | <frame> | <frame>`, and the bucket id is a hash of the
 // algorithm id plus that text. The algorithm id is stored with every bucket so that a later
 // change (new skip list, more frames) makes new ids instead of silently regrouping old ones
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AnalyzeBucketRef, AnalyzeDumpRecord, AnalyzeFrame } from './analyze-record.js';
 import { DEFAULT_SKIP_MODULES, normalizeModuleName, skipListHash } from './skip-modules.js';
 
-export const SIGNATURE_ALGORITHM = 'cdbh-sig-1';
+export const SIGNATURE_ALGORITHM = 'cdbh-sig-2';
 
 /** How many relevant frames a signature keeps (Socorro keeps a prefix; BugId hashes 2–3). */
 export const SIGNATURE_FRAMES = 3;
@@ -38,7 +38,7 @@ export interface Signer {
 
 /**
  * A signer for one configuration. With the default skip list the algorithm id is plain
- * `cdbh-sig-1`; with another list it is `cdbh-sig-1+skip.<8 hex of the list>`.
+ * `cdbh-sig-2`; with another list it is `cdbh-sig-2+skip.<8 hex of the list>`.
  */
 export function createSigner(options: SignatureOptions = {}): Signer {
   const custom = options.skipModules;
@@ -104,16 +104,31 @@ export function relevantFrames(
   skip: ReadonlySet<string>,
   names = false,
 ): string[] {
-  const relevant = frames.filter(
-    (frame) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
-  );
-  const chosen = (relevant.length > 0 ? relevant : frames).slice(0, SIGNATURE_FRAMES);
-  if (names && !chosen.every((f) => f.function !== undefined && f.function !== '')) {
-    return chosen.map(({ function: _named, ...f }) =>
-      frameToken({ ...f, ...(f.moduleOffset === undefined ? {} : { offset: f.moduleOffset }) }),
+  // cdbh-sig-2: unverified scan frames (a stack word that merely points into a module) are left
+  // out when the walk found callers by better means; recursion (the same frame again and again)
+  // counts once, so the depth of a recursion does not split a bucket.
+  const walked = frames.filter((f, i) => i > 0 && f.trust !== undefined && f.trust !== 'scan');
+  const trusted = walked.length > 0 ? frames.filter((f) => f.trust !== 'scan') : frames;
+  const pick = (tokenOf: (frame: AnalyzeFrame) => string) => {
+    const tokens = trusted
+      .map((frame) => ({ frame, token: tokenOf(frame) }))
+      .filter((t, i, all) => i === 0 || all[i - 1]?.token !== t.token);
+    const relevant = tokens.filter(
+      ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
     );
+    return (relevant.length > 0 ? relevant : tokens).slice(0, SIGNATURE_FRAMES);
+  };
+  const chosen = pick(frameToken);
+  if (
+    names &&
+    !chosen.every(({ frame }) => frame.function !== undefined && frame.function !== '')
+  ) {
+    // `+names`: all names or none, so partly found symbols never make a bucket of their own.
+    return pick(({ function: _named, ...f }) =>
+      frameToken({ ...f, ...(f.moduleOffset === undefined ? {} : { offset: f.moduleOffset }) }),
+    ).map((t) => t.token);
   }
-  return chosen.map((f) => frameToken(f));
+  return chosen.map((t) => t.token);
 }
 
 /** `av!crash_here`, or `av+0x154a` when there is no symbol, or `?` when nothing is known. */

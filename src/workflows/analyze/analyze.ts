@@ -62,6 +62,10 @@ export interface AnalyzeOptions {
   symbolFetch?: FetchLike;
   /** builtin: deadline per symbol download (default 60 s). */
   symbolDownloadTimeoutMs?: number;
+  /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
+  imagePaths?: readonly string[];
+  /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
+  walkStacks?: boolean;
   resume?: boolean;
   shard?: { index: number; count: number };
   /** Bucketing skip list (replaces the default). */
@@ -160,6 +164,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
     ...(symbolizer === undefined ? {} : { symbolizer }),
+    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 

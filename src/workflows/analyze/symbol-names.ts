@@ -22,7 +22,9 @@ export function symbolModule(m: InspectedModule): SymbolModule {
 }
 
 /**
- * Fills function/offset/source of every frame whose address falls in a module with symbols.
+ * Says, per module a frame lands in, where its symbols came from or why there are none, and
+ * fills function/offset/source of frames nobody named yet (the exception frame when the stack
+ * was not walked).
  * Frames found as return addresses (`scan`) are looked up one byte back, so a call that is the
  * last instruction of a function names that function and its line, not the next one.
  */
@@ -38,7 +40,7 @@ export async function nameFrames(
     end: BigInt(m.base) + BigInt(m.size),
   }));
   for (const frame of frames) {
-    if (frame.address === undefined || frame.function !== undefined) continue;
+    if (frame.address === undefined) continue;
     const address = BigInt(frame.address);
     const image = images.find((i) => address >= i.base && address < i.end);
     if (!image) continue;
@@ -54,7 +56,11 @@ export async function nameFrames(
           : { module: image.m.name, status: 'missing', reason: state.reason },
       );
     }
-    if (!state.ok) continue;
+    const failure = symbolizer.lookupFailures.get(image.m.name);
+    const entry = info.get(image.m.name);
+    if (failure !== undefined && entry !== undefined) entry.reason = failure;
+    // Frames the stack walker named (through the same symbol files) are already done.
+    if (!state.ok || frame.function !== undefined) continue;
     let hit: SymbolLookup | undefined;
     try {
       hit = await state.file.lookup(rva - back);

@@ -95,6 +95,15 @@ export class Symbolizer {
     return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
   }
 
+  /** Lookup failures by module file name (a corrupt file found out mid-walk). */
+  readonly lookupFailures = new Map<string, string>();
+
+  noteLookupFailure(moduleName: string, error: unknown): void {
+    if (!this.lookupFailures.has(moduleName)) {
+      this.lookupFailures.set(moduleName, `lookup failed: ${messageOf(error)}`);
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.#readers.map((r) => r.close()));
     this.#readers.length = 0;
