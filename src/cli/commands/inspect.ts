@@ -10,6 +10,9 @@ import {
   type InspectedDumpOk,
 } from '../../minidump/index.js';
 import { walkDumpStacks } from '../../workflows/stacks/dump-stacks.js';
+import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
+import { symbolFileProvider } from '../../workflows/symbols/symbol-provider.js';
+import type { Symbolizer } from '../../workflows/symbols/symbolizer.js';
 import { formatStacks } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
@@ -19,6 +22,8 @@ interface InspectOptions {
   /** False with --no-stacks. */
   stacks?: boolean;
   imagePath?: string[];
+  symbols?: string;
+  symbolPath?: string;
 }
 
 export function registerInspect(context: CommandContext): void {
@@ -35,6 +40,11 @@ export function registerInspect(context: CommandContext): void {
       '--image-path <dir...>',
       'where module images (.exe/.dll) are, flat or in symbol-store layout NAME/TIMESTAMPSIZE/NAME',
     )
+    .option(
+      '--symbols <path>',
+      'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
+    )
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
     .addHelpText(
       'after',
       `
@@ -47,6 +57,8 @@ Examples:
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
   cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
+  cdb-harness inspect app.dmp --symbols "srv*$HOME/symcache*https://symbols.example.com"
+                                                frames as module!function+0xoff [file @ line]
 
 Stacks are walked without a debugger: x64 with the images' unwind data (.pdata/.xdata), x86 by
 frame pointers; images come from the dump itself (full dumps), the path the dump records (a
@@ -65,11 +77,19 @@ export async function runInspect(
   options: InspectOptions,
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
-  for (const file of files) {
-    const dump = await inspectDump(file, stackOptions(options));
-    dumps.push(dump);
-    if (options.json !== true)
-      process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+  const symbolizer =
+    options.stacks === false
+      ? undefined
+      : builtinSymbolizer(pathOption(options.symbols ?? options.symbolPath));
+  try {
+    for (const file of files) {
+      const dump = await inspectDump(file, stackOptions(options, symbolizer));
+      dumps.push(dump);
+      if (options.json !== true)
+        process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+    }
+  } finally {
+    await symbolizer?.close();
   }
   if (options.json === true) {
     const envelope = { schemaVersion: 1, dumps };
@@ -87,12 +107,21 @@ export async function runInspect(
   return failed === dumps.length ? ExitCode.Failure : ExitCode.Partial;
 }
 
-function stackOptions(options: InspectOptions): InspectDumpOptions {
+function stackOptions(options: InspectOptions, symbolizer?: Symbolizer): InspectDumpOptions {
   if (options.stacks === false) return {};
   const imagePaths = options.imagePath ?? [];
+  const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
   return {
-    stacks: async (dump) => walkDumpStacks(dump, { imagePaths }),
+    stacks: async (dump) =>
+      walkDumpStacks(dump, {
+        imagePaths,
+        ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
+      }),
   };
+}
+
+function pathOption(path: string | undefined): { symbolPath?: string } {
+  return path === undefined ? {} : { symbolPath: path };
 }
 
 /** The readable triage block for one dump. */

@@ -156,7 +156,8 @@ function orEmpty(frames: string[]): string[] {
 export function frameText(frame: AnalyzeFrame): string {
   const module = frame.module ?? '?';
   if (frame.function !== undefined) {
-    return `${module}!${frame.function}${frame.offset === undefined ? '' : `+${frame.offset}`}`;
+    const at = `${module}!${frame.function}${frame.offset === undefined ? '' : `+${frame.offset}`}`;
+    return frame.source === undefined ? at : `${at} [${frame.source}]`;
   }
   if (frame.offset !== undefined) return `${module}+${frame.offset}`;
   return frame.address ?? module;
