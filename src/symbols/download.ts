@@ -1,8 +1,9 @@
 // One bounded download from a symbol server through a fetch function the caller hands in (the
 // global fetch in production, anything fetch-shaped in tests). The caller's AbortSignal carries
 // the deadline; the body is read chunk by chunk and given up as soon as it passes maxBytes, so a
-// misbehaving server can cost neither unbounded memory nor unbounded time.
-import { AbortedError, IoError } from '../errors.js';
+// misbehaving server can cost neither unbounded memory nor unbounded time. A file over the limit
+// is that file's problem (BadSymbolsError); a server that fails is an IoError.
+import { AbortedError, BadSymbolsError, IoError } from '../errors.js';
 
 export type FetchLike = (
   url: string,
@@ -42,7 +43,8 @@ export async function download(
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw new IoError(
+    throw new BadSymbolsError(
+      url,
       `${url}: ${declared} bytes is over the ${options.maxBytes}-byte download limit`,
     );
   }
@@ -57,12 +59,15 @@ export async function download(
       total += value.byteLength;
       if (total > options.maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new IoError(`${url}: more than the ${options.maxBytes}-byte download limit`);
+        throw new BadSymbolsError(
+          url,
+          `${url}: more than the ${options.maxBytes}-byte download limit`,
+        );
       }
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
   } catch (error) {
-    if (error instanceof IoError) throw error;
+    if (error instanceof BadSymbolsError) throw error;
     throw failure(url, error, options.signal);
   } finally {
     reader.releaseLock();

@@ -91,7 +91,10 @@ export function parseSymbolPath(text: string, defaultCache: string): ParsedSymbo
   return { elements, notes };
 }
 
-/** The symbol path a command asked for: `--symbols`, else `--symbol-path`, else `_NT_SYMBOL_PATH`. */
+/**
+ * The symbol path a command asked for: `--symbols`, else `--symbol-path`, else the environment
+ * (`_NT_ALT_SYMBOL_PATH;_NT_SYMBOL_PATH`, as cdb reads them).
+ */
 export function chooseSymbolPath(
   symbols: string | undefined,
   symbolPath: string | undefined,
@@ -99,9 +102,9 @@ export function chooseSymbolPath(
 ): { text: string; from: 'option' | '_NT_SYMBOL_PATH' } | undefined {
   const given = symbols ?? symbolPath;
   if (given !== undefined) return { text: given, from: 'option' };
-  const fromEnv = env['_NT_SYMBOL_PATH'];
-  if (fromEnv !== undefined && fromEnv.trim().length > 0) {
-    return { text: fromEnv, from: '_NT_SYMBOL_PATH' };
-  }
-  return undefined;
+  // dbghelp searches _NT_ALT_SYMBOL_PATH first, then _NT_SYMBOL_PATH.
+  const fromEnv = [env['_NT_ALT_SYMBOL_PATH'], env['_NT_SYMBOL_PATH']]
+    .filter((p): p is string => p !== undefined && p.trim().length > 0)
+    .join(';');
+  return fromEnv.length > 0 ? { text: fromEnv, from: '_NT_SYMBOL_PATH' } : undefined;
 }

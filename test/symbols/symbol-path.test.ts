@@ -80,6 +80,9 @@ describe('symbols: symbol path', () => {
       from: '_NT_SYMBOL_PATH',
     });
     expect(chooseSymbolPath(undefined, undefined, { _NT_SYMBOL_PATH: ' ' })).to.equal(undefined);
+    expect(
+      chooseSymbolPath(undefined, undefined, { ...env, _NT_ALT_SYMBOL_PATH: '/alt' }),
+    ).to.deep.equal({ text: '/alt;srv*https://env/s', from: '_NT_SYMBOL_PATH' });
   });
 
   it('lays files out as stores and folders do', () => {

@@ -6,7 +6,7 @@
 // again in this run, so one dead server costs one timeout per batch, not one per module.
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { AbortedError, isHarnessError } from '../../errors.js';
+import { AbortedError, BadSymbolsError, isHarnessError } from '../../errors.js';
 import {
   caseVariants,
   download,
@@ -163,7 +163,7 @@ export class SymbolLocator {
     } catch (error) {
       if (error instanceof AbortedError) throw error;
       const problem = isHarnessError(error) ? error.shortMessage : `${url}: ${String(error)}`;
-      return { problem, serverDown: true };
+      return { problem, serverDown: !(error instanceof BadSymbolsError) };
     }
     let relative = candidate.relative;
     let format: Located['format'] = candidate.format === 'cab' ? 'pdb' : candidate.format;
