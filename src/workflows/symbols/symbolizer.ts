@@ -75,7 +75,8 @@ export class Symbolizer {
 
   /** The symbols of one module, found and opened once per batch (keyed by the build's identity). */
   forModule(module: SymbolModule): Promise<ModuleSymbolsState> {
-    const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${module.codeView?.debugId ?? ''}`;
+    const cv = module.codeView;
+    const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
     let state = this.#modules.get(key);
     if (!state) {
       state = this.#load(module).catch((error: unknown) => {
