@@ -239,6 +239,7 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       expect(status?.reason).to.include('HTTP 500');
       expect(status?.reason).to.include('deadline');
       expect(status?.reason).to.match(/not a usable PDB/);
+      expect(record.warnings.some((w) => /^symbols: .*not a usable PDB/.test(w))).to.equal(true);
       expect(record.notAvailable).to.include('frames.symbols');
     }
     // Each server was asked once for the batch: a failed server is not asked again.

@@ -106,7 +106,12 @@ export async function analyzeOneDump(
   if (ctx.engine === 'builtin') {
     const record = fromBuiltin(file, hashed, base, 'builtin');
     if (ctx.symbolizer !== undefined) {
-      record.symbols = await nameFrames(record.frames, inspected.modules, ctx.symbolizer);
+      record.symbols = await nameFrames(
+        record.frames,
+        inspected.modules,
+        ctx.symbolizer,
+        record.warnings,
+      );
       if (record.frames.some((f) => f.function !== undefined)) {
         record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');
       }

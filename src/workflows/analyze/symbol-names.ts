@@ -32,6 +32,7 @@ export async function nameFrames(
   frames: AnalyzeFrame[],
   modules: readonly InspectedModule[],
   symbolizer: Symbolizer,
+  warnings: string[] = [],
 ): Promise<AnalyzeSymbolsInfo> {
   const info = new Map<string, AnalyzeSymbolsInfo['modules'][number]>();
   const images = modules.map((m) => ({
@@ -49,6 +50,8 @@ export async function nameFrames(
     const module = symbolModule(image.m);
     const state = await symbolizer.forModule(module);
     if (!info.has(image.m.name)) {
+      // Corrupt symbol files are worth a warning of their own, not only a reason in the list.
+      if (!state.ok) for (const bad of state.badFiles ?? []) warnings.push(`symbols: ${bad}`);
       info.set(
         image.m.name,
         state.ok

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AbortedError, IoError, isHarnessError } from '../../errors.js';
+import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
 import {
   BreakpadSymbols,
@@ -37,7 +37,12 @@ export type ModuleSymbolsState =
       origin: string;
       pdbName: string;
     }
-  | { ok: false; reason: string };
+  | {
+      ok: false;
+      reason: string;
+      /** Symbol files found but unreadable (corrupt, truncated): worth a warning, not just a reason. */
+      badFiles?: string[];
+    };
 
 export interface SymbolizerOptions extends LocatorOptions {
   /** The symbol path text, cdb syntax. */
@@ -129,6 +134,7 @@ export class Symbolizer {
       ...(extension === undefined ? {} : { imageExtension: extension }),
     });
     const problems = [...located.problems];
+    const badFiles: string[] = [];
     for (const candidate of located.found) {
       try {
         const file = await this.#open(candidate, key);
@@ -139,10 +145,15 @@ export class Symbolizer {
       } catch (error) {
         if (error instanceof AbortedError) throw error;
         problems.push(messageOf(error));
+        if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
       }
     }
     const tried = problems.length > 0 ? `: ${problems.join('; ')}` : ' on the symbol path';
-    return { ok: false, reason: `${pdbName} ${debugId} not found${tried}` };
+    return {
+      ok: false,
+      reason: `${pdbName} ${debugId} not found${tried}`,
+      ...(badFiles.length === 0 ? {} : { badFiles }),
+    };
   }
 
   /** Opens a located file and checks it is the build the key names (undefined when not). */
