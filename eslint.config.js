@@ -70,10 +70,12 @@ export default tseslint.config(
           paths: ['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:net'].map(
             (name) => ({ name, message: 'src/symbols is a leaf: I/O is handed in.' }),
           ),
-          patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers'].map((name) => ({
-            group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-            message: `src/symbols must not import src/${name}: imports point down only (design.md).`,
-          })),
+          patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers', 'stackwalk'].map(
+            (name) => ({
+              group: [`**/${name}/**`, `../${name}`, `../../${name}`],
+              message: `src/symbols must not import src/${name}: imports point down only (design.md).`,
+            }),
+          ),
         },
       ],
       'no-restricted-globals': ['error', { name: 'fetch', message: 'fetch is handed in.' }],
