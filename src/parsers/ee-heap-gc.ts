@@ -2,10 +2,44 @@
 // each with its generation starts and segment rows, then the GC-wide totals. The only transcript is
 // the segments-era .NET 6 server GC (misc/eeheap-gc-server-12heaps-net6-x64.txt); other layouts
 // (workstation without `Heap N`, .NET 7+ regions) keep what matches these lines and warn on the rest.
+import { defineParser, SOS_PREFIX } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { EeHeapGcHeap, EeHeapGcRecord, EeHeapGcSegment } from './records.js';
 import { normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface EeHeapGcSegment {
+  /** `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap). */
+  area: 'soh' | 'loh' | 'poh';
+  segment: Hex;
+  begin: Hex;
+  allocated: Hex;
+  committed?: Hex;
+  allocatedSize?: number;
+  committedSize?: number;
+}
+
+/** One `Heap N (ADDR)` block of `!eeheap -gc` (a workstation GC prints one without the header). */
+export interface EeHeapGcHeap {
+  index?: number;
+  address?: Hex;
+  generations: { generation: number; start: Hex }[];
+  ephemeralAllocationContext?: string;
+  largeObjectHeapStart?: Hex;
+  pinnedObjectHeapStart?: Hex;
+  segments: EeHeapGcSegment[];
+  allocatedSize?: number;
+  committedSize?: number;
+  [field: string]: unknown;
+}
+
+export interface EeHeapGcRecord extends RecordBase {
+  heaps: EeHeapGcHeap[];
+  /** Bytes: `GC Allocated Heap Size: Size: 0x14459f90 (340107152) bytes.` (or `GC Heap Size:`). */
+  totalSize?: number;
+  totalCommitted?: number;
+  heapCount?: number;
+}
 
 // 0:000> !eeheap -gc
 const COMMAND_RE = /^!?eeheap\b/i;
@@ -138,3 +172,15 @@ function sizeLine(
       warn(unplaced(line));
   }
 }
+
+export const eeHeapGcDescriptor = defineParser({
+  kind: 'eeHeapGc',
+  commands: [
+    // !eeheap -gc
+    new RegExp(`^${SOS_PREFIX}eeheap\\b.*\\s-gc\\b`, 'i'),
+  ],
+  parse: (text) => parseEeHeapGc(text),
+  summary: (record) => [
+    `${record.heaps.length} GC heap(s)${record.totalSize !== undefined ? `, ${record.totalSize} bytes` : ''}`,
+  ],
+});

@@ -12,14 +12,14 @@ import type {
   AnalyzeError,
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
-import { RecordAppender, recordedHashes } from '../../report/analyze/records-file.js';
+import { readRecords, RecordAppender } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
-import { sha256File } from './file-hash.js';
+import { resumeKey, sha256File } from './file-hash.js';
 import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
@@ -67,6 +67,8 @@ export interface AnalyzeOptions {
   /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
   walkStacks?: boolean;
   resume?: boolean;
+  /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
+  extensions?: readonly string[];
   shard?: { index: number; count: number };
   /** Bucketing skip list (replaces the default). */
   skipModules?: readonly string[];
@@ -111,7 +113,11 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
 
-  const { files: inputs, unmatched } = await expandInputs(options.inputs, options.cwd);
+  const { files: inputs, unmatched } = await expandInputs(
+    options.inputs,
+    options.cwd,
+    options.extensions,
+  );
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     throw new UsageError(
@@ -127,7 +133,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       `${files.records} already has records: add --resume to continue that run, or pick another --out`,
     );
   }
-  const done = options.resume === true ? await recordedHashes(files.records) : new Set<string>();
+  const done = new Set<string>();
+  if (options.resume === true) {
+    for await (const record of readRecords(files.records)) done.add(resumeKey(record));
+  }
   // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
   const stop = new AbortController();
   const symbolizer =
@@ -198,7 +207,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        if (done.has(hashed.sha256)) {
+        if (done.has(resumeKey({ file, ...hashed }))) {
           skipped.resumed++;
           emit({
             type: 'dump',
@@ -268,6 +277,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const interrupted = options.signal?.aborted === true;
   const summary = await writeSummaryAndReport(options.outDir, signer.algorithm, {
     interrupted,
+    options: {
+      command: 'analyze',
+      inputs: [...options.inputs],
+      engineRequested: options.engine ?? 'auto',
+      engine: choice.engine,
+      ...(scriptPath === undefined ? {} : { script: scriptPath }),
+      jobs,
+      ...(choice.engine === 'builtin' ? {} : { timeoutMs: Math.round(ctx.timeoutMs) }),
+      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+      resume: options.resume === true,
+      ...(options.shard === undefined
+        ? {}
+        : { shard: `${options.shard.index}/${options.shard.count}` }),
+      ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
   });
   emit({ type: 'finish', summary });

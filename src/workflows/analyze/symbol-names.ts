@@ -12,7 +12,7 @@ export function symbolModule(m: InspectedModule): SymbolModule {
   return {
     name: m.name,
     path: m.path,
-    timestamp: m.timestamp,
+    timestamp: m.timestampEpoch,
     size: m.size,
     codeId: m.codeId,
     ...(m.pdbName !== undefined && m.debugId !== undefined
