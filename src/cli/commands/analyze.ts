@@ -154,7 +154,7 @@ export function registerAnalyze(context: CommandContext): void {
       'skip dumps already recorded in --out (same path, size and sha256; a copy elsewhere is analysed)',
     )
     .option(
-      '--image-path <dir...>',
+      '--image-path <dirs...>',
       'builtin engine: folders of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME)',
     )
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')

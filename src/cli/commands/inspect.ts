@@ -50,7 +50,7 @@ export function registerInspect(context: CommandContext): void {
     .option('-v, --verbose', 'text mode: also list every thread and module')
     .option('--no-stacks', "do not walk the threads' stacks (registers and `k` per thread)")
     .option(
-      '--image-path <dir...>',
+      '--image-path <dirs...>',
       'where module images (.exe/.dll) are, flat or in symbol-store layout NAME/TIMESTAMPSIZE/NAME',
     )
     .option(
