@@ -165,8 +165,9 @@ export class MsfFile {
       const from = offset - first * bs;
       return block.subarray(from, from + length);
     }
-    if (last - first + 1 > this.#maxCached / 4) {
-      // Big reads (a whole module stream) go straight to the source, coalescing runs of blocks.
+    if (last - first + 1 > 2) {
+      // Big reads (a whole module stream, read once and parsed) go straight to the source,
+      // one read per run of adjacent blocks; the block cache is for the small hot reads.
       return readBlocks(this.#source, list, bs, offset, length);
     }
     const parts = await Promise.all(
