@@ -3,7 +3,8 @@
 // schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { ERROR_PREFIX, symbolPathOf } from '../options.js';
+import { ERROR_PREFIX } from '../error-output.js';
+import { symbolPathOf } from '../options.js';
 import {
   inspectDump,
   type InspectDumpOptions,
