@@ -18,6 +18,7 @@ import {
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
+import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
 import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -40,8 +41,8 @@ interface AnalyzeCliOptions {
   out?: string;
   json?: boolean;
   symbols?: string;
-  imagePath?: string[];
   symbolPath?: string;
+  imagePath?: string[];
   debugger?: string;
   z?: string[];
   ext?: string[];
@@ -65,7 +66,8 @@ Engines:
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
   builtin   no debugger: exception, threads, modules and memory straight from the file, and
             the crashing thread's stack walked with the modules' unwind data (images from the
-            dump, the recorded paths, or --image-path)
+            dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
+            frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
@@ -76,13 +78,19 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
 
 Buckets group dumps by a versioned signature (cdbh-sig-2): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
-runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md.
+runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md. With
+builtin symbols the algorithm is cdbh-sig-2+names: frames are module!function when all 3 have a
+name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
 
 Examples:
   cdb-harness analyze examples/dumps --engine builtin
       triage the example dumps without a debugger; prints buckets and where the report is
   cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
       every .dmp, .mdmp and .hdmp under crashes/, four cdb processes at once (-y works too)
+  cdb-harness analyze crashes/ --engine builtin --symbols "srv*$HOME/symcache*https://symbols.example.com"
+      no debugger; names and source lines from PDBs (or Breakpad .sym files) in a symbol store,
+      downloaded once into ~/symcache in the store's own layout; the record says which modules
+      had no symbols and why
   cdb-harness analyze "crashes/**/app-*.dmp" --timeout 5m --out triage --json > summary.json
       a glob (quote it), 5 minutes per dump, summary JSON on stdout
   cdb-harness analyze C:\\ProgramData\\Microsoft\\Windows\\WER --ext dump --engine builtin
@@ -172,15 +180,18 @@ export async function runAnalyze(
 ): Promise<number> {
   const skipModules =
     options.skipModules === undefined ? undefined : readSkipModules(options.skipModules);
-  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
+  const symbolPath = symbolPathOf(options);
   if (options.rebucket !== undefined) {
     if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
+    const names = symbolPath !== undefined || (await outputsUseNames(options.rebucket));
+    const signer = createSigner({ ...(skipModules === undefined ? {} : { skipModules }), names });
     const result = await rebucketOutputs(options.rebucket, signer);
     process.stderr.write(
       `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
     );
     return finish(result.summary, outputFiles(options.rebucket), options);
   }
+  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
   if (options.merge !== undefined) {
     if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
     if (options.out === undefined)
@@ -192,7 +203,6 @@ export async function runAnalyze(
     return finish(result.summary, outputFiles(options.out), options);
   }
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
-  const symbolPath = symbolPathOf(options);
 
   const outDir = options.out ?? join('cdb-harness-out', `analyze-${timestamp(new Date())}`);
   const controller = new AbortController();

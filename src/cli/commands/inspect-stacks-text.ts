@@ -33,11 +33,18 @@ export function stackLines(stack: InspectedStack, wide: boolean): string[] {
     const caller = stack.frames[i + 1];
     const ret = caller === undefined ? '' : pointer(caller.address, wide);
     out.push(
-      `${frame.index.toString(16).padStart(2, '0')} ${pointer(frame.stackPointer, wide)} ${ret.padEnd(width)} ${frame.label}  [${frame.trust}]`,
+      `${frame.index.toString(16).padStart(2, '0')} ${pointer(frame.stackPointer, wide)} ${ret.padEnd(width)} ${frame.label}${sourceOf(frame)}  [${frame.trust}]`,
     );
   });
   for (const warning of stack.warnings) out.push(`(${warning})`);
   return out;
+}
+
+/** ` [c:\src\app.c @ 12]`, as cdb's `k` prints a frame's source line (empty without one). */
+function sourceOf(frame: InspectedStack['frames'][number]): string {
+  return frame.file === undefined || frame.line === undefined
+    ? ''
+    : ` [${frame.file} @ ${frame.line}]`;
 }
 
 /** `0x21f6d8` → `00000000\`0021f6d8` (64-bit) or `0021f6d8` (32-bit), as cdb prints pointers. */

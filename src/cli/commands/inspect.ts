@@ -3,7 +3,8 @@
 // schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { ERROR_PREFIX } from '../options.js';
+import { ERROR_PREFIX } from '../error-output.js';
+import { symbolPathOf } from '../options.js';
 import {
   inspectDump,
   type InspectDumpOptions,
@@ -12,6 +13,9 @@ import {
 } from '../../minidump/index.js';
 import { truncatedStreams } from '../../minidump/truncated-streams.js';
 import { walkDumpStacks } from '../../workflows/stacks/dump-stacks.js';
+import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
+import { symbolFileProvider } from '../../workflows/symbols/symbol-provider.js';
+import type { Symbolizer } from '../../workflows/symbols/symbolizer.js';
 import { formatStacks } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
@@ -21,6 +25,8 @@ interface InspectOptions {
   /** False with --no-stacks. */
   stacks?: boolean;
   imagePath?: string[];
+  symbols?: string;
+  symbolPath?: string;
   z?: string[];
 }
 
@@ -49,6 +55,11 @@ export function registerInspect(context: CommandContext): void {
       'a folder of module images (.exe/.dll), flat or in symbol-store layout NAME/TIMESTAMPSIZE/NAME (repeatable)',
       collect,
     )
+    .option(
+      '-y, --symbols <path>',
+      'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
+    )
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
     .addHelpText(
       'after',
       `
@@ -61,6 +72,8 @@ Examples:
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
   cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
+  cdb-harness inspect app.dmp --symbols "srv*$HOME/symcache*https://symbols.example.com"
+                                                frames as module!function+0xoff [file @ line]
 
 Stacks are walked without a debugger: x64 with the images' unwind data (.pdata/.xdata), x86 by
 frame pointers; images come from the dump itself (full dumps), the path the dump records (a
@@ -90,17 +103,23 @@ export async function runInspect(
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
   let truncated = 0;
-  for (const file of files) {
-    const dump = await inspectDump(file, stackOptions(options));
-    const cut = dump.ok ? truncationWarning(dump) : null;
-    if (dump.ok && cut !== null) {
-      truncated++;
-      dump.warnings.unshift(cut);
-      process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+  const symbolizer =
+    options.stacks === false ? undefined : builtinSymbolizer(pathOption(symbolPathOf(options)));
+  try {
+    for (const file of files) {
+      const dump = await inspectDump(file, stackOptions(options, symbolizer));
+      const cut = dump.ok ? truncationWarning(dump) : null;
+      if (dump.ok && cut !== null) {
+        truncated++;
+        dump.warnings.unshift(cut);
+        process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+      }
+      dumps.push(dump);
+      if (options.json !== true)
+        process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
     }
-    dumps.push(dump);
-    if (options.json !== true)
-      process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+  } finally {
+    await symbolizer?.close();
   }
   if (options.json === true) {
     const envelope = { schemaVersion: 1, dumps };
@@ -118,12 +137,21 @@ export async function runInspect(
   return failed + truncated === 0 ? ExitCode.Ok : ExitCode.Partial;
 }
 
-function stackOptions(options: InspectOptions): InspectDumpOptions {
+function stackOptions(options: InspectOptions, symbolizer?: Symbolizer): InspectDumpOptions {
   if (options.stacks === false) return {};
   const imagePaths = options.imagePath ?? [];
+  const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
   return {
-    stacks: async (dump) => walkDumpStacks(dump, { imagePaths }),
+    stacks: async (dump) =>
+      walkDumpStacks(dump, {
+        imagePaths,
+        ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
+      }),
   };
+}
+
+function pathOption(path: string | undefined): { symbolPath?: string } {
+  return path === undefined ? {} : { symbolPath: path };
 }
 
 /** The readable triage block for one dump. */

@@ -104,6 +104,19 @@ export type NotAvailable =
   | 'exception'
   | 'modules.versions';
 
+/** Where the builtin engine's frame names came from, per module a frame lands in. */
+export interface AnalyzeSymbolsInfo {
+  modules: {
+    module: string;
+    status: 'loaded' | 'missing';
+    format?: 'pdb' | 'breakpad';
+    /** The store folder or URL the symbol file came from. */
+    origin?: string;
+    /** Why there are no symbols: not found (and where it looked), wrong build, corrupt file. */
+    reason?: string;
+  }[];
+}
+
 export interface AnalyzeDumpRecord {
   schemaVersion: 1;
   file: string;
@@ -124,6 +137,8 @@ export interface AnalyzeDumpRecord {
   process: { name?: string; pid?: number };
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /** Builtin engine with a symbol path: which modules had symbols, and why not. */
+  symbols?: AnalyzeSymbolsInfo;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };

@@ -18,6 +18,9 @@ import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.j
 import type { DebuggerRunResult } from './debugger-run.js';
 import { walkDumpStacks } from '../stacks/dump-stacks.js';
 import type { ImageCache } from '../stacks/image-cache.js';
+import { nameFrames } from './symbol-names.js';
+import { symbolFileProvider } from '../symbols/symbol-provider.js';
+import type { Symbolizer } from '../symbols/symbolizer.js';
 import type { ScriptStep } from './triage-script.js';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
@@ -33,6 +36,8 @@ export interface DumpRunContext {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   symbolPath?: string;
+  /** builtin engine: names frames from PDB / Breakpad files (one per batch, shared). */
+  symbolizer?: Symbolizer;
   env?: NodeJS.ProcessEnv;
   recordDir?: string;
   /** Builtin engine: walk the crashing thread's stack (default true). */
@@ -53,6 +58,7 @@ export async function analyzeOneDump(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const walk = ctx.engine === 'builtin' && ctx.walkStacks !== false;
+  const provider = ctx.symbolizer === undefined ? undefined : symbolFileProvider(ctx.symbolizer);
   const inspected = await inspectDump(file, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     ...(walk
@@ -63,6 +69,7 @@ export async function analyzeOneDump(
               imagePaths: ctx.imagePaths ?? [],
               ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
               ...(ctx.env === undefined ? {} : { env: ctx.env }),
+              ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
             }),
         }
       : {}),
@@ -98,6 +105,17 @@ export async function analyzeOneDump(
   }
   if (ctx.engine === 'builtin') {
     const record = fromBuiltin(file, hashed, base, 'builtin');
+    if (ctx.symbolizer !== undefined) {
+      record.symbols = await nameFrames(
+        record.frames,
+        inspected.modules,
+        ctx.symbolizer,
+        record.warnings,
+      );
+      if (record.frames.some((f) => f.function !== undefined)) {
+        record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');
+      }
+    }
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };
     record.bucket = ctx.signer.sign(record);

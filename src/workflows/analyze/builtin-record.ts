@@ -87,6 +87,9 @@ export function analyzeFrame(frame: InspectedFrame): AnalyzeFrame {
   const offset = frame.function !== undefined ? frame.functionOffset : frame.moduleOffset;
   if (offset !== undefined) out.offset = offset;
   if (frame.moduleOffset !== undefined) out.moduleOffset = frame.moduleOffset;
+  if (frame.file !== undefined && frame.line !== undefined) {
+    out.source = `${frame.file} @ ${frame.line}`;
+  }
   out.address = frame.address;
   out.stackPointer = frame.stackPointer;
   out.trust = (
