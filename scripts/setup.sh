@@ -10,3 +10,4 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
+bash scripts/build-dotnet-targets.sh
