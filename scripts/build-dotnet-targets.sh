@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the CLR test program (test/targets/dotnet) with the machine's .NET SDK:
-#   build/dotnet/win-x64/cdbh-dotnet.exe   self-contained (runtime pack from NuGet), run under Wine
+#   build/dotnet/win-x64/cdbh-dotnet.exe   self-contained .NET 10 (runtime pack from NuGet), for Wine
+#   build/dotnet/win-x64-net8/cdbh-dotnet.exe   the same on .NET 8 (classic e0434352 records)
 #   build/dotnet/linux-x64/cdbh-dotnet     framework-dependent, run natively for dotnet-dump
 # and restores the local dotnet-dump tool (test/targets/dotnet/dotnet-tools.json).
 # Quick when nothing changed. Without a .NET SDK it says so and exits 0: the CLR tests then skip
@@ -29,13 +30,19 @@ fresh() {
 
 built=()
 if ! fresh "$out/win-x64/cdbh-dotnet.exe"; then
-  dotnet publish "$src/cdbh-dotnet.csproj" -c Release -r win-x64 --self-contained \
+  dotnet publish "$src/cdbh-dotnet.csproj" -f net10.0 -c Release -r win-x64 --self-contained \
     -o "$out/win-x64" --nologo -v quiet
   touch "$out/win-x64/cdbh-dotnet.exe"
   built+=(win-x64)
 fi
+if ! fresh "$out/win-x64-net8/cdbh-dotnet.exe"; then
+  dotnet publish "$src/cdbh-dotnet.csproj" -f net8.0 -c Release -r win-x64 --self-contained \
+    -o "$out/win-x64-net8" --nologo -v quiet
+  touch "$out/win-x64-net8/cdbh-dotnet.exe"
+  built+=(win-x64-net8)
+fi
 if ! fresh "$out/linux-x64/cdbh-dotnet"; then
-  dotnet publish "$src/cdbh-dotnet.csproj" -c Release -r linux-x64 --no-self-contained \
+  dotnet publish "$src/cdbh-dotnet.csproj" -f net10.0 -c Release -r linux-x64 --no-self-contained \
     -o "$out/linux-x64" --nologo -v quiet
   touch "$out/linux-x64/cdbh-dotnet"
   built+=(linux-x64)

@@ -9,8 +9,11 @@
 //   leak tick=<n> managed=<bytes> native=<bytes>
 // Usage:
 //   cdbh-dotnet exceptions [-w waitMs] [-i intervalMs] [--stdin] [--no-unhandled] [--hold ms]
+//                          [--skip-null]
 //   cdbh-dotnet leak [-w waitMs] [-i intervalMs] [-n ticks] [--managed-kb N] [--native-kb N]
 //   cdbh-dotnet hold [ms]          (parks in a named frame, for clrstack/threads recordings)
+// --skip-null leaves out the null dereference: under Wine 8, .NET 8's fault handling recurses
+// in Wine's exception dispatch and the process spins (.NET 10's does not).
 // -w sleeps before the first act (time for a debugger to attach); --stdin waits for a line on
 // stdin instead; -n 0 leaks until killed. The exit code of a finished run is 0; the unhandled
 // exception ends the process the way the runtime does (e0434352 on Windows, SIGABRT on Linux).
@@ -95,16 +98,23 @@ public static class Program
         Thread.Sleep(opts.IntervalMs);
 
         n++;
-        try
+        if (opts.SkipNull)
         {
-            Say($"throw {n} null-dereference");
-            Say($"size {ReadSize(null)}");
+            Say($"skip {n} null-dereference");
         }
-        catch (NullReferenceException e)
+        else
         {
-            Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
+            try
+            {
+                Say($"throw {n} null-dereference");
+                Say($"size {ReadSize(null)}");
+            }
+            catch (NullReferenceException e)
+            {
+                Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
+            }
+            Thread.Sleep(opts.IntervalMs);
         }
-        Thread.Sleep(opts.IntervalMs);
 
         n++;
         try
@@ -217,6 +227,7 @@ public static class Program
         public int HoldMs;
         public bool Stdin;
         public bool NoUnhandled;
+        public bool SkipNull;
 
         public static Options Parse(string[] args)
         {
@@ -250,6 +261,9 @@ public static class Program
                         break;
                     case "--stdin":
                         o.Stdin = true;
+                        break;
+                    case "--skip-null":
+                        o.SkipNull = true;
                         break;
                     case "--no-unhandled":
                         o.NoUnhandled = true;
