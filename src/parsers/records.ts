@@ -153,13 +153,20 @@ export interface DumpHeapStatType {
 export interface DumpHeapStatRecord extends RecordBase {
   types: DumpHeapStatType[];
   totalObjects?: number;
+  /** Bytes, from the footer's `, N bytes` (newer SOS prints it). */
+  totalSize?: number;
   /** Rows parsed, also when the caller streamed them out instead of keeping them. */
   typeCount?: number;
 }
 
 export interface EeHeapGcSegment {
-  /** `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap). */
-  area: 'soh' | 'loh' | 'poh';
+  /**
+   * `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap); in the
+   * regions layout, from the area headings, with `nongc` for the NonGC (frozen objects) heap.
+   */
+  area: 'soh' | 'loh' | 'poh' | 'nongc';
+  /** Regions layout: the `generation N:` the region is listed under. */
+  generation?: number;
   segment: Hex;
   begin: Hex;
   allocated: Hex;
@@ -188,6 +195,8 @@ export interface EeHeapGcRecord extends RecordBase {
   totalSize?: number;
   totalCommitted?: number;
   heapCount?: number;
+  /** `DATAS = …` when it carries a value (.NET 8+). */
+  datas?: string;
 }
 
 // ---- events and exceptions ----------------------------------------------------------------------

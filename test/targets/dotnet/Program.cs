@@ -8,12 +8,13 @@
 //   unhandled <n> <Type> hresult=0x........   just before the last, uncaught throw
 //   leak tick=<n> managed=<bytes> native=<bytes>
 // Usage:
-//   cdbh-dotnet exceptions [-w waitMs] [-i intervalMs] [--stdin] [--no-unhandled] [--hold ms]
-//                          [--skip-null]
+//   cdbh-dotnet exceptions [-w waitMs] [-i intervalMs] [--stdin] [--hold ms] [--acts LIST]
 //   cdbh-dotnet leak [-w waitMs] [-i intervalMs] [-n ticks] [--managed-kb N] [--native-kb N]
+//                    [--hold ms]   (sleeps after the last tick: time to take a dump)
 //   cdbh-dotnet hold [ms]          (parks in a named frame, for clrstack/threads recordings)
-// --skip-null leaves out the null dereference: under Wine 8, .NET 8's fault handling recurses
-// in Wine's exception dispatch and the process spins (.NET 10's does not).
+// --acts picks and orders the acts (default invalid-op,null,inner,unhandled; also hold): under
+// Wine 8, .NET 8's handling of the null dereference and of the throw inside a catch block spins in
+// Wine's exception dispatch (.NET 10's does not), so .NET 8 runs use --acts invalid-op,unhandled.
 // -w sleeps before the first act (time for a debugger to attach); --stdin waits for a line on
 // stdin instead; -n 0 leaks until killed. The exit code of a finished run is 0; the unhandled
 // exception ends the process the way the runtime does (e0434352 on Windows, SIGABRT on Linux).
@@ -84,64 +85,61 @@ public static class Program
     private static int Exceptions(Options opts)
     {
         int n = 0;
-
-        n++;
-        try
+        foreach (string act in opts.Acts)
         {
-            Say($"throw {n} System.InvalidOperationException hresult={Hex(unchecked((int)0x80131509))}");
-            ThrowInvalidOperation();
-        }
-        catch (InvalidOperationException e)
-        {
-            Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
-        }
-        Thread.Sleep(opts.IntervalMs);
-
-        n++;
-        if (opts.SkipNull)
-        {
-            Say($"skip {n} null-dereference");
-        }
-        else
-        {
-            try
+            n++;
+            switch (act)
             {
-                Say($"throw {n} null-dereference");
-                Say($"size {ReadSize(null)}");
-            }
-            catch (NullReferenceException e)
-            {
-                Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
+                case "invalid-op":
+                    try
+                    {
+                        Say($"throw {n} System.InvalidOperationException hresult={Hex(unchecked((int)0x80131509))}");
+                        ThrowInvalidOperation();
+                    }
+                    catch (InvalidOperationException e)
+                    {
+                        Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
+                    }
+                    break;
+                case "null":
+                    try
+                    {
+                        Say($"throw {n} null-dereference");
+                        Say($"size {ReadSize(null)}");
+                    }
+                    catch (NullReferenceException e)
+                    {
+                        Say($"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)}");
+                    }
+                    break;
+                case "inner":
+                    try
+                    {
+                        Say($"throw {n} CdbHarness.Targets.WidgetException inner=System.FormatException");
+                        ThrowWithInner();
+                    }
+                    catch (WidgetException e)
+                    {
+                        var inner = e.InnerException!;
+                        Say(
+                            $"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)} inner={inner.GetType().FullName} hresult={Hex(inner.HResult)}"
+                        );
+                    }
+                    break;
+                case "hold":
+                    Hold(opts.HoldMs > 0 ? opts.HoldMs : 600_000);
+                    break;
+                case "unhandled":
+                    Say($"unhandled {n} System.ArgumentException hresult={Hex(unchecked((int)0x80070057))}");
+                    ThrowUnhandled();
+                    break;
+                default:
+                    throw new ArgumentException($"unknown act '{act}' (invalid-op | null | inner | hold | unhandled)");
             }
             Thread.Sleep(opts.IntervalMs);
         }
-
-        n++;
-        try
-        {
-            Say($"throw {n} CdbHarness.Targets.WidgetException inner=System.FormatException");
-            ThrowWithInner();
-        }
-        catch (WidgetException e)
-        {
-            var inner = e.InnerException!;
-            Say(
-                $"caught {n} {e.GetType().FullName} hresult={Hex(e.HResult)} inner={inner.GetType().FullName} hresult={Hex(inner.HResult)}"
-            );
-        }
-        Thread.Sleep(opts.IntervalMs);
-
-        if (opts.HoldMs > 0)
-            Hold(opts.HoldMs);
-        if (opts.NoUnhandled)
-        {
-            Say($"done {n}");
-            return 0;
-        }
-        n++;
-        Say($"unhandled {n} System.ArgumentException hresult={Hex(unchecked((int)0x80070057))}");
-        ThrowUnhandled();
-        return 1;
+        Say($"done {n}");
+        return 0;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -170,23 +168,28 @@ public static class Program
     private static void ThrowUnhandled() =>
         throw new ArgumentException("cdbh: unhandled on purpose", "widget");
 
-    // Parks the main thread in a named frame with a live exception object, so a dump taken now
-    // shows a managed stack and a last-thrown exception on the thread.
+    // Parks the main thread inside two nested catch blocks (an InvalidOperationException being
+    // handled while a WidgetException with an inner FormatException is handled), so a dump taken
+    // now shows a managed stack, a current exception and a nested one on the thread.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void Hold(int ms)
     {
-        Exception? last = null;
         try
         {
-            ThrowWithInner();
+            ThrowInvalidOperation();
         }
-        catch (WidgetException e)
+        catch (InvalidOperationException outer)
         {
-            last = e;
+            try
+            {
+                ThrowWithInner();
+            }
+            catch (WidgetException e)
+            {
+                Say($"holding {ms} in catch {e.GetType().FullName} within catch {outer.GetType().FullName}");
+                Thread.Sleep(ms);
+            }
         }
-        Say($"holding {ms} last={last?.GetType().FullName}");
-        Thread.Sleep(ms);
-        GC.KeepAlive(last);
     }
 
     private static int Leak(Options opts)
@@ -214,6 +217,11 @@ public static class Program
             Thread.Sleep(opts.IntervalMs);
         }
         Say($"done managed={managed} native={native}");
+        if (opts.HoldMs > 0)
+        {
+            Say($"holding {opts.HoldMs}");
+            Thread.Sleep(opts.HoldMs);
+        }
         return 0;
     }
 
@@ -226,8 +234,7 @@ public static class Program
         public int NativeKb = 128;
         public int HoldMs;
         public bool Stdin;
-        public bool NoUnhandled;
-        public bool SkipNull;
+        public string[] Acts = { "invalid-op", "null", "inner", "unhandled" };
 
         public static Options Parse(string[] args)
         {
@@ -262,11 +269,11 @@ public static class Program
                     case "--stdin":
                         o.Stdin = true;
                         break;
-                    case "--skip-null":
-                        o.SkipNull = true;
-                        break;
-                    case "--no-unhandled":
-                        o.NoUnhandled = true;
+                    case "--acts":
+                        o.Acts =
+                            i + 1 < args.Length
+                                ? args[++i].Split(',', StringSplitOptions.RemoveEmptyEntries)
+                                : throw new ArgumentException("--acts needs a list");
                         break;
                     default:
                         if (int.TryParse(a, NumberStyles.Integer, CultureInfo.InvariantCulture, out int ms))
