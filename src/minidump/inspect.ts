@@ -4,6 +4,12 @@
 // Only an abort is rethrown, because the caller asked for it.
 import { AbortedError, isHarnessError, type HarnessErrorCode } from '../errors.js';
 import { hex, hex32 } from './bytes.js';
+import {
+  clrExceptionDetail,
+  findClrRuntime,
+  type InspectedClr,
+  type InspectedClrException,
+} from './clr.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
 import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
 import { openMinidump, type Minidump, type MinidumpThread } from './minidump.js';
@@ -53,6 +59,8 @@ export interface InspectedException {
   moduleOffset?: string;
   /** True when the record chains to another (ExceptionRecord ≠ 0). */
   nested?: boolean;
+  /** CLR exceptions (0xe0434352/0xe0434f4d): the HRESULT and runtime the parameters name. */
+  clr?: InspectedClrException;
 }
 
 export interface InspectedThread {
@@ -130,6 +138,8 @@ export interface InspectedDumpOk {
   writerEvidence?: string;
   system: InspectedSystem | null;
   process: InspectedProcess;
+  /** The CLR runtime module (coreclr.dll, clr.dll, mscorwks.dll) when the process loaded one. */
+  clr?: InspectedClr;
   exception: InspectedException | null;
   threads: InspectedThread[];
   modules: InspectedModule[];
@@ -294,6 +304,8 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
     bytesRead: 0,
     warnings: [],
   };
+  const clr = findClrRuntime(modules);
+  if (clr) result.clr = clr;
   if (writer) {
     result.writer = writer.writer;
     result.writerEvidence = writer.evidence;
@@ -330,6 +342,8 @@ function describeException(
     out.moduleOffset = hex(exception.address - module.base);
   }
   if (exception.nestedRecord !== 0n) out.nested = true;
+  const clr = clrExceptionDetail(exception.code, exception.parameters, modules);
+  if (clr) out.clr = clr;
   return out;
 }
 

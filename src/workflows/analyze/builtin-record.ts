@@ -2,6 +2,7 @@
 // threads, memory, and one frame for the exception address (`module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import type { InspectedClr } from '../../minidump/clr.js';
 import type { InspectedDumpOk, InspectedModule } from '../../minidump/inspect.js';
 import type {
   AnalyzeException,
@@ -21,6 +22,7 @@ export interface BuiltinFields {
   modules: AnalyzeModules;
   threadCount: number;
   memory: { rangeCount: number; totalBytes: number };
+  clr?: InspectedClr;
   notAvailable: NotAvailable[];
   warnings: string[];
 }
@@ -36,6 +38,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     parameters: exception.parameters,
     ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
     ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
+    ...(exception.clr === undefined ? {} : { clr: exception.clr }),
   };
   const faultingModule =
     exception?.module === undefined
@@ -65,6 +68,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     modules: moduleSummary(dump.modules, faultingModule),
     threadCount: dump.threads.length,
     memory: { rangeCount: dump.memory.rangeCount, totalBytes: dump.memory.totalBytes },
+    ...(dump.clr === undefined ? {} : { clr: dump.clr }),
     notAvailable,
     warnings: [...dump.warnings],
   };
