@@ -2,7 +2,7 @@
 // `!dumpheap -stat`. Issue #3 asks for >= 50 MB/s and a peak RSS <= 256 MB on 100 MB of each.
 //
 // The inputs are built in a temp dir from REAL transcript rows repeated (umdh entries of
-// shared/transcripts/umdh/*, type rows of misc/dumpheap-stat-*), with the backtrace ids and method
+// test/fixtures/transcripts/umdh/*, type rows of misc/dumpheap-stat-*), with the backtrace ids and method
 // tables varied per copy so no two entries are identical. Each file is then read from disk in
 // 1 MiB chunks, split into lines and fed to the streaming parser, which hands every entry to an
 // aggregating onEntry and keeps none. The baseline is the same read + line split with no parser,

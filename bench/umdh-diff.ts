@@ -1,7 +1,7 @@
 // umdh-diff across 20 snapshot logs × 50,000 backtraces. Goal (issue #7): ≤ 10 s, peak RSS ≤ 512 MB.
 //
 // The snapshot files are GENERATED: every entry repeats the shape of the one real umdh snapshot-log
-// entry in shared/transcripts/umdh/docs-diff-backtrace-block.txt (`%08x bytes in 0x%x allocations
+// entry in test/fixtures/transcripts/umdh/docs-diff-backtrace-block.txt (`%08x bytes in 0x%x allocations
 // (@ 0x%08x) by: BackTrace%05X` followed by its 12 frame lines), with the backtrace id, the sizes
 // and the order of the frames varied per entry. 5 % of the stacks grow steadily from snapshot to
 // snapshot (the leaks to find), the rest wobble. The diff runs in a child process so its peak RSS
@@ -48,18 +48,13 @@ function realEntry(): { frames: string[] } {
   const file = resolve(
     HERE,
     '..',
-    '..',
-    'shared',
+    'test',
+    'fixtures',
     'transcripts',
     'umdh',
     'docs-diff-backtrace-block.txt',
   );
-  const text = readFileSync(
-    process.env['CDB_HARNESS_TRANSCRIPTS']
-      ? join(process.env['CDB_HARNESS_TRANSCRIPTS'], 'umdh', 'docs-diff-backtrace-block.txt')
-      : file,
-    'utf8',
-  );
+  const text = readFileSync(file, 'utf8');
   const body = text.slice(text.indexOf('# ---\n') + 6).split('\n');
   // Line 1 is the entry header, the rest are its frames.
   return {

@@ -113,6 +113,13 @@ export class DebuggerNotFoundError extends HarnessError {
   }
 }
 
+/**
+ * A debugger engine (cdb, winedbg) was asked for but node-pty, the optional dependency that gives
+ * it a terminal, is not installed or its native part does not load. Exit code 3 like a missing
+ * debugger: the builtin engine, `inspect` and `parse` still work.
+ */
+export class NodePtyMissingError extends DebuggerNotFoundError {}
+
 /** The debugger answered, but with an error the caller cannot go on from. */
 export class CommandFailedError extends HarnessError {
   constructor(message: string, options: HarnessErrorOptions = {}) {

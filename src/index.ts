@@ -47,8 +47,9 @@ export { parseWinedbgInfoMaps } from './parsers/winedbg-info-maps.js';
 // The built-in minidump reader.
 export * from './minidump/index.js';
 
-// Schemas (ajv, compiled once).
+// Schemas (ajv; precompiled validators when built, see src/report/schemas.ts).
 export { validate, assertValid, schemaNames } from './report/schemas.js';
+export { packageInfo } from './package-info.js';
 
 // Workflows: what the CLI subcommands call.
 export { analyzeDumps } from './workflows/analyze/analyze.js';

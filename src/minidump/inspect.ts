@@ -48,7 +48,8 @@ export interface InspectedException {
   threadId: number;
   code: string;
   name: string;
-  flags: number;
+  /** ExceptionFlags, `0x…` (1 = EXCEPTION_NONCONTINUABLE), as in analyze records. */
+  flags: string;
   address: string;
   parameters: string[];
   /** Access violations: what was attempted and where (from the parameters). */
@@ -87,8 +88,10 @@ export interface InspectedModule {
   size: number;
   path: string;
   name: string;
-  /** PE TimeDateStamp. */
-  timestamp: number;
+  /** PE TimeDateStamp as ISO 8601 (a link time, or a hash in reproducible builds). */
+  timestamp: string;
+  /** The same TimeDateStamp as written: seconds since 1970 (what symbol servers key on). */
+  timestampEpoch: number;
   checksum: number;
   fileVersion?: string;
   pdbName?: string;
@@ -104,7 +107,9 @@ export interface InspectedUnloadedModule {
   size: number;
   path: string;
   name: string;
-  timestamp: number;
+  /** PE TimeDateStamp as ISO 8601, and as written. */
+  timestamp: string;
+  timestampEpoch: number;
 }
 
 export interface InspectedMemory {
@@ -129,10 +134,15 @@ export interface InspectedDumpOk {
   file: string;
   ok: true;
   fileSize: number;
+  /** Full vs mini, decided from the streams present (the name analyze records use too). */
+  dumpKind: DumpKind;
+  /** @deprecated the same as dumpKind (records.md published `kind`); removed after 0.x. */
   kind: DumpKind;
   /** header Flags (MINIDUMP_TYPE) as written. */
   flags: string;
-  /** ISO 8601, when the dump was written. */
+  /** ISO 8601, when the dump was written (the name analyze records use too). */
+  dumpTimestamp: string;
+  /** @deprecated the same as dumpTimestamp (records.md published `timestamp`); removed after 0.x. */
   timestamp: string;
   writer?: DumpWriter;
   writerEvidence?: string;
@@ -261,13 +271,16 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
     process.workingSetSize = vm.workingSetSize;
   }
 
+  const written = epochToIso(dump.header.timeDateStamp);
   const result: InspectedDumpOk = {
     file: dump.path,
     ok: true,
     fileSize: dump.fileSize,
+    dumpKind: kind,
     kind,
     flags: hex(dump.header.flags),
-    timestamp: new Date(dump.header.timeDateStamp * 1000).toISOString(),
+    dumpTimestamp: written,
+    timestamp: written,
     system: systemInfo && {
       arch: systemInfo.arch,
       osVersion: systemInfo.osVersion,
@@ -285,7 +298,8 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
       size: m.size,
       path: m.path,
       name: m.name,
-      timestamp: m.timeDateStamp,
+      timestamp: epochToIso(m.timeDateStamp),
+      timestampEpoch: m.timeDateStamp,
     })),
     memory: {
       rangeCount: memory.rangeCount,
@@ -325,7 +339,7 @@ function describeException(
     threadId: exception.threadId,
     code: hex32(exception.code),
     name: exceptionName(exception.code, exception.parameters),
-    flags: exception.flags,
+    flags: hex(exception.flags),
     address: hex(exception.address),
     parameters: exception.parameters.map((p) => hex(p)),
   };
@@ -377,7 +391,8 @@ function describeModule(module: DumpModule): InspectedModule {
     size: module.size,
     path: module.path,
     name: module.name,
-    timestamp: module.timeDateStamp,
+    timestamp: epochToIso(module.timeDateStamp),
+    timestampEpoch: module.timeDateStamp,
     checksum: module.checksum,
     codeId: module.codeId,
   };
@@ -387,4 +402,9 @@ function describeModule(module: DumpModule): InspectedModule {
   if (cv?.pdbPath !== undefined) out.pdbPath = cv.pdbPath;
   if (cv?.debugId !== undefined) out.debugId = cv.debugId;
   return out;
+}
+
+/** Seconds since 1970 (a u32 time stamp) as ISO 8601. */
+function epochToIso(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
 }

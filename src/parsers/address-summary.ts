@@ -1,14 +1,24 @@
 // `!address -summary`: region counts and sizes by usage (`--- Usage Summary ---`), then the same
 // kind of table by type, state and protection.
 //
-// NO TRANSCRIPT in shared/transcripts shows this command. The row shape below is quoted from real
-// published cdb output in MicrosoftDocs/SupportArticles-docs,
-// support/windows-server/performance/troubleshoot-application-service-memory-leaks.md; only the
+// One published excerpt shows this command (test/fixtures/transcripts/misc/
+// docs-address-summary-usage-excerpt.txt, quoted by MicrosoftDocs/SupportArticles-docs,
+// support/windows-server/performance/troubleshoot-application-service-memory-leaks.md); only the
 // `--- X Summary ---` tables are read, other parts of the output (largest free block, older
 // `-------------------- Usage SUMMARY` layouts) go to warnings.
+import { defineParser } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { AddressSummaryRecord } from './records.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { RecordBase } from './records.js';
+
+export interface AddressSummaryRecord extends RecordBase {
+  usage: { name: string; regionCount: number; totalSize: number }[];
+  /** Rows of the other `--- X Summary ---` sections, by section title. */
+  otherSections?: {
+    title: string;
+    rows: { name: string; regionCount: number; totalSize: number }[];
+  }[];
+}
 
 type UsageRow = AddressSummaryRecord['usage'][number];
 
@@ -53,3 +63,13 @@ export function parseAddressSummary(text: string): AddressSummaryRecord {
   record.warnings = warnings.list();
   return record;
 }
+
+export const addressSummaryDescriptor = defineParser({
+  kind: 'addressSummary',
+  commands: [
+    // !address -summary
+    /^!address\b.*\s-summary\b/i,
+  ],
+  parse: (text) => parseAddressSummary(text),
+  summary: (record) => [`${record.usage.length} usage row(s)`],
+});

@@ -1,13 +1,35 @@
 // `!analyze -v`: the key fields and the STACK_TEXT frames. Field lines are `KEY:  value`; some
 // keys (FAULTING_IP, STACK_TEXT, EXCEPTION_RECORD, FAULTING_SOURCE_CODE) are followed by a block
 // that runs to the next blank line or the next key.
+import { defineParser, SUMMARY_ROWS } from './descriptor.js';
 import { readLine as readExrLine } from './exception-record.js';
 import { NO_HEADER, parseCdbFrameRow, readFrameHeader } from './frames.js';
 import type { FrameColumns } from './frames.js';
 import { dropEcho } from './prompt.js';
-import type { AnalyzeRecord, ExceptionRecordRecord } from './records.js';
 import { normalizeCode, normalizeHex, removeSymbolNoise, splitLines } from './text.js';
 import { createWarningList } from './warning-list.js';
+import type { ExceptionRecordRecord, Hex, RecordBase, StackFrame } from './records.js';
+
+export interface AnalyzeRecord extends RecordBase {
+  exceptionCode?: Hex;
+  processName?: string;
+  failureBucketId?: string;
+  bucketId?: string;
+  symbolName?: string;
+  moduleName?: string;
+  imageName?: string;
+  faultingFrame?: string;
+  stackFrames: StackFrame[];
+  defaultBucketId?: string;
+  primaryProblemClass?: string;
+  bugcheckStr?: string;
+  followupName?: string;
+  faultingThread?: Hex;
+  /** The `.exr` block printed under EXCEPTION_RECORD. */
+  exceptionRecord?: ExceptionRecordRecord;
+  /** Every one-line `KEY:  value` field, as printed. */
+  fields?: Record<string, string>;
+}
 
 // PROCESS_NAME:  MyApp.exe
 // FAILURE_BUCKET_ID:  INVALID_POINTER_READ_FILL_PATTERN_2b2b2b2b_c0000005_js-dbg-32-….exe!js::gc::TenuredCell::arena
@@ -130,3 +152,17 @@ function exceptionCode(
   if (fromStatus !== null) return fromStatus;
   return exr?.code ?? undefined;
 }
+
+export const analyzeDescriptor = defineParser({
+  kind: 'analyze',
+  commands: [
+    // !analyze -v, !analyze -v -hang
+    /^!analyze\b/i,
+  ],
+  parse: (text) => parseAnalyze(text),
+  summary: (record) => [
+    `exception ${record.exceptionCode ?? '?'} in ${record.processName ?? '?'}`,
+    `bucket ${record.failureBucketId ?? record.bucketId ?? '?'}`,
+    ...record.stackFrames.slice(0, SUMMARY_ROWS).map((f, i) => `#${i} ${f.callSite}`),
+  ],
+});

@@ -2,10 +2,48 @@
 // `OS Thread Id:` header, a column header, then `ChildSP IP CallSite` rows; `-a`/`-p`/`-l` add
 // `PARAMETERS:`/`LOCALS:` blocks under a frame. Symbol-load noise that cdb prints into the middle of
 // a row is removed first (removeSymbolNoise joins the two halves back together).
+import { defineParser, SOS_PREFIX, SUMMARY_ROWS } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { ClrStackFrame, ClrStackRecord, ClrStackThread, ClrStackVariable } from './records.js';
 import { normalizeCode, normalizeHex, removeSymbolNoise, splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+/** One `-a`/`-p`/`-l` line: `intercept (0x0000003a9acfef08) = 0x0`, `0x… = 0x…`, `<no data>`. */
+export interface ClrStackVariable {
+  name?: string;
+  location?: string;
+  /** null for `<no data>`. */
+  value: string | null;
+}
+
+export interface ClrStackFrame {
+  childSp?: Hex;
+  ip?: Hex;
+  /** As printed, without a trailing `[file @ line]` (that is `source`). */
+  callSite: string;
+  /** `[GCFrame: 00aff368]` -> `GCFrame` and its address. */
+  frameType?: string;
+  frameAddress?: Hex;
+  source?: string;
+  parameters?: ClrStackVariable[];
+  locals?: ClrStackVariable[];
+}
+
+export interface ClrStackThread {
+  osThreadId: Hex | null;
+  /** The debugger's thread number: `OS Thread Id: 0x23f0 (0)`. */
+  threadIndex?: number;
+  frames: ClrStackFrame[];
+}
+
+export interface ClrStackRecord extends RecordBase {
+  threads: ClrStackThread[];
+  error?: string;
+  /** `Failed to start stack walk: 80070057` -> `0x80070057`. */
+  errorCode?: Hex;
+  /** Symbol-load noise removed from the output (`*** WARNING: Unable to verify checksum …`). */
+  noise?: string[];
+}
 
 // 0:000> !clrstack -a        > clrstack -all       0:000> !CLRStack
 const COMMAND_RE = /^!?clrstack\b/i;
@@ -164,3 +202,17 @@ function clrVariable(line: string): ClrStackVariable | null {
   }
   return variable;
 }
+
+export const clrStackDescriptor = defineParser({
+  kind: 'clrStack',
+  commands: [
+    // !clrstack -a, !sos.clrstack, clrstack (dotnet-dump analyze)
+    new RegExp(`^${SOS_PREFIX}clrstack(?:\\s|$)`, 'i'),
+  ],
+  parse: (text) => parseClrStack(text),
+  summary: (record) => [
+    `${record.threads.length} thread(s)`,
+    ...(record.error !== undefined ? [`error: ${record.error}`] : []),
+    ...(record.threads[0]?.frames.slice(0, SUMMARY_ROWS).map((f) => f.callSite) ?? []),
+  ],
+});

@@ -2,8 +2,24 @@
 // (cdb: `(pid.tid): <description> - code <code> (first chance)`; winedbg: `First chance
 // exception: <what> in 64-bit code (0x…).`). The engine calls findDebuggerEvents to classify
 // every stop, so this file must stay fast and must never throw.
-import type { Chance, DebuggerEventRecord, Dialect, Hex } from './records.js';
+import { defineParser } from './descriptor.js';
 import { normalizeCode, normalizeHex, normalizeId, splitLines } from './text.js';
+import type { Chance, Dialect, Hex, RecordBase } from './records.js';
+
+export interface DebuggerEventRecord extends RecordBase {
+  processId: Hex | null;
+  threadId: Hex | null;
+  description: string;
+  code: Hex | null;
+  chance: Chance;
+  clrExceptionType?: string;
+  clrExceptionMessage?: string;
+  /** The exception address winedbg prints (`in 64-bit code (0x…)`); cdb banners have none. */
+  address?: Hex;
+  /** For access violations decoded from winedbg text: `read`, `write` or `execute` and the address. */
+  accessType?: 'read' | 'write' | 'execute';
+  accessAddress?: Hex;
+}
 
 // cdb banner with a `(pid.tid): ` prefix, found anywhere in a line (application output or a
 // prompt can precede it on the same line):
@@ -228,3 +244,12 @@ export function parseDebuggerEvent(text: string): DebuggerEventRecord {
     warnings: ['no debugger event banner found'],
   };
 }
+
+export const debuggerEventDescriptor = defineParser({
+  kind: 'debuggerEvent',
+  commands: [],
+  parse: (text) => parseDebuggerEvent(text),
+  summary: (record) => [
+    `${record.code ?? '?'} ${record.description} (${record.chance ?? 'n/a'} chance)`,
+  ],
+});

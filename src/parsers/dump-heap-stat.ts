@@ -2,11 +2,28 @@
 // On a big managed heap this output runs to many megabytes, so the parser is a line-fed object
 // (createDumpHeapStatParser) that can hand each row to `onEntry` instead of keeping it;
 // parseDumpHeapStat feeds the same object from a string.
+import { defineParser, SOS_PREFIX } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
 import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
-import type { DumpHeapStatRecord, DumpHeapStatType } from './records.js';
 import { hexToken } from './hex-token.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface DumpHeapStatType {
+  methodTable: Hex;
+  count: number;
+  totalSize: number;
+  className: string;
+}
+
+export interface DumpHeapStatRecord extends RecordBase {
+  types: DumpHeapStatType[];
+  totalObjects?: number;
+  /** Bytes, from the footer's `, N bytes` (newer SOS prints it). */
+  totalSize?: number;
+  /** Rows parsed, also when the caller streamed them out instead of keeping them. */
+  typeCount?: number;
+}
 
 // 0:000> !dumpheap -stat
 const COMMAND_RE = /^!?dumpheap\b/i;
@@ -93,3 +110,13 @@ function toInt(digits: string): number | null {
   }
   return seen && Number.isSafeInteger(n) ? n : null;
 }
+
+export const dumpHeapStatDescriptor = defineParser({
+  kind: 'dumpHeapStat',
+  commands: [
+    // !dumpheap -stat, !dumpheap -type System.String -stat
+    new RegExp(`^${SOS_PREFIX}dumpheap\\b.*\\s-stat\\b`, 'i'),
+  ],
+  parse: (text) => parseDumpHeapStat(text),
+  summary: (record) => [`${record.types.length} type(s)`],
+});

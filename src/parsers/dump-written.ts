@@ -1,8 +1,19 @@
 // `.dump` (cdb) and `minidump` (winedbg): was a dump file written?
+import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { DumpWrittenRecord } from './records.js';
 import { splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { RecordBase } from './records.js';
+
+export interface DumpWrittenRecord extends RecordBase {
+  path?: string;
+  success: boolean;
+  error?: string;
+  /** `Creating X - mini user dump`: the kind cdb names. */
+  dumpType?: string;
+  /** `Dump creation failed, Win32 error 0n5`. */
+  win32Error?: number;
+}
 
 // Creating exception.dmp - mini user dump
 // Creating x:\dumps\…\FULLDUMP_HangMode_w3wp.exe__16ec_….dmp - mini user dump
@@ -13,7 +24,9 @@ const SUCCESS_RE = /^\s*Dump successfully written\b/;
 const FAILED_RE = /^\s*Dump creation failed(?:, Win32 error 0n(\d{1,10}))?/;
 //     "Access is denied."
 const QUOTED_RE = /^\s*"(.{0,2000})"\s*$/;
-// winedbg failures (winedbg-lab §4): `No process loaded, cannot execute 'minidump …'`,
+// winedbg failures, as winedbg prints them (test/parsers/fixtures/winedbg/*.txt show the first
+// for `kill`; the syntax errors come from winedbg's command parser, Wine's
+// programs/winedbg/debug.l and dbg.y): `No process loaded, cannot execute 'minidump …'`,
 // `Syntax Error (:)`, `syntax error`.
 const WINE_ERROR_RE = /^(?:No process loaded, cannot execute|Syntax Error|syntax error)/i;
 
@@ -84,3 +97,17 @@ function pathFromCommand(command: string): string | undefined {
     ? undefined
     : last;
 }
+
+export const dumpWrittenDescriptor = defineParser({
+  kind: 'dumpWritten',
+  commands: [
+    // .dump /ma /o c:\\dumps\\app.dmp
+    /^\.dump(?:\s|$)/i,
+    // winedbg: minidump "/tmp/app.dmp"
+    /^minidump(?:\s|$)/,
+  ],
+  parse: (text, command) => parseDumpWritten(text, command),
+  summary: (record) => [
+    record.success ? `written ${record.path ?? ''}` : `failed: ${record.error ?? ''}`,
+  ],
+});

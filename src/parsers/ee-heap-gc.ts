@@ -3,10 +3,51 @@
 // the segments-era .NET 6 server GC (misc/eeheap-gc-server-12heaps-net6-x64.txt) and the .NET 7+
 // regions layout (area headings, `generation N:` above each generation's regions, a NonGC heap;
 // test/fixtures/transcripts/dotnet-dump/eeheap-gc-*-linux-net10.txt); other lines warn.
+import { defineParser, SOS_PREFIX } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { EeHeapGcHeap, EeHeapGcRecord, EeHeapGcSegment } from './records.js';
 import { normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface EeHeapGcSegment {
+  /**
+   * `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap); in the
+   * regions layout, from the area headings, with `nongc` for the NonGC (frozen objects) heap.
+   */
+  area: 'soh' | 'loh' | 'poh' | 'nongc';
+  /** Regions layout: the `generation N:` the region is listed under. */
+  generation?: number;
+  segment: Hex;
+  begin: Hex;
+  allocated: Hex;
+  committed?: Hex;
+  allocatedSize?: number;
+  committedSize?: number;
+}
+
+/** One `Heap N (ADDR)` block of `!eeheap -gc` (a workstation GC prints one without the header). */
+export interface EeHeapGcHeap {
+  index?: number;
+  address?: Hex;
+  generations: { generation: number; start: Hex }[];
+  ephemeralAllocationContext?: string;
+  largeObjectHeapStart?: Hex;
+  pinnedObjectHeapStart?: Hex;
+  segments: EeHeapGcSegment[];
+  allocatedSize?: number;
+  committedSize?: number;
+  [field: string]: unknown;
+}
+
+export interface EeHeapGcRecord extends RecordBase {
+  heaps: EeHeapGcHeap[];
+  /** Bytes: `GC Allocated Heap Size: Size: 0x14459f90 (340107152) bytes.` (or `GC Heap Size:`). */
+  totalSize?: number;
+  totalCommitted?: number;
+  heapCount?: number;
+  /** `DATAS = …` when it carries a value (.NET 8+). */
+  datas?: string;
+}
 
 // 0:000> !eeheap -gc
 const COMMAND_RE = /^!?eeheap\b/i;
@@ -166,3 +207,15 @@ function sizeLine(
       warn(unplaced(line));
   }
 }
+
+export const eeHeapGcDescriptor = defineParser({
+  kind: 'eeHeapGc',
+  commands: [
+    // !eeheap -gc
+    new RegExp(`^${SOS_PREFIX}eeheap\\b.*\\s-gc\\b`, 'i'),
+  ],
+  parse: (text) => parseEeHeapGc(text),
+  summary: (record) => [
+    `${record.heaps.length} GC heap(s)${record.totalSize !== undefined ? `, ${record.totalSize} bytes` : ''}`,
+  ],
+});

@@ -1,8 +1,25 @@
 // `.exr -1` / `.exr ADDR`: the exception record (also printed inside `!analyze -v`).
+import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { ExceptionRecordRecord } from './records.js';
 import { normalizeCode, normalizeHex, splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface ExceptionRecordRecord extends RecordBase {
+  address: Hex | null;
+  code: Hex | null;
+  flags: Hex | null;
+  parameters: Hex[];
+  description?: string;
+  /** The symbol cdb prints after ExceptionAddress: `(KERNELBASE!RaiseException+0x00000062)`. */
+  addressSymbol?: string;
+  numberParameters?: number;
+  /** `Attempt to write to address 0000000000000000` (access violations). */
+  accessType?: 'read' | 'write' | 'execute';
+  accessAddress?: Hex;
+  /** C++ EH records: the `Type            : class HrException` lines, most derived first. */
+  cxxTypes?: string[];
+}
 
 // ExceptionAddress: 778a4bb2 (KERNELBASE!RaiseException+0x00000062)
 // ExceptionAddress: 000007fe9b17f963
@@ -100,3 +117,16 @@ export function readLine(record: ExceptionRecordRecord, line: string): boolean {
   }
   return CXX_DETAIL_RE.test(line);
 }
+
+export const exceptionRecordDescriptor = defineParser({
+  kind: 'exceptionRecord',
+  commands: [
+    // .exr -1, .exr 0x0055eb18
+    /^\.exr(?:\s|$)/i,
+  ],
+  parse: (text) => parseExceptionRecord(text),
+  summary: (record) => [
+    `${record.code ?? '?'} ${record.description ?? ''} at ${record.address ?? '?'}`,
+    `parameters: ${record.parameters.join(' ') || 'none'}`,
+  ],
+});

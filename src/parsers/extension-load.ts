@@ -1,8 +1,14 @@
 // `.loadby X Y` and `.load X`: cdb prints nothing when the extension loads, and one error line
 // when it does not (transcript loadby-sos-clr-and-mscorwks-unable-to-find-module).
+import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { ExtensionLoadRecord } from './records.js';
 import { splitLines } from './text.js';
+import type { RecordBase } from './records.js';
+
+export interface ExtensionLoadRecord extends RecordBase {
+  success: boolean;
+  error?: string;
+}
 
 export function parseExtensionLoad(text: string): ExtensionLoadRecord {
   const lines = dropEcho(splitLines(text))
@@ -13,3 +19,13 @@ export function parseExtensionLoad(text: string): ExtensionLoadRecord {
   // `The call to LoadLibrary(sos) failed, Win32 error 0n2`, …
   return { success: false, error: lines.join('\n'), warnings: [] };
 }
+
+export const extensionLoadDescriptor = defineParser({
+  kind: 'extensionLoad',
+  commands: [
+    // .loadby sos clr, .load C:\\sos\\sos.dll
+    /^\.load(?:by)?(?:\s|$)/i,
+  ],
+  parse: (text) => parseExtensionLoad(text),
+  summary: (record) => [record.success ? 'loaded' : `failed: ${record.error ?? ''}`],
+});

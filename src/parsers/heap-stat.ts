@@ -4,10 +4,26 @@
 // `!heap -l` (heap-stat/heap-l-docs-xp-era.txt) is NOT this command's output: it is a leak scan
 // listing heap entries (`Entry User Heap Segment Size PrevSize Flags`), not size buckets, so this
 // parser leaves its lines in `warnings` rather than forcing them into buckets.
+import { defineParser } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { HeapStatRecord } from './records.js';
 import { normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface HeapStatBucket {
+  size: number;
+  count: number;
+  totalBytes: number;
+  percent: number;
+}
+
+export interface HeapStatRecord extends RecordBase {
+  heap?: Hex;
+  buckets: HeapStatBucket[];
+  /** `group-by: TOTSIZE max-display: 20` */
+  groupBy?: string;
+  maxDisplay?: number;
+}
 
 // 0:006> !heap -stat -h 039d0000
 const COMMAND_RE = /^!heap\b/i;
@@ -50,3 +66,15 @@ export function parseHeapStat(text: string): HeapStatRecord {
   record.warnings = warnings.list();
   return record;
 }
+
+export const heapStatDescriptor = defineParser({
+  kind: 'heapStat',
+  commands: [
+    // !heap -stat -h 00310000
+    /^!heap\s+-stat(?:\s|$)/i,
+  ],
+  parse: (text) => parseHeapStat(text),
+  summary: (record) => [
+    `${record.buckets.length} bucket(s)${record.heap ? ` in heap ${record.heap}` : ''}`,
+  ],
+});

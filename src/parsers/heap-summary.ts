@@ -1,5 +1,5 @@
 // `!heap -s` (and `!heap -s -h 0`): the NT heap summary table, one row per heap, plus the notices
-// cdb prints around it. Formats seen in shared/transcripts/heap-s:
+// cdb prints around it. Formats seen in test/fixtures/transcripts/heap-s:
 // - XP/2003: table only, `Fast heap` column `L` (lookaside);
 // - Windows 7: `LFH Key`, `Termination on corruption`, `Affinity manager status:` block;
 // - Windows 8.1/10: `NtGlobalFlag enables …` list, `NT HEAP STATS BELOW` star banner,
@@ -12,10 +12,58 @@
 // a hex conversion, and one column has one conversion, so every value in it is hex (`23` is 35).
 // The other numeric columns never show a hex letter in any transcript and are decimal kilobytes or
 // counts (their headers say `(k)`; Reserv 1682164 k in keenjin is a believable 1.6 GB heap).
+import { defineParser } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { HeapSummaryHeap, HeapSummaryRecord } from './records.js';
 import { normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface HeapSummaryHeap {
+  address: Hex;
+  flags: Hex;
+  reservedKb: number;
+  committedKb: number;
+  virtualKb: number;
+  freeKb: number;
+  listLength: number;
+  ucrCount: number;
+  virtualBlocks: number;
+  lockContention: number;
+  fastHeap: 'LFH' | 'L' | null;
+  /** `External fragmentation  38 % (163 free blocks)` sub-line, when printed. */
+  externalFragmentationPercent?: number;
+  externalFragmentationFreeBlocks?: number;
+  /**
+   * `Virtual block: X - X (size N)` lines. cdb prints them just BEFORE the row of the heap they
+   * belong to (keenjin transcript: 10 lines, then a row with `Virt blocks` = 10).
+   */
+  virtualBlockRanges?: { start: Hex; end: Hex; size: number }[];
+}
+
+export interface SegmentHeapEntry {
+  address: Hex;
+  [field: string]: unknown;
+}
+
+export interface HeapSummaryRecord extends RecordBase {
+  heaps: HeapSummaryHeap[];
+  lfhKey?: Hex;
+  terminationOnCorruption?: boolean;
+  segmentHeaps?: SegmentHeapEntry[];
+  ntGlobalFlag?: string[];
+  /** `SEGMENT HEAP ERROR: failed to initialize the extention` (sic), as printed. */
+  segmentHeapError?: string;
+  /** True when the table said `No heaps to display.` (an empty list that is not a parse failure). */
+  noHeapsToDisplay?: boolean;
+  /** Windows 7 `Affinity manager status:` block. */
+  affinityManager?: {
+    virtualAffinityLimit?: number;
+    currentEntriesInUse?: number;
+    swaps?: number;
+    resets?: number;
+    allocs?: number;
+  };
+}
 
 // 0:000> !heap -s
 const COMMAND_RE = /^!heap\b/i;
@@ -165,3 +213,16 @@ function heapFromRow(m: RegExpExecArray): HeapSummaryHeap | null {
     fastHeap: fast === 'LFH' ? 'LFH' : fast === 'L' ? 'L' : null,
   };
 }
+
+export const heapSummaryDescriptor = defineParser({
+  kind: 'heapSummary',
+  commands: [
+    // !heap -s, !heap -s -h 0
+    /^!heap\s+-s(?:\s|$)/i,
+  ],
+  parse: (text) => parseHeapSummary(text),
+  summary: (record) => {
+    const committed = record.heaps.reduce((n, h) => n + h.committedKb, 0);
+    return [`${record.heaps.length} heap(s), ${committed} KB committed`];
+  },
+});

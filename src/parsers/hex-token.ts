@@ -1,4 +1,4 @@
-// A fast path for the records.md hex convention on hot loops (a 100 MB `!dumpheap -stat` has a
+// A fast path for the records' hex convention on hot loops (a 100 MB `!dumpheap -stat` has a
 // method table on every line): plain lower-case hex digits are handled with a char scan, anything
 // else (upper case, backticks, `0x`) goes through normalizeHex, so results are always identical.
 import { normalizeHex } from './text.js';

@@ -1,11 +1,23 @@
 // `.lastevent` (cdb) and `info exception` (winedbg): what stopped the target last.
+import { defineParser } from './descriptor.js';
 import { findDebuggerEvents } from './debugger-event.js';
 import { dropEcho } from './prompt.js';
-import type { Chance, LastEventRecord } from './records.js';
 import { normalizeCode, normalizeId, splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Chance, Hex, RecordBase } from './records.js';
 
-// Newer format, and the process-exit variant from the survey (2.5):
+export interface LastEventRecord extends RecordBase {
+  processId?: Hex;
+  threadId?: Hex;
+  description: string;
+  code?: Hex;
+  chance?: Chance;
+  /** `  debugger time: Thu Apr  2 16:35:59.191 2009 (GMT+8)` */
+  debuggerTime?: string;
+}
+
+// Newer format, and the process-exit variant (after `sxe epr`; the shapes SkyLined/mBugId's
+// cCdbWrapper_ftbHandleLastCdbEvent.py reads, https://github.com/SkyLined/mBugId):
 //   Last event: 2388.2f4c: Stack overflow - code c00000fd (!!! second chance !!!)
 //   Last event: c74.10e8: Exit process 4:c74, code 0
 const LAST_EVENT_RE = /^\s*Last event: (?:([0-9a-f]{1,16})\.([0-9a-f]{1,16}): )?(.{0,2000})$/i;
@@ -81,3 +93,17 @@ function readLastEvent(record: LastEventRecord, match: RegExpExecArray): void {
   }
   record.description = rest;
 }
+
+export const lastEventDescriptor = defineParser({
+  kind: 'lastEvent',
+  commands: [
+    // .lastevent
+    /^\.lastevent(?:\s|$)/i,
+    // winedbg: info exception
+    /^info\s+exception(?:\s|$)/,
+  ],
+  parse: (text) => parseLastEvent(text),
+  summary: (record) => [
+    `${record.code ?? '?'} ${record.description} (${record.chance ?? 'n/a'} chance)`,
+  ],
+});

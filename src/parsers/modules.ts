@@ -1,8 +1,33 @@
 // Loaded modules: cdb `lm`, `lmv`, `lmvm X` and winedbg `info share`.
+import { defineParser, SUMMARY_ROWS } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { ModuleEntry, ModulesRecord } from './records.js';
 import { normalizeHex, removeSymbolNoise, splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface ModuleEntry {
+  start: Hex;
+  end: Hex;
+  name: string;
+  symbolStatus?: string;
+  imagePath?: string;
+  fileVersion?: string;
+  /** `lm`: the symbol file printed after the status (`(pdb symbols)  c:\…\ntdll.pdb`). */
+  symbolFile?: string;
+  /** `lmv` detail lines (`Image name`, `Timestamp`, `Product version`, …) as printed. */
+  imageName?: string;
+  productVersion?: string;
+  timestamp?: string;
+  details?: Record<string, string>;
+  /** Rows after `Unloaded modules:`. */
+  unloaded?: boolean;
+  /** winedbg `info share`: `PE` or `ELF`. */
+  moduleType?: string;
+}
+
+export interface ModulesRecord extends RecordBase {
+  modules: ModuleEntry[];
+}
 
 // cdb header: `start             end                 module name`
 const CDB_HEADER_RE = /^\s*start\s+end\s+module name\s*$/;
@@ -108,3 +133,20 @@ function wineModule(row: RegExpExecArray): ModuleEntry {
     moduleType: type,
   };
 }
+
+export const modulesDescriptor = defineParser({
+  kind: 'modules',
+  commands: [
+    // lm, lmv, lmv m ntdll, lmf
+    /^lm\w{0,6}(?:\s|$)/i,
+    // winedbg: info share
+    /^info\s+share(?:\s|$)/,
+  ],
+  parse: (text) => parseModules(text),
+  summary: (record) => [
+    `${record.modules.length} module(s)`,
+    ...record.modules
+      .slice(0, SUMMARY_ROWS)
+      .map((m) => `${m.name} ${m.start}-${m.end}${m.fileVersion ? ` ${m.fileVersion}` : ''}`),
+  ],
+});

@@ -1,4 +1,4 @@
-// Saved debugger output -> the `parse` envelope of records.md: one entry per command (split at
+// Saved debugger output -> the `parse` envelope (records.ts): one entry per command (split at
 // prompt lines), the startup banner before the first prompt, and every event banner in order.
 import { findDebuggerEvents } from './debugger-event.js';
 import type {
@@ -10,7 +10,8 @@ import type {
 } from './records.js';
 import { lookupChain } from './registry.js';
 import type { CommandKind } from './registry.js';
-import { parseStartup } from './startup.js';
+import { sniffCommand } from './sniff-kind.js';
+import { startupDescriptor } from './startup.js';
 import { splitLog } from './split-log.js';
 
 export interface ParseTextOptions {
@@ -45,7 +46,7 @@ function unknown(command: string | null, text: string, warnings: string[] = []):
   return { command, kind: 'unknown', record: { raw: text, warnings: [] }, warnings };
 }
 
-const STARTUP: CommandKind<'startup'> = { kind: 'startup', parse: (t) => parseStartup(t) };
+const STARTUP = startupDescriptor;
 
 /** The entry for `text` as the output of `command` (null: no command known). */
 function entryFor(command: string | null, text: string): ParsedEntry {
@@ -76,7 +77,15 @@ export function parseText(text: string, options: ParseTextOptions = {}): ParseEn
     if (found.kind !== 'lastEvent') events.push(...findDebuggerEvents(output, options.dialect));
   };
   if (sections.length === 0) {
-    collect(entryFor(options.command ?? null, text), text);
+    // No prompt and no --command: recognise the kind from the content (sniff-kind.ts).
+    const sniffed = options.command === undefined ? sniffCommand(text) : null;
+    const found = sniffed === null ? null : lookupChain(sniffed);
+    collect(
+      found === null
+        ? entryFor(options.command ?? null, text)
+        : entry(null, found, text, [`kind recognised from the content (like ${sniffed ?? ''})`]),
+      text,
+    );
     return { schemaVersion: 1, entries, events };
   }
   if (preamble.trim().length > 0) {

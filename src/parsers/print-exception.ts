@@ -1,10 +1,38 @@
 // SOS `!pe` / `!PrintException` / `pe` / `printexception` (cdb and dotnet-dump alike): one block of
 // `Key: value` lines per exception; with `-nested` the outer exception comes first and every
 // nested one follows a `Nested exception ----…` separator.
+import { defineParser, SOS_PREFIX } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
-import type { ManagedException, ManagedStackFrame, PrintExceptionRecord } from './records.js';
 import { normalizeCode, normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface ManagedStackFrame {
+  sp?: Hex;
+  ip?: Hex;
+  function: string;
+  /** `pe -lines`: the `[file @ line]` text, brackets removed (not part of `function`). */
+  source?: string;
+}
+
+export interface ManagedException {
+  address: Hex | null;
+  type: string;
+  message: string | null;
+  innerException: null | { type: string; address?: Hex };
+  stack: ManagedStackFrame[];
+  stackTraceString: string | null;
+  hresult: Hex | null;
+  /** True for the exceptions after a `Nested exception ----` separator (`!pe -nested`). */
+  nested?: boolean;
+}
+
+export interface PrintExceptionRecord extends RecordBase {
+  exceptions: ManagedException[];
+  noException: boolean;
+  /** `There are nested exceptions on this thread. Run with -nested for details` */
+  nestedExceptionsOmitted?: boolean;
+}
 
 // 0:000> !pe -nested      > pe -lines
 const COMMAND_RE = /^!?(?:pe|printexception)\b/i;
@@ -174,3 +202,16 @@ function stackFrame(row: RegExpExecArray): ManagedStackFrame | null {
   }
   return frame;
 }
+
+export const printExceptionDescriptor = defineParser({
+  kind: 'printException',
+  commands: [
+    // !pe -nested, !sos.printexception, pe -lines (dotnet-dump analyze)
+    new RegExp(`^${SOS_PREFIX}(?:pe|printexception)(?:\\s|$)`, 'i'),
+  ],
+  parse: (text) => parsePrintException(text),
+  summary: (record) =>
+    record.noException
+      ? ['no current managed exception']
+      : record.exceptions.map((e) => `${e.type}: ${e.message ?? ''} (${e.hresult ?? '?'})`),
+});

@@ -6,7 +6,8 @@
 //   1:014:x86> cdb: Reading initial command sxd wos; sxd wob; !analyze -v; k; r; ub; q
 //   1:0:011> !heap -l
 //   0: kd> k
-// A confused debugger prints `?:???> ` (survey 2.2).
+// cdb that lost track of its target prints `?:???> ` (SkyLined/mBugId accepts it for that reason,
+// cCdbWrapper_fasbReadOutput.py, https://github.com/SkyLined/mBugId).
 export const CDB_PROMPT_RE =
   /^\s*((?:\d+|\?):(?:\d+|\?\?\?)(?::\d+)?(?::x86)?>|\d+: kd>)(?: (.*)|$)/;
 

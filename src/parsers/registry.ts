@@ -1,88 +1,81 @@
-// Which parser reads the output of which command. cdb commands are matched case-insensitively,
-// as cdb reads them; a chain (`a; b; c`) is read by the one parser its parts agree on.
-import { parseAddressSummary } from './address-summary.js';
-import { parseAnalyze } from './analyze.js';
-import { parseClrStack } from './clr-stack.js';
-import { parseDumpHeapStat } from './dump-heap-stat.js';
-import { parseDumpWritten } from './dump-written.js';
-import { parseEeHeapGc } from './ee-heap-gc.js';
-import { parseExceptionRecord } from './exception-record.js';
-import { parseExtensionLoad } from './extension-load.js';
-import { parseHeapStat } from './heap-stat.js';
-import { parseHeapSummary } from './heap-summary.js';
-import { parseLastEvent } from './last-event.js';
-import { parseModules } from './modules.js';
-import { parsePrintException } from './print-exception.js';
-import type { RecordByKind, RecordKind } from './records.js';
-import { parseSessionEnd } from './session-end.js';
-import { parseStack } from './stack.js';
-import { parseStartup } from './startup.js';
-import { parseUmdhDiff, parseUmdhLog } from './umdh.js';
+// Which parser reads the output of which command: the list of every parser's descriptor, the one
+// command table everyone uses (the `parse` command, analyze's triage script). cdb commands are
+// matched case-insensitively, as cdb reads them; a chain (`a; b; c`) is read by the one parser its
+// parts agree on. Adding a parser: export its descriptor from its file and list it here; then
+// `npm run generate:schemas` rewrites schemas/parseEnvelope.schema.json.
+import { addressSummaryDescriptor } from './address-summary.js';
+import { analyzeDescriptor } from './analyze.js';
+import { clrStackDescriptor } from './clr-stack.js';
+import { debuggerEventDescriptor } from './debugger-event.js';
+import type { ParserDescriptor, RecordOf } from './descriptor.js';
+import type { ParsedEntry } from './records.js';
+import { dumpHeapStatDescriptor } from './dump-heap-stat.js';
+import { dumpWrittenDescriptor } from './dump-written.js';
+import { eeHeapGcDescriptor } from './ee-heap-gc.js';
+import { exceptionRecordDescriptor } from './exception-record.js';
+import { extensionLoadDescriptor } from './extension-load.js';
+import { heapStatDescriptor } from './heap-stat.js';
+import { heapSummaryDescriptor } from './heap-summary.js';
+import { lastEventDescriptor } from './last-event.js';
+import { modulesDescriptor } from './modules.js';
+import { printExceptionDescriptor } from './print-exception.js';
+import { sessionEndDescriptor } from './session-end.js';
+import { stackDescriptor } from './stack.js';
+import { startupDescriptor } from './startup.js';
+import { umdhDiffDescriptor, umdhLogDescriptor } from './umdh.js';
+import { unknownDescriptor } from './unknown.js';
 
-/** A parser as the registry calls it: the output, and the command when one is known. */
-export type KindParser<K extends RecordKind> = (
-  text: string,
-  command: string | null,
-) => RecordByKind[K];
+/** Every parser, in the order of the record kinds' published list. */
+export const PARSERS = [
+  heapSummaryDescriptor,
+  heapStatDescriptor,
+  printExceptionDescriptor,
+  clrStackDescriptor,
+  debuggerEventDescriptor,
+  lastEventDescriptor,
+  exceptionRecordDescriptor,
+  stackDescriptor,
+  modulesDescriptor,
+  analyzeDescriptor,
+  dumpWrittenDescriptor,
+  extensionLoadDescriptor,
+  dumpHeapStatDescriptor,
+  eeHeapGcDescriptor,
+  addressSummaryDescriptor,
+  umdhDiffDescriptor,
+  umdhLogDescriptor,
+  startupDescriptor,
+  sessionEndDescriptor,
+  unknownDescriptor,
+] as const;
 
-export interface CommandKind<K extends RecordKind = RecordKind> {
-  kind: K;
-  parse: KindParser<K>;
+type AnyDescriptor = (typeof PARSERS)[number];
+
+/** Record kind -> record type, derived from the descriptors. */
+export type RecordByKind = { [D in AnyDescriptor as D['kind']]: RecordOf<D> };
+
+export type RecordKind = keyof RecordByKind;
+
+/** Every record kind, in order. */
+export const RECORD_KINDS: readonly RecordKind[] = PARSERS.map((p) => p.kind);
+
+/** The descriptor of one kind. */
+export function descriptorOf<K extends RecordKind>(kind: K): ParserDescriptor<K, RecordByKind[K]> {
+  // PARSERS holds every RecordKind (RecordKind is derived from it), so `find` always finds.
+  return PARSERS.find((p) => p.kind === kind) as ParserDescriptor<K, RecordByKind[K]>;
 }
 
-interface Rule<K extends RecordKind = RecordKind> {
-  pattern: RegExp;
-  kind: K;
-  parse: KindParser<K>;
-}
-
-function rule<K extends RecordKind>(pattern: RegExp, kind: K, parse: KindParser<K>): Rule {
-  return { pattern, kind, parse };
-}
-
-// SOS commands come as `!name`, `!sos.name` (cdb) or bare `name` (dotnet-dump analyze).
-const SOS = '(?:!(?:sos\\.)?)?';
-
-const RULES: readonly Rule[] = [
-  rule(/^!heap\s+-s(?:\s|$)/i, 'heapSummary', (t) => parseHeapSummary(t)),
-  rule(/^!heap\s+-stat(?:\s|$)/i, 'heapStat', (t) => parseHeapStat(t)),
-  rule(new RegExp(`^${SOS}(?:pe|printexception)(?:\\s|$)`, 'i'), 'printException', (t) =>
-    parsePrintException(t),
-  ),
-  rule(new RegExp(`^${SOS}clrstack(?:\\s|$)`, 'i'), 'clrStack', (t) => parseClrStack(t)),
-  rule(new RegExp(`^${SOS}dumpheap\\b.*\\s-stat\\b`, 'i'), 'dumpHeapStat', (t) =>
-    parseDumpHeapStat(t),
-  ),
-  rule(new RegExp(`^${SOS}eeheap\\b.*\\s-gc\\b`, 'i'), 'eeHeapGc', (t) => parseEeHeapGc(t)),
-  rule(/^!address\b.*\s-summary\b/i, 'addressSummary', (t) => parseAddressSummary(t)),
-  // k, kb 50, kvn, kP, kc, kL; ~*k, ~* kv, ~#kn 50, ~0k, ~~[1a2b]kb; winedbg bt / backtrace
-  rule(/^(?:~(?:\*|#|\.|\d+|~\[[0-9a-fx]+\])\s*)?k[bcflnpv]{0,4}(?:\s|$|\()/i, 'stack', (t) =>
-    parseStack(t),
-  ),
-  rule(/^(?:bt|backtrace)(?:\s|$)/, 'stack', (t) => parseStack(t)),
-  rule(/^lm\w{0,6}(?:\s|$)/i, 'modules', (t) => parseModules(t)),
-  rule(/^info\s+share(?:\s|$)/, 'modules', (t) => parseModules(t)),
-  rule(/^\.lastevent(?:\s|$)/i, 'lastEvent', (t) => parseLastEvent(t)),
-  rule(/^info\s+exception(?:\s|$)/, 'lastEvent', (t) => parseLastEvent(t)),
-  rule(/^\.exr(?:\s|$)/i, 'exceptionRecord', (t) => parseExceptionRecord(t)),
-  rule(/^!analyze\b/i, 'analyze', (t) => parseAnalyze(t)),
-  rule(/^\.dump(?:\s|$)/i, 'dumpWritten', (t, c) => parseDumpWritten(t, c)),
-  rule(/^minidump(?:\s|$)/, 'dumpWritten', (t, c) => parseDumpWritten(t, c)),
-  rule(/^\.load(?:by)?(?:\s|$)/i, 'extensionLoad', (t) => parseExtensionLoad(t)),
-  rule(/^(?:q|qd|qq|\.detach|detach|quit)$/i, 'sessionEnd', (t, c) => parseSessionEnd(t, c)),
-  // umdh: two log files compare; `-p:PID` takes a snapshot (its log is the file it writes).
-  rule(/^umdh(?:\.exe)?\s.*-p:/i, 'umdhLog', (t) => parseUmdhLog(t)),
-  rule(/^umdh(?:\.exe)?(?:\s|$)/i, 'umdhDiff', (t) => parseUmdhDiff(t)),
-  // Starting the debugger itself: what follows is its banner.
-  rule(/^(?:cdb|windbg|ntsd|kd|dumpchk)(?:\.exe)?(?:\s|$)/i, 'startup', (t) => parseStartup(t)),
-];
+/** The descriptor a command's output goes to (`kind` and `parse` are what callers use). */
+export type CommandKind<K extends RecordKind = RecordKind> = ParserDescriptor<K, RecordByKind[K]>;
 
 /** The parser for `command`, or null when no parser knows it (the output is kept raw). */
 export function lookupCommand(command: string): CommandKind | null {
   const normalized = command.trim().replace(/\s+/g, ' ');
   if (normalized.length === 0) return null;
-  for (const r of RULES) {
-    if (r.pattern.test(normalized)) return { kind: r.kind, parse: r.parse };
+  for (const parser of PARSERS) {
+    if (parser.commands.some((pattern) => pattern.test(normalized))) {
+      return parser;
+    }
   }
   return null;
 }
@@ -118,4 +111,12 @@ export function lookupChain(command: string): CommandKind | null {
   const first = found[0];
   if (!first || found.some((k) => k.kind !== first.kind)) return null;
   return first;
+}
+
+/** The text summary of one envelope entry's record, by its kind's descriptor. */
+export function summarize(entry: ParsedEntry): string[] {
+  // Widened: the entry's record has its kind's type (ParsedEntry is a union by kind), which a
+  // lookup by a run-time kind cannot show the compiler.
+  const descriptor: ParserDescriptor = descriptorOf(entry.kind);
+  return descriptor.summary(entry.record);
 }

@@ -1,9 +1,15 @@
 // The end of a session: cdb `q` (prints `quit:`; ends a live target unless started with -pd),
-// `qd` and `.detach` (the target lives on), winedbg `detach` / `quit` (both detach; winedbg-lab §2).
+// `qd` and `.detach` (the target lives on), winedbg `detach` / `quit` (both leave the target
+// running: test/e2e/winedbg-session.test.ts checks it under Wine).
+import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import type { SessionEndRecord } from './records.js';
 import { splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { RecordBase } from './records.js';
+
+export interface SessionEndRecord extends RecordBase {
+  detached: boolean;
+}
 
 // Lines these commands print: `quit:` (q), `Detached` (.detach, qd)
 const KNOWN_RE = /^\s*(?:quit:|Detached|NatVis script unloaded from )/i;
@@ -22,3 +28,13 @@ export function parseSessionEnd(text: string, command?: string | null): SessionE
     DETACHED_TEXT_RE.test(text) || (command != null && DETACHING_COMMANDS.test(command));
   return { detached, warnings: warnings.list() };
 }
+
+export const sessionEndDescriptor = defineParser({
+  kind: 'sessionEnd',
+  commands: [
+    // q, qd, qq, .detach; winedbg: detach, quit
+    /^(?:q|qd|qq|\.detach|detach|quit)$/i,
+  ],
+  parse: (text, command) => parseSessionEnd(text, command),
+  summary: (record) => [record.detached ? 'detached' : 'ended'],
+});

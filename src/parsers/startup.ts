@@ -1,8 +1,35 @@
 // The banner cdb/WinDbg prints before its first prompt: version, what it opened (dump file and
 // kind, command line, attach), search paths, the OS line and the session times.
-import type { StartupRecord } from './records.js';
+import { defineParser } from './descriptor.js';
 import { normalizeCode, splitLines } from './text.js';
 import { createWarningList } from './warning-list.js';
+import type { Hex, RecordBase } from './records.js';
+
+export interface StartupRecord extends RecordBase {
+  debuggerVersion?: string;
+  dumpFile?: string;
+  dumpKind?: string;
+  symbolPath?: string;
+  /** `AMD64`, `X86` from the version line. */
+  debuggerArchitecture?: string;
+  executablePath?: string;
+  commandLine?: string;
+  /** `Windows 10 Version 14393 MP (8 procs) Free x64` */
+  osVersion?: string;
+  builtBy?: string;
+  debugSessionTime?: string;
+  systemUptime?: string;
+  processUptime?: string;
+  /** `Comment: 'HangMode'` (a comment stream in the dump). */
+  comment?: string;
+  /** `This dump file has an exception of interest stored in it.` */
+  exceptionOfInterest?: boolean;
+  /** `*** wait with pending attach` */
+  pendingAttach?: boolean;
+  /** Opening the target failed: `Could not open dump file [...], HRESULT 0x80004005`. */
+  error?: string;
+  hresult?: Hex;
+}
 
 // Microsoft (R) Windows Debugger Version 10.0.10586.567 AMD64
 // (jit-attach transcript: the doc's stray `n` in `nMicrosoft (R) …` is tolerated)
@@ -104,3 +131,18 @@ function readLine(record: StartupRecord, line: string, onError: () => void): voi
     }
   }
 }
+
+export const startupDescriptor = defineParser({
+  kind: 'startup',
+  commands: [
+    // Starting the debugger itself (what follows is its banner): cdb -z crash.dmp, ntsd -g app.exe
+    /^(?:cdb|windbg|ntsd|kd|dumpchk)(?:\.exe)?(?:\s|$)/i,
+  ],
+  parse: (text) => parseStartup(text),
+  summary: (record) => [
+    `debugger ${record.debuggerVersion ?? '?'}${record.debuggerArchitecture ? ` ${record.debuggerArchitecture}` : ''}`,
+    ...(record.dumpFile !== undefined ? [`dump ${record.dumpFile}`] : []),
+    ...(record.dumpKind !== undefined ? [`kind ${record.dumpKind}`] : []),
+    ...(record.error !== undefined ? [`error: ${record.error}`] : []),
+  ],
+});

@@ -1,4 +1,4 @@
-// Small pure helpers every parser shares: line splitting, the records.md value conventions
+// Small pure helpers every parser shares: line splitting, the records' value conventions
 // (hex, codes, ids) and the removal of symbol-load noise that cdb prints into other output.
 
 /** Splits on LF, dropping a CR run before it (`\r\n` and the pty's `\r\r\n`) and lone CRs. */
@@ -10,7 +10,7 @@ export function splitLines(text: string): string[] {
 const HEX_RE = /^(?:0x)?([0-9a-f`]+)$/i;
 
 /**
- * records.md address convention: `0x` + lower-case hex, backtick removed, no zero padding
+ * The records' address convention (records.ts): `0x` + lower-case hex, backtick removed, no zero padding
  * (`00007ff8`846c0000` -> `0x7ff8846c0000`). Returns null when `raw` is not hex.
  */
 export function normalizeHex(raw: string): string | null {

@@ -3,9 +3,53 @@
 // only adds up in hex, and the umdh legend's `BYTES_DELTA (NEW_BYTES - OLD_BYTES)` rows show
 // `2a98c90`. Reports reach hundreds of megabytes, so both parsers are line-fed objects that can
 // hand each entry to `onEntry` instead of keeping it; the whole-text functions feed the same objects.
+import { defineParser } from './descriptor.js';
 import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
-import type { UmdhDiffEntry, UmdhDiffRecord, UmdhLogEntry, UmdhLogRecord } from './records.js';
 import { createWarningList, unplaced } from './warning-list.js';
+import type { RecordBase } from './records.js';
+
+export interface UmdhDiffEntry {
+  backtrace: string;
+  bytesDelta: number;
+  newBytes: number;
+  oldBytes: number;
+  allocsDelta?: number;
+  /** Allocation counts from the `COUNT_DELTA (NEW_COUNT - OLD_COUNT)` line. */
+  newAllocs?: number;
+  oldAllocs?: number;
+  frames: string[];
+}
+
+export interface UmdhDiffRecord extends RecordBase {
+  entries: UmdhDiffEntry[];
+  /** `Total increase == 27000 requested + 9c0 overhead = 279c0`: the last figure (bytes). */
+  totalIncrease?: number;
+  totalDecrease?: number;
+  totalIncreaseRequested?: number;
+  totalIncreaseOverhead?: number;
+  totalDecreaseRequested?: number;
+  totalDecreaseOverhead?: number;
+  /** Entries parsed, also when the caller streamed them out instead of keeping them. */
+  entryCount?: number;
+  /** umdh's own notices (`Warning: _NT_SYMBOL_PATH …`, `DBGHELP: …`), not placed in entries. */
+  messages?: string[];
+  /** Snapshot-style `N bytes in M allocations (@ S) by: BackTraceX` blocks quoted in the report. */
+  logEntries?: UmdhLogEntry[];
+}
+
+export interface UmdhLogEntry {
+  backtrace: string;
+  bytes: number;
+  allocs?: number;
+  /** `(@ 0x00000428)`: bytes per allocation. */
+  allocationSize?: number;
+  frames: string[];
+}
+
+export interface UmdhLogRecord extends RecordBase {
+  entries: UmdhLogEntry[];
+  entryCount?: number;
+}
 
 // + 2a98c90 ( 2a98c90 -     0)  15cf4 allocs	BackTrace74050
 // -    2018 (     0 -  2018)      0 allocs	BackTrace73F28
@@ -311,3 +355,23 @@ function parseCount(raw: string): number | null {
   const n = raw.toLowerCase().startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
   return Number.isSafeInteger(n) ? n : null;
 }
+
+export const umdhLogDescriptor = defineParser({
+  kind: 'umdhLog',
+  commands: [
+    // umdh -p:1234 -f:snap1.log (a snapshot: its log is the file it writes)
+    /^umdh(?:\.exe)?\s.*-p:/i,
+  ],
+  parse: (text) => parseUmdhLog(text),
+  summary: (record) => [`${record.entries.length} backtrace(s)`],
+});
+
+export const umdhDiffDescriptor = defineParser({
+  kind: 'umdhDiff',
+  commands: [
+    // umdh log1.txt log2.txt, umdh.exe -d log1.txt log2.txt (two logs compared; not a -p: snapshot)
+    /^umdh(?:\.exe)?(?:\s(?!.*-p:)|$)/i,
+  ],
+  parse: (text) => parseUmdhDiff(text),
+  summary: (record) => [`${record.entries.length} backtrace(s)`],
+});

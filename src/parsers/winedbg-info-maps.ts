@@ -1,8 +1,9 @@
 // winedbg `info maps <pid>`: one row per VirtualQueryEx region of another process, printed by
 // winedbg's info_win32_virtual(). It works from a winedbg that is NOT attached (OpenProcess +
-// VirtualQueryEx), so the target is never suspended (shared/notes/winedbg-lab.md §5). winedbg has no
-// heap command; the sum of `commit private` rows is the committed-memory view heap-trend uses, and
-// the dump workflow uses it to estimate how big a dump will be.
+// VirtualQueryEx), so the target is never suspended (test/heap-trend/winedbg-e2e.test.ts samples
+// a running leak.exe this way; test/heap-trend/winedbg-info-maps.test.ts reads captured rows).
+// winedbg has no heap command; the sum of `commit private` rows is the committed-memory view
+// heap-trend uses, and the dump workflow uses it to estimate how big a dump will be.
 //
 // The RWX column is the region's ALLOCATION protection (mbi.AllocationProtect), so it is the same for
 // every row of one reservation; `C` means copy-on-write. Free rows print neither type nor RWX.
@@ -13,7 +14,7 @@ export type WinedbgMapState = 'commit' | 'reserve' | 'free' | 'unknown';
 export type WinedbgMapType = 'private' | 'mapped' | 'image' | 'unknown' | null;
 
 export interface WinedbgMapRegion {
-  /** `0x` + lower-case hex, no padding (records.md address convention). */
+  /** `0x` + lower-case hex, no padding (the records' address convention, src/parsers/records.ts). */
   start: string;
   /** Inclusive last byte, as printed. */
   end: string;

@@ -1,8 +1,9 @@
 // A child process on a pseudo-terminal. Everything terminal-specific stops here: callers get clean
 // text (escape sequences stripped, `\r\r\n`/`\r\n` → `\n`) through onData, or the exact bytes
 // through onRawData for transcripts.
-import { spawn as ptySpawn, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
 import { killTree as killProcessTree } from './kill-tree.js';
+import { loadNodePty } from './node-pty.js';
 import { TerminalTextDecoder } from './terminal-text.js';
 
 export interface PtyProcessOptions {
@@ -62,7 +63,7 @@ export class PtyProcess {
     for (const [key, value] of Object.entries(options.env ?? process.env)) {
       if (value !== undefined) env[key] = value;
     }
-    const pty = ptySpawn(options.file, [...options.args], {
+    const pty = loadNodePty().spawn(options.file, [...options.args], {
       name: 'xterm',
       cols: options.cols ?? DEFAULT_COLS,
       rows: options.rows ?? DEFAULT_ROWS,

@@ -6,6 +6,7 @@
 import { execa } from 'execa';
 import { locateCdb } from '../engine/dialects/locate-cdb.js';
 import { TargetError } from '../errors.js';
+import { runToFiles } from './run-to-file.js';
 
 export interface ProcessInfo {
   /** Windows process id (decimal number; winedbg prints it as hex, converted here). */
@@ -176,17 +177,19 @@ export async function listProcesses(options: LookupOptions): Promise<ProcessInfo
   } as const;
   if (options.engine === 'winedbg') {
     const file = options.winedbgPath ?? 'winedbg';
-    const result = await execa(file, ['--command', 'info process'], {
-      ...common,
-      extendEnv: false,
+    // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
+    const result = await runToFiles(file, ['--command', 'info process'], {
+      env: common.env,
+      timeoutMs: common.timeout,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    if (options.signal?.aborted === true) throw options.signal.reason;
-    const rows = parseWinedbgInfoProcess(String(result.stdout));
+    const { stdout, stderr } = result;
+    const rows = parseWinedbgInfoProcess(stdout);
     if (rows.length === 0) {
       throw new TargetError(
         'list-failed',
-        `could not list processes with ${file} --command "info process" (exit ${String(result.exitCode)})`,
-        { lastOutput: `${String(result.stdout)}\n${String(result.stderr)}`.split('\n') },
+        `could not list processes with ${file} --command "info process" (${result.spawnError ?? (result.timedOut ? 'timed out' : `exit ${String(result.exitCode)}`)})`,
+        { lastOutput: `${stdout}\n${stderr}`.split('\n') },
       );
     }
     // The lister's own winedbg is not a candidate for anything.

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDumps, type AnalyzeEvent } from '../../src/workflows/analyze/analyze.js';
 import { validate } from '../../src/report/schemas.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 import { byName, dumpOf, folderWith, readNdjson, readSummary, tempDir } from './fixtures.js';
 
@@ -68,14 +69,7 @@ describe('analyze --engine cdb (cdb emulator)', function () {
     expect(triage.exception?.code).to.equal('0xc0000005');
     // Frames and !analyze keys come from the FuzzManager transcript the emulator replayed.
     const transcript = readFileSync(
-      join(
-        REPO_ROOT,
-        '..',
-        'shared',
-        'transcripts',
-        'startup',
-        'fuzzmanager-full-session-win10-x64-av.txt',
-      ),
+      join(TRANSCRIPTS_DIR, 'startup', 'fuzzmanager-full-session-win10-x64-av.txt'),
       'utf8',
     );
     const first = triage.frames[0];

@@ -96,8 +96,10 @@ describe('cdb-harness analyze (CLI)', function () {
     expect((JSON.parse(rebucket.stdout) as AnalyzeSummary).algorithm).to.match(/\+skip\./);
   });
 
-  it('teaches with examples in --help', () => {
-    const analyze = buildProgram(() => undefined).commands.find((c) => c.name() === 'analyze');
+  it('teaches with examples in --help', async () => {
+    const analyze = (await buildProgram(() => undefined)).commands.find(
+      (c) => c.name() === 'analyze',
+    );
     let help = '';
     analyze?.configureOutput({ writeOut: (s) => (help += s) });
     analyze?.outputHelp();

@@ -1,12 +1,12 @@
 // Dumps for the analyze tests: the cached real dumps of the Wine rig when it is there, else the
 // committed examples/dumps (written by the same rig). Either way every byte came from winedbg.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realDump, type DumpKind } from '../helpers/dump-factory.js';
 import { REPO_ROOT, wineRigReady } from '../helpers/wine.js';
 import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../src/report/analyze/analyze-record.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const EXAMPLES = join(REPO_ROOT, 'examples', 'dumps');
 
@@ -29,7 +29,7 @@ export async function dumpOf(kind: DumpKind, copy = 1): Promise<string> {
 }
 
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `cdbh-analyze-${label}-`));
+  return makeTempDir(`analyze-${label}`);
 }
 
 /** Copies dumps into a fresh folder under their given names; returns the folder. */

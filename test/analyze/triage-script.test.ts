@@ -39,20 +39,23 @@ describe('analyze triage scripts', () => {
     for (const dialect of ['cdb', 'winedbg'] as const) {
       const steps = loadTriageScript(defaultScriptPath(dialect));
       expect(steps.length).to.be.greaterThan(2);
-      const kinds = steps.map((s) => commandKind(s.command, dialect));
+      const kinds = steps.map((s) => commandKind(s.command));
       expect(kinds).to.include('stack');
       expect(kinds).to.include('lastEvent');
     }
   });
 
   it('sends each cdb command to the parser for its kind', () => {
-    expect(commandKind('kn 50', 'cdb')).to.equal('stack');
-    expect(commandKind('~#kb', 'cdb')).to.equal('stack');
-    expect(commandKind('.kill', 'cdb')).to.equal('other');
-    expect(commandKind('!analyze -v', 'cdb')).to.equal('analyze');
-    expect(commandKind('.loadby sos coreclr', 'cdb')).to.equal('extensionLoad');
-    expect(commandKind('!PrintException', 'cdb')).to.equal('printException');
-    expect(commandKind('!heap -s', 'cdb')).to.equal('heapSummary');
-    expect(commandKind('info exception', 'winedbg')).to.equal('lastEvent');
+    expect(commandKind('kn 50')).to.equal('stack');
+    expect(commandKind('~#kb')).to.equal('stack');
+    expect(commandKind('.kill')).to.equal('other');
+    expect(commandKind('!analyze -v')).to.equal('analyze');
+    expect(commandKind('.loadby sos coreclr')).to.equal('extensionLoad');
+    expect(commandKind('!PrintException')).to.equal('printException');
+    expect(commandKind('!heap -s')).to.equal('heapSummary');
+    expect(commandKind('info exception')).to.equal('lastEvent');
+    // `kd` prints raw stack words, not frames: not the stack parser's.
+    expect(commandKind('kd')).to.not.equal('stack');
+    expect(commandKind('.ecxr')).to.equal('other');
   });
 });

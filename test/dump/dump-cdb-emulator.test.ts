@@ -3,18 +3,17 @@
 // emulator's `.dump` file is a synthetic minidump (test/emulator/dump-file.ts) holding the pid it
 // was attached to, so the read-back verification runs for real on the cdb path.
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { inspectDump } from '../../src/minidump/inspect.js';
 import { dumpProcess, type DumpResult } from '../../src/workflows/dump/dump.js';
 import { emulatedCdb } from '../watch/emulator.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const PID = 5868;
 
 async function dumpEmulated(scenario: string, kind?: 'full' | 'mini') {
   const cdb = emulatedCdb(scenario);
-  const outDir = mkdtempSync(join(tmpdir(), 'cdbh-dump-cdb-'));
+  const outDir = makeTempDir('dump-cdb');
   let error: (Error & { reason?: string }) | null = null;
   let result: DumpResult | null = null;
   try {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDiskSpace } from '../../src/workflows/dump/dump.js';
 import {
@@ -14,6 +13,7 @@ import {
   safeFileComponent,
   snapshotDumpName,
 } from '../../src/workflows/dump/dump-name.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const at = new Date(2025, 10, 21, 12, 48, 59); // 21 Nov 2025 12:48:59 local
 
@@ -47,7 +47,7 @@ describe('dump file names', () => {
 });
 
 describe('dump files on disk', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cdbh-dumpfile-'));
+  const dir = makeTempDir('dumpfile');
 
   it('creates the out dir owner-only and reserves files with mode 0600', async () => {
     const out = join(dir, 'new', 'nested');

@@ -1,12 +1,11 @@
 // dump end to end under Wine: winedbg attaches, writes `minidump`, detaches; the file reads back
 // with the target's pid, and the target keeps running.
 import { expect } from 'chai';
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { validate } from '../../src/report/schemas.js';
 import { dumpProcess, type DumpEvent } from '../../src/workflows/dump/dump.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/wine.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 (wineRigReady() ? describe : describe.skip)('dump under winedbg (end to end)', function () {
   this.timeout(60_000);
@@ -14,7 +13,7 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
 
   it('writes a verified dump of the right pid, owner-only, and the target runs on', async () => {
     const target = await startTarget('leak', ['256', '100', '0']);
-    const outDir = mkdtempSync(join(tmpdir(), 'cdbh-dump-'));
+    const outDir = makeTempDir('dump');
     const events: DumpEvent[] = [];
     const result = await dumpProcess({
       engine: 'winedbg',
@@ -51,7 +50,7 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
 
   it('never overwrites an existing dump unless asked', async () => {
     const target = await startTarget('idle', ['100']);
-    const outDir = mkdtempSync(join(tmpdir(), 'cdbh-dump-'));
+    const outDir = makeTempDir('dump');
     const now = new Date(2025, 10, 21, 12, 48, 59);
     const options = {
       engine: 'winedbg' as const,
@@ -82,7 +81,7 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
       await dumpProcess({
         engine: 'winedbg',
         target: { pid: 99999 },
-        outDir: mkdtempSync(join(tmpdir(), 'cdbh-dump-')),
+        outDir: makeTempDir('dump'),
         env: wineEnv(),
         estimate: false,
         // The process vanished between the listing and the attach.

@@ -6,14 +6,15 @@ import {
   explainTargetFailure,
   translateStartError,
 } from '../../src/workflows/dump/target-errors.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
-const TRANSCRIPTS = process.env['CDB_HARNESS_TRANSCRIPTS'] ?? '/work/shared/transcripts';
 const body = (file: string) =>
-  readFileSync(join(TRANSCRIPTS, file), 'utf8').split('# ---\n')[1] ?? '';
+  readFileSync(join(TRANSCRIPTS_DIR, file), 'utf8').split('# ---\n')[1] ?? '';
 
 describe('target failures users hit', () => {
-  // The attach-failure lines below are quoted in shared/notes/cdb-automation-survey.md §1.1
-  // (mBugId cCdbWrapper_fAttachCdbToProcessForId.py) and winedbg-lab.md §3.
+  // The cdb attach-failure lines below are the ones SkyLined/mBugId matches
+  // (cCdbWrapper_fAttachCdbToProcessForId.py, https://github.com/SkyLined/mBugId); the winedbg one
+  // is what `winedbg 99999` prints (test/dump/dump-winedbg.test.ts meets it under Wine).
   const cases: [string, string, RegExp][] = [
     ['Cannot debug pid 1234, Win32 error 0n5', 'access-denied', /elevated/],
     ['Cannot debug pid 1234, NTSTATUS 0xC0000048', 'already-debugged', /noninvasive/],

@@ -3,8 +3,7 @@
 // exception stops, minidump writing and — above all — that ending the session, aborting it or
 // failing inside it leaves the target running.
 import { expect } from 'chai';
-import { mkdtempSync, openSync, readSync, closeSync, statSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, readSync, closeSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AbortedError, TimeoutError } from '../../src/errors.js';
 import { DebuggerSession } from '../../src/engine/debugger-session.js';
@@ -16,6 +15,7 @@ import {
   wineRigReady,
   type RunningTarget,
 } from '../helpers/wine.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 function attach(target: RunningTarget, extra: { signal?: AbortSignal; recordPath?: string } = {}) {
   return DebuggerSession.start({
@@ -77,7 +77,7 @@ describe('winedbg end to end (real debugger under Wine)', function () {
     expect(stop.text).to.include('Ctrl-C: stopping debuggee');
     expect(session.state).to.equal('stopped');
 
-    const dir = mkdtempSync(join(tmpdir(), 'cdbh-e2e-'));
+    const dir = makeTempDir('e2e');
     const dumpPath = join(dir, 'idle.dmp');
     const dump = await session.writeDump(dumpPath, 'mini');
     expect(dump.command).to.equal(`minidump "${dumpPath}"`);
@@ -165,9 +165,9 @@ describe('winedbg end to end (real debugger under Wine)', function () {
     const target = await startTarget('idle', ['100', '0']);
     const session = await attach(target);
     sessions.push(session);
-    const dir = mkdtempSync(join(tmpdir(), 'cdbh-e2e-'));
+    const dir = makeTempDir('e2e');
     try {
-      // A minidump takes 0.2-0.8 s (lab §8); 1 ms cannot be enough.
+      // Writing a minidump takes hundreds of milliseconds under Wine; 1 ms cannot be enough.
       await session.execute(`minidump "${join(dir, 'slow.dmp')}"`, { timeoutMs: 1 });
       expect.fail('should time out');
     } catch (error) {

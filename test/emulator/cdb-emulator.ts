@@ -6,15 +6,15 @@
 // cdb args are what the cdb dialect builds: `-z DUMP`, `-p PID -pd [-pv]`, `-pn NAME -pd`, or a
 // program and its arguments (launch); `-y PATH`, `-snul`, `-c CMDS` and other flags are accepted.
 //
-// WHAT IT PRINTS. Only real transcript text from /work/shared/transcripts (or
-// $CDB_HARNESS_TRANSCRIPTS): the banner, every canned reply, event banners, the break-in banner,
+// WHAT IT PRINTS. Only real transcript text from test/fixtures/transcripts (sources
+// in its INDEX.md): the banner, every canned reply, event banners, the break-in banner,
 // `quit:`, the `.dump` messages. A scenario names transcript files and slices of their bodies;
 // it cannot carry text of its own. The few strings not in any transcript are marked where they are
-// defined (attach errors: mBugId via survey 1.1; the unknown-command error: see
+// defined (attach errors: the texts SkyLined/mBugId matches; the unknown-command error: see
 // EmulatorSession.unknown). Substituted into transcript lines: the dump path, the launch command
 // line and the `.dump` file name, which cdb itself takes from its input.
 //
-// CONSOLE BEHAVIOUR (survey section 2).
+// CONSOLE BEHAVIOUR (as cdb on a console; sources at each rule in the files that implement it).
 // - Prompt `0:000> ` (scenario `prompt`, e.g. `0:000:x86> `), no newline after it. Events may set
 //   their own prompt (`0:004> ` after a break-in thread became current).
 // - Echo (scenario console.echo):
@@ -28,7 +28,8 @@
 // - Output lines end in CRLF. console.vt adds ConPTY-style VT sequences (cursor hide/show, erase
 //   to end of line, a screen clear and a window title at start) for the engine to strip.
 // - `;` separates commands outside quotes and `.block{}`; `$$` comments are dropped. A command
-//   that errs drops the rest of its line (survey 2.3), so a marker on the same line is lost.
+//   that errs drops the rest of its line (SkyLined/mBugId puts its end marker on a line of its
+//   own for that reason), so a marker on the same line is lost.
 // - `.echo TEXT` and `.printf "FMT", ARGS` (`%c %d %u %x %X %p %s %%`, `\n \r \t`, numbers in
 //   cdb's default radix 16, `0x`/`0n`/`0t`/`0y` prefixes).
 // - `g`/`gn`/`gh`/`gc` run the target: scripted events are taken in order; each prints its
@@ -38,7 +39,8 @@
 //   without it the target runs until Ctrl-C. Commands after `g` in the same chain run at the stop.
 // - Ctrl-C (`\x03` in raw mode, SIGINT in tty mode) while the target runs prints the break-in
 //   banner and the prompt; while a reply prints forever it stops the reply; at the prompt it is
-//   ignored. A break sent before cdb has read the `g` is lost, as on Windows (survey 2.7).
+//   ignored. A break sent before cdb has read the `g` is lost, as on Windows
+//   (https://github.com/svnscha/mcp-windbg/issues/73).
 // - `.dump [/o] /ma|/m "PATH"` writes a small SYNTHETIC minidump (NOT a real dump, see
 //   dump-file.ts: the emulated pid, one thread, one module named after the process, the stop's
 //   exception if stopped at one; /ma reads as full, /m as mini) and prints

@@ -1,6 +1,8 @@
 // How cdb cuts one input line into commands, and the two commands the engine's framing relies on:
-// `.echo` and `.printf`. Rules from the survey section 2.3/2.4: `;` separates commands unless it is
-// inside a quoted string or a `.block{…}`; `$$` comments run to the next `;`.
+// `.echo` and `.printf`. `;` separates commands unless it is inside a quoted string or a
+// `.block{…}` (Microsoft's `.echo` and `.block` pages under
+// https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/); `$$` comments run to the
+// next `;` (the `$$` comment token page there).
 
 /** Split an input line at top-level `;`. Each piece is trimmed; empty pieces are dropped. */
 export function splitCommandChain(line: string): string[] {

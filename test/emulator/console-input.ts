@@ -1,6 +1,7 @@
 // Keyboard side of the emulated console. cdb reads one line at a time and only while it sits at
-// its prompt; what arrives meanwhile waits in the input buffer (survey 2.7: "While the target runs,
-// stdin is not read"). Ctrl-C is different: it is a console control event and reaches cdb at once.
+// its prompt; what arrives meanwhile waits in the input buffer (a marker sent after `g` waits for
+// the next stop: https://github.com/svnscha/mcp-windbg/issues/72). Ctrl-C is different: it is a
+// console control event and reaches cdb at once.
 import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { EchoMode } from './scenario.js';

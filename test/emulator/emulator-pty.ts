@@ -53,6 +53,8 @@ export interface EmulatorPtyOptions {
 export class EmulatorPty {
   /** Every byte read so far, exactly as the pty delivered it. */
   output = '';
+  /** How many reads delivered it (one per pty data event). */
+  reads = 0;
   readonly exited: Promise<{ exitCode: number; signal?: number | undefined }>;
   private readonly pty: IPty;
   private readonly listeners = new Set<() => void>();
@@ -72,6 +74,7 @@ export class EmulatorPty {
     });
     this.pty.onData((data) => {
       this.output += data;
+      this.reads += 1;
       for (const listener of this.listeners) listener();
     });
     this.exited = new Promise((done) => {

@@ -70,7 +70,8 @@ const LOADBY_NOT_FOUND: TextSource = {
 
 /*
  * Attach failures. Not in any transcript: the three-line shape and the exact texts are those
- * mBugId matches in cCdbWrapper_fAttachCdbToProcessForId.py (survey 1.1 "Attach errors matched").
+ * SkyLined/mBugId matches in cCdbWrapper_fAttachCdbToProcessForId.py
+ * (https://github.com/SkyLined/mBugId).
  */
 const ATTACH_ERRORS: Record<AttachErrorKind, { status: string; description: string }> = {
   'access-denied': { status: 'Win32 error 0n5', description: 'Access is denied.' },
@@ -88,7 +89,8 @@ const ATTACH_ERRORS: Record<AttachErrorKind, { status: string; description: stri
 
 /*
  * Commands that print nothing on success and have no transcript of their own. `.loadby` and `.load`
- * print nothing on success (survey 2.11); the others are set-up commands the engine sends.
+ * print nothing on success (none of the transcripts that load SOS shows a line for it); the
+ * others are set-up commands the engine sends.
  * A scenario reply for any of them wins over this list.
  */
 // ".prompt_allow -dis -ea -reg -src -sym", ".loadby sos coreclr", ".childdbg 1"
@@ -268,7 +270,7 @@ export class EmulatorSession {
     return this.exitCode;
   }
 
-  /** Execute one typed line; an error drops the rest of its `;` chain (survey 2.3). */
+  /** Execute one typed line; an error drops the rest of its `;` chain (see cdb-emulator.ts). */
   private async executeLine(line: string): Promise<Outcome> {
     for (const command of splitCommandChain(line)) {
       const outcome = await this.execute(command);
@@ -353,8 +355,9 @@ export class EmulatorSession {
   /*
    * No transcript shows cdb rejecting an unknown command. The text follows the error lines of
    * events/clusterfuzz-av-first-chance-then-second-chance-x64-win7.txt ("Couldnt resolve error at
-   * Create"), whose apostrophes ClusterFuzz stripped (INDEX notes), restored with the quoting the
-   * survey shows for the same family of errors (2.6: "Bad register error at '@rip) '").
+   * Create"), whose apostrophes ClusterFuzz stripped (INDEX notes), restored with the quoting cdb
+   * uses for the same family of errors (`Bad register error at '@rip) '` in the output of
+   * MozillaSecurity/funfuzz's cdb_cmds.txt on a 32-bit dump).
    */
   private async unknown(command: string): Promise<Outcome> {
     await this.out.lines([`Couldn't resolve error at '${command}'`]);
@@ -378,7 +381,10 @@ export class EmulatorSession {
     return rule.error === true ? 'error' : 'ok';
   }
 
-  /** Print one real line forever (the `!clrstack` ComMethodFrame loop, survey 2.7) until Ctrl-C. */
+  /**
+   * Print one real line forever until Ctrl-C (the `!clrstack` ComMethodFrame loop,
+   * https://github.com/svnscha/mcp-windbg/issues/112).
+   */
   private async endless(line: string): Promise<void> {
     const busy = new AbortController();
     this.busy = busy;
@@ -434,8 +440,10 @@ export class EmulatorSession {
     let lines = resolveText(denied ? DUMP_DENIED : DUMP_WRITTEN);
     lines = lines.map((l) => l.replace(CREATING_DUMP, `$1${parsed.path}$2`));
     if (!denied) {
-      // Without /o cdb refuses to overwrite an existing file (survey 2.10), but no transcript
-      // has that message; the emulator overwrites either way (the harness always passes /o).
+      // Without /o cdb refuses to overwrite an existing file (Microsoft's `.dump` page,
+      // https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/-dump--create-dump-file-),
+      // but no transcript has that message; the emulator overwrites either way (the harness
+      // always passes /o).
       const exception = this.stopException;
       const threadId = exception?.threadId ?? DEFAULT_THREAD_ID;
       try {
@@ -534,7 +542,8 @@ export class EmulatorSession {
         return 'ok';
       }
       if (isExit) {
-        // `sxd epr` / `sxi epr`: cdb exits silently when the application ends (survey 1.1).
+        // `sxd epr` / `sxi epr`: cdb exits silently when the application ends (why SkyLined/mBugId
+        // keeps `sxe epr`, fsbExceptionHandlingCdbCommands.py).
         return this.end('target-exited', 0);
       }
     }
@@ -565,7 +574,7 @@ export class EmulatorSession {
     if (state === 'ignore') return { lines: [], stop: false };
     if (state === 'break' || (state === 'second' && secondChance))
       return { lines: banner, stop: true };
-    // The first-chance line prints alone and the target goes on (survey 2.5).
+    // The first-chance line prints alone and the target goes on (see sx-filters.ts).
     const pass = step.passBanner === undefined ? [codeLine ?? ''] : textOf(step.passBanner);
     return { lines: pass, stop: false };
   }

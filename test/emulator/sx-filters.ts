@@ -1,7 +1,9 @@
 // Exception and event filters (`sxe`/`sxd`/`sxn`/`sxi`). Defaults and names are those of the full
 // `sx` listing in dump-sos-sx/sx-full-listing-ld-only-kernel32-x64.txt (except `ld`, which that
-// session had switched to break; cdb's default for it is output). Behaviour per survey 2.5: a
-// first-chance exception under `sxd` is printed and passes; under `sxi` nothing is printed.
+// session had switched to break; cdb's default for it is output). A first-chance exception under
+// `sxd` is printed and passes; under `sxi` nothing is printed (Microsoft's "Controlling
+// Exceptions and Events", https://learn.microsoft.com/windows-hardware/drivers/debugger/
+// controlling-exceptions-and-events).
 
 /** break = sxe, second = sxd ("second-chance break"), output = sxn, ignore = sxi. */
 export type FilterState = 'break' | 'second' | 'output' | 'ignore';

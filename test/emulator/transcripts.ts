@@ -1,17 +1,13 @@
-// Where the emulator's words come from: real transcript bodies under /work/shared/transcripts.
+// Where the emulator's words come from: real transcript bodies under test/fixtures/transcripts.
 // A scenario never carries reply text of its own; it names a transcript file and, optionally, the
 // slice of its body to print. This keeps every byte the emulator prints traceable to INDEX.md.
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join } from 'node:path';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** `<repo>/../shared/transcripts`, or `CDB_HARNESS_TRANSCRIPTS` when set. */
+/** test/fixtures/transcripts. */
 export function transcriptsDir(): string {
-  const fromEnv = process.env['CDB_HARNESS_TRANSCRIPTS'];
-  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  return resolve(HERE, '..', '..', '..', 'shared', 'transcripts');
+  return TRANSCRIPTS_DIR;
 }
 
 /**

@@ -302,7 +302,8 @@ describe('DebuggerSession over the cdb emulator', function () {
     });
 
     it('a debugger that never shows its first prompt is a start TimeoutError', async () => {
-      const error = await start({ startupDelayMs: -1 }, DUMP, { startTimeoutMs: 1000 }).then(
+      // Long enough for the emulator (node + tsx) to print its banner on a busy machine.
+      const error = await start({ startupDelayMs: -1 }, DUMP, { startTimeoutMs: 3000 }).then(
         () => null,
         (e: unknown) => e,
       );

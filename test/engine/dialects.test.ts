@@ -1,18 +1,19 @@
 // Dialect rules: launch arguments (-pd on every live attach), prompts, go semantics, dump
 // commands and their refusals, exception-break settings, safe end commands, and stop parsing on
-// real debugger text (shared/transcripts for cdb, winedbg-lab measurements for winedbg).
+// real debugger text (test/fixtures/transcripts for cdb, our own winedbg captures for winedbg).
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UnsafeArgumentError, UsageError } from '../../src/errors.js';
 import { getDialect } from '../../src/engine/dialects/dialect.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
 const cdb = getDialect('cdb');
 const winedbg = getDialect('winedbg');
-const TRANSCRIPTS = '/work/shared/transcripts';
 
 /** A transcript body (after the `# ---` header) as the engine would see it. */
 function transcript(path: string): string {
-  const text = readFileSync(`${TRANSCRIPTS}/${path}`, 'utf8').replace(/\r\n/g, '\n');
+  const text = readFileSync(join(TRANSCRIPTS_DIR, path), 'utf8').replace(/\r\n/g, '\n');
   return text.slice(text.indexOf('# ---\n') + '# ---\n'.length);
 }
 
@@ -174,7 +175,8 @@ describe('cdb dialect', () => {
   });
 
   it('recognises attach failures in the banner', () => {
-    // mBugId's matched text (survey §1.1)
+    // The text SkyLined/mBugId matches, cCdbWrapper_fAttachCdbToProcessForId.py
+    // (https://github.com/SkyLined/mBugId)
     expect(cdb.startFailure('Cannot debug pid 1234, Win32 error 0n87\n')).to.deep.include({
       reason: 'attach-failed',
     });
@@ -279,7 +281,7 @@ describe('winedbg dialect', () => {
   });
 
   it('types the stops measured in the lab', () => {
-    // winedbg-lab §2: exact lines
+    // Exact lines winedbg 8 printed under Wine (as in test/parsers/fixtures/winedbg/*.txt)
     const av = winedbg.parseStop(
       'pass\nFirst chance exception: page fault on write access to 0x0000000000000010 in 64-bit code (0x0000014000157a).\nRegister dump:',
     );

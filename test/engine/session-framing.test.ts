@@ -2,8 +2,7 @@
 // debugger (test/engine/fixtures/fake-debugger.js) on a real pty. Nothing here needs cdb text:
 // the fake speaks the winedbg dialect's prompt and echo, the way Wine's conhost does.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -16,6 +15,7 @@ import {
 } from '../../src/errors.js';
 import { DebuggerSession, type SessionOptions } from '../../src/engine/debugger-session.js';
 import { MARKER_SHAPE } from '../../src/engine/marker.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const FAKE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fake-debugger.js');
 
@@ -178,8 +178,18 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     // winedbg exits when Ctrl-C arrives while it prints a stop, and an attached target dies
     // with it; the fake does the same.
     const session = await startFake(['--stop-soon']);
+    // Interrupt once the stop's first line is out: the rest is still being printed.
+    const printing = new Promise<void>((begun) => {
+      let seen = '';
+      const stopListening = session.onOutput((text) => {
+        seen += text;
+        if (!seen.includes('First chance exception')) return;
+        stopListening();
+        begun();
+      });
+    });
     await session.go({ command: 'pass' });
-    await new Promise((done) => setTimeout(done, 60)); // the stop has begun printing
+    await printing;
     const stop = await session.interrupt({ timeoutMs: 5000 });
     expect(stop.kind).to.equal('exception');
     expect(stop.code).to.equal('0xe0434f4d');
@@ -226,7 +236,7 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
   });
 
   it('records every raw chunk in and out as JSON lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cdbh-rec-'));
+    const dir = makeTempDir('rec');
     const recordPath = join(dir, 'session.jsonl');
     const session = await startFake([], { recordPath });
     await session.execute('echo recorded');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { heapTrendOptionsFromCli } from '../../src/cli/commands/heap-trend.js';
 import { crossedThresholds } from '../../src/workflows/heap-trend/threshold-dumps.js';
-import { parseDuration, parseSizeKb, parseSizeList } from '../../src/workflows/heap-trend/units.js';
+import { parseDuration, parseSizeKb, parseSizeList } from '../../src/units.js';
 
 describe('heap-trend options', () => {
   it('reads durations and sizes the way the help shows them', () => {

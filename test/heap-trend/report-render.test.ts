@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderHeapTrendHtml } from '../../src/report/heap-trend/html.js';
 import { renderHeapTrendMarkdown } from '../../src/report/heap-trend/markdown.js';
@@ -9,6 +8,7 @@ import type { HeapTrendSample } from '../../src/report/heap-trend/types.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { chromiumAvailable } from '../helpers/chromium.js';
 import { checkReportInChromium } from './chromium-check.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 
@@ -86,7 +86,7 @@ describe('heap-trend report files', function () {
 
   it('renders in headless Chromium with exactly one line per series', async function () {
     if (!chromiumAvailable()) this.skip();
-    const dir = mkdtempSync(join(tmpdir(), 'cdbh-report-'));
+    const dir = makeTempDir('report');
     const file = join(dir, 'report.html');
     writeFileSync(file, renderHeapTrendHtml(report, data));
     const check = await checkReportInChromium(file, report.series.length, 'heap-trend.png');

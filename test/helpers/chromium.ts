@@ -1,10 +1,9 @@
 // Headless Chromium for the report tests: the system browser through playwright-core, a fresh
 // profile per launch (nothing carried over between runs), and every background service off so
 // that any network request a test sees comes from the page itself.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { makeTempDir } from './temp-dir.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -20,7 +19,7 @@ export interface HeadlessChromium {
 
 export async function launchHeadlessChromium(): Promise<HeadlessChromium> {
   // playwright takes the profile folder as launchPersistentContext's first argument.
-  const userDataDir = mkdtempSync(join(tmpdir(), 'cdbh-chromium-'));
+  const userDataDir = makeTempDir('chromium');
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,

@@ -7,11 +7,11 @@
 //    them otherwise, then stops at the unhandled one, and its `quit` there starts Wine's AeDebug
 //    crash reporter: a second winedbg we never asked for);
 //  - `cont` leaves the loader breakpoint and runs to the exception;
-//  - `minidump NAME.dmp` with a relative name, because winedbg's parser mangles `Z:\…` paths
-//    (winedbg-lab.md §4) and cwd is our scratch folder;
+//  - `minidump NAME.dmp` with a relative name, because winedbg's command parser reads `\` and
+//    `:` in an unquoted `Z:\…` path as its own syntax, and cwd is our scratch folder;
 //  - `quit` ends the launched debuggee with the debugger.
 // `attach-break` is different: `winedbg --minidump FILE PID` on a running idle.exe, which always
-// records the break-in exception 0x80000003 (winedbg-lab.md §4).
+// records the break-in exception 0x80000003 (test/minidump/real-dumps.test.ts reads it back).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';

@@ -2,10 +2,10 @@
 // programs, and a way to start one with its stdout in a log file (under `winedbg prog.exe` a
 // debuggee's stdout is lost, so targets are started with plain `wine` and attached to).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, openSync, closeSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from './temp-dir.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -17,6 +17,10 @@ export function wineEnv(): NodeJS.ProcessEnv {
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'mscoree,mshtml=',
   };
+  // wineserver keeps a working folder (wine-XXXXXX) in TMPDIR and outlives a test run, so Wine
+  // gets the system temp folder, not the run's own (test/hooks/temp-dirs.ts removes that).
+  const systemTmp = process.env['CDB_HARNESS_SYSTEM_TMPDIR'];
+  if (systemTmp !== undefined) env['TMPDIR'] = systemTmp;
   delete env['DISPLAY'];
   return env;
 }
@@ -88,7 +92,7 @@ export async function startTarget(
   args: readonly string[] = [],
   options: { startTimeoutMs?: number } = {},
 ): Promise<RunningTarget> {
-  const dir = mkdtempSync(join(tmpdir(), `cdbh-${name}-`));
+  const dir = makeTempDir(name);
   const logPath = join(dir, 'stdout.log');
   const fd = openSync(logPath, 'w');
   const child = spawn('wine', [targetPath(name), ...args], {

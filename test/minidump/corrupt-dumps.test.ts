@@ -279,7 +279,7 @@ describe('minidump reader on damaged dumps', function () {
         Math.max(...entries.map((s) => s.rva + Math.min(s.size, 4096))),
       );
       const base = memoryMb();
-      const started = performance.now();
+      // A hang on one of them shows as this test's timeout (bench/minidump-inspect.ts has speed).
       for (let seed = 1; seed <= 300; seed++) {
         const noise = seededBytes(seed, 64);
         const path = corruptCopy(mini, `fuzz-${seed}`, (patch) => {
@@ -295,7 +295,6 @@ describe('minidump reader on damaged dumps', function () {
           );
       }
       expect(memoryMb() - base).to.be.below(200);
-      expect(performance.now() - started).to.be.below(100_000);
     });
   });
 });

@@ -87,7 +87,8 @@ describe('minidump reader on real Wine dumps', function () {
       const { path, stopAddress } = await avDumpOnce();
       const dump = await openMinidump(path);
       try {
-        // winedbg captures 256 bytes around each thread's PC in a normal dump (lab notes §4).
+        // winedbg's normal dump holds 256 bytes around each thread's PC (in every dump it wrote
+        // on this project's Wine; this check keeps it so).
         const code = await dump.readMemory(stopAddress, 4);
         expect(code, 'bytes at the faulting PC').to.not.equal(null);
         expect(code?.length).to.equal(4);

@@ -2,13 +2,14 @@
 // memory info, comments, VM counters, unloaded modules), read from small dumps built byte by
 // byte: every expectation is the value the builder was told to write.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError } from '../../src/errors.js';
 import { inspectDump, openMinidump, type InspectedDumpOk } from '../../src/minidump/index.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { DumpBuilder, struct } from './helpers/dump-builder.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let dir = '';
 let serial = 0;
@@ -252,7 +253,7 @@ function richDump(): Buffer {
 
 describe('minidump reader on synthetic streams', function () {
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cdbh-synthetic-'));
+    dir = makeTempDir('synthetic');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -326,7 +327,8 @@ describe('minidump reader on synthetic streams', function () {
         size: 0x5000,
         path: 'C:\\plugins\\gone.dll',
         name: 'gone.dll',
-        timestamp: 0,
+        timestamp: '1970-01-01T00:00:00.000Z',
+        timestampEpoch: 0,
       },
     ]);
     expect(dump.system?.csd).to.equal('Service Pack 2');

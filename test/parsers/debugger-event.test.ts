@@ -116,7 +116,7 @@ describe('debugger events (winedbg)', () => {
     expect(event).to.include({ accessType: 'execute', accessAddress: '0x0', address: '0x0' });
   });
 
-  it('maps every named exception of winedbg-lab §2 (formats quoted there)', () => {
+  it("maps every exception name winedbg prints (Wine's programs/winedbg/info.c, info_win32_exception)", () => {
     const lines: [string, string][] = [
       ['First chance exception: breakpoint in 64-bit code (0x000001700555f5).', '0x80000003'],
       ['First chance exception: single step in 64-bit code (0x000001700555f5).', '0x80000004'],

@@ -1,4 +1,4 @@
-// Every transcript in shared/transcripts goes through parseText (with its header's command as
+// Every transcript in test/fixtures/transcripts goes through parseText (with its header's command as
 // the command of a body without prompt lines); the envelope must match parseEnvelope's schema
 // and the checked-in golden under test/golden/<dir>/<file>.json.
 // Regenerate after a deliberate change: UPDATE_GOLDEN=1 npx mocha test/parsers/golden.test.ts
@@ -12,7 +12,7 @@ import { listTranscripts, REPO_ROOT } from './transcripts.js';
 const GOLDEN_DIR = join(REPO_ROOT, 'test', 'golden');
 const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
 
-describe('golden: every shared transcript', () => {
+describe('golden: every transcript', () => {
   const transcripts = listTranscripts();
 
   it('finds the transcript corpus', () => {

@@ -1,16 +1,13 @@
 // Reads transcript bodies for the heap, SOS and umdh parser tests: the text after the 5-line
-// `# source/# tool/# command/# notes/# ---` header of a file under shared/transcripts.
+// `# source/# tool/# command/# notes/# ---` header of a file under test/fixtures/transcripts.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** `<repo>/../shared/transcripts`, or `CDB_HARNESS_TRANSCRIPTS` when set. */
+/** test/fixtures/transcripts. */
 export function transcriptsDir(): string {
-  const fromEnv = process.env['CDB_HARNESS_TRANSCRIPTS'];
-  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  return resolve(HERE, '..', '..', '..', 'shared', 'transcripts');
+  return TRANSCRIPTS_DIR;
 }
 
 /** The body of `relativePath` (e.g. `heap-s/onecode-xp-era-x86-fast-heap-L.txt`), as stored. */
@@ -33,4 +30,14 @@ export function transcriptFiles(folder: string, filter: RegExp = /\.txt$/): stri
     .filter((name) => filter.test(name))
     .sort()
     .map((name) => `${folder}/${name}`);
+}
+
+/**
+ * The transcripts of `folder` that the test file at `testFileUrl` never names: each transcript
+ * should have a test of its own. Read from the test's source, so the check does not depend on
+ * which tests ran before it (`mocha --grep` runs it alone).
+ */
+export function untestedTranscripts(testFileUrl: string, folder: string): string[] {
+  const source = readFileSync(fileURLToPath(testFileUrl), 'utf8');
+  return transcriptFiles(folder).filter((file) => !source.includes(`'${file}'`));
 }

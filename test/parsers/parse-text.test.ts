@@ -166,8 +166,8 @@ describe('cdb-harness parse (CLI)', () => {
     expect(out).to.include('info share -> modules');
   });
 
-  it('exits 2 with a clear message for a missing file', async () => {
-    expect(await main(['node', 'cdb-harness', 'parse', '/no/such/file.txt'])).to.equal(2);
+  it('exits 1 (cannot be read, as its --help says) with a clear message for a missing file', async () => {
+    expect(await main(['node', 'cdb-harness', 'parse', '/no/such/file.txt'])).to.equal(1);
     expect(err).to.include('no such file: /no/such/file.txt');
   });
 

@@ -1,13 +1,13 @@
-// The shared transcript corpus as tests see it: every file under ../shared/transcripts (or
-// $CDB_HARNESS_TRANSCRIPTS), split into its 5-line header and body.
+// The transcript corpus as tests see it: every file under test/fixtures/transcripts, split into
+// its 5-line header and body.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export const TRANSCRIPTS_DIR =
-  process.env['CDB_HARNESS_TRANSCRIPTS'] ?? resolve(REPO_ROOT, '..', 'shared', 'transcripts');
+export { TRANSCRIPTS_DIR };
 
 export interface Transcript {
   /** `events/clr-e0434352-first-and-second-chance-net8-x64.txt` */

@@ -5,7 +5,7 @@ import { createUmdhLogParser, parseUmdhLog } from '../../src/parsers/umdh.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { transcriptBody, transcriptLines } from './heap-sos-umdh-transcripts.js';
 
-// The only single-snapshot text in shared/transcripts: Microsoft's docs quote the entry of
+// The only single-snapshot text in test/fixtures/transcripts: Microsoft's docs quote the entry of
 // BackTrace00B53 as the snapshot log prints it (`BYTES bytes in N allocations (@ SIZE) by:`).
 const FILE = 'umdh/docs-diff-backtrace-block.txt';
 

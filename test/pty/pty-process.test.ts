@@ -94,9 +94,9 @@ describe('PtyProcess (real pty)', function () {
     const out = collect(pty);
     await waitFor(() => out.text().includes('up'), 5000, 'child');
     const tree = processTree(pty.pid);
-    const started = performance.now();
+    // killTree escalates to SIGKILL on its own deadline; one that waited for the TERM-proof child
+    // for ever would show as this test's timeout.
     await pty.killTree();
     expect(tree.filter(isAlive)).to.deep.equal([]);
-    expect(performance.now() - started).to.be.below(6000);
   });
 });

@@ -6,7 +6,7 @@ import { NewlineNormalizer } from '../../src/pty/newlines.js';
 import { TerminalTextDecoder } from '../../src/pty/terminal-text.js';
 import { VtStripper } from '../../src/pty/vt-strip.js';
 
-// Exact bytes winedbg printed at start-up and for one command (winedbg-lab §2).
+// Exact bytes winedbg 8 printed over a pty under Wine at start-up and for one command.
 const WINEDBG_START =
   '\u001b]0;Wine Debugger\u0007\u001b[?25lWineDbg starting on pid 01a0\r\r\n\u001b[?25h\u001b[?25l0x000001700555f5 ntdll+0x555f5: ret\u001b[K\r\r\n\u001b[?25h\u001b[?25lWine-dbg>\u001b[?25h';
 const WINEDBG_REPLY =

@@ -1,19 +1,19 @@
-// umdh across N snapshots. The inputs are the REAL umdh transcripts in shared/transcripts/umdh,
+// umdh across N snapshots. The inputs are the REAL umdh transcripts in test/fixtures/transcripts/umdh,
 // written to files without their provenance header. Only one real snapshot-log body exists
 // (docs-diff-backtrace-block: BackTrace00B53, 0x5320 bytes in 0x14 allocations), so the
 // multi-snapshot log tests use that same real body several times as the snapshots, and the
 // comparison-chain test uses the two real comparison reports as a chain. Exact-number rule tests
 // feed the builder directly with that body's frames and chosen byte counts.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UmdhTrendBuilder } from '../../src/report/heap-trend/umdh-trend.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { runUmdhDiff, sniffUmdhFile } from '../../src/workflows/umdh/umdh-diff.js';
 import { transcriptsDir } from '../emulator/transcripts.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cdbh-umdh-'));
+const dir = makeTempDir('umdh');
 
 /** The body of a transcript (after `# ---`) as a file umdh could have written. */
 function bodyFile(transcript: string, name: string): string {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { buildProgram, main } from '../../src/cli/main.js';
 
 describe('cli', () => {
-  it('lists every planned subcommand in --help', () => {
-    const help = buildProgram(() => {}).helpInformation();
+  it('lists every planned subcommand in --help', async () => {
+    const help = (await buildProgram(() => {})).helpInformation();
     for (const name of [
       'analyze',
       'watch',

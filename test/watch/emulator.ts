@@ -1,8 +1,8 @@
 // Running the cdb emulator (test/emulator/cdb-emulator.ts) as the debugger of a workflow.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/wine.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 export interface EmulatedCdb {
   prefix: { file: string; args: string[] };
@@ -19,7 +19,7 @@ export interface EmulatedCdb {
 }
 
 export function emulatedCdb(scenario: string): EmulatedCdb {
-  const statePath = join(mkdtempSync(join(tmpdir(), 'cdbh-emu-')), 'state.json');
+  const statePath = join(makeTempDir('emu'), 'state.json');
   return {
     prefix: {
       file: process.execPath,

@@ -3,14 +3,13 @@
 // `.dump /o /ma` (a synthetic minidump the workflow reads back and verifies), and the session
 // ending with `qd` (never `q`) on a live target.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { inspectDump } from '../../src/minidump/inspect.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';
 import { emulatedCdb } from './emulator.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 // The transcripts' process id (5fc4).
 const PID = 0x5fc4;
@@ -33,7 +32,7 @@ async function watchEmulated(scenario: string, options: Partial<WatchOptions> = 
   const summary = await watch({
     engine: 'cdb',
     target: { kind: 'pid', pid: PID },
-    outDir: mkdtempSync(join(tmpdir(), 'cdbh-watch-cdb-')),
+    outDir: makeTempDir('watch-cdb'),
     debuggerCommandPrefix: cdb.prefix,
     list: () => Promise.resolve([{ pid: PID, name: 'ExceptionExample.exe' }]),
     onEvent: (e) => events.push(e),

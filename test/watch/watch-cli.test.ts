@@ -4,8 +4,8 @@ import {
   registerWatch,
   watchOptionsFromCli,
   type WatchCliOptions,
-  parseDuration,
 } from '../../src/cli/commands/watch.js';
+import { parseDuration } from '../../src/units.js';
 import { dumpOptionsFromCli } from '../../src/cli/commands/dump.js';
 
 /** Parses argv with the real `watch` command definition, without running it. */

@@ -2,9 +2,7 @@
 // programs log every raise themselves (`raise N 0x…`), so the harness's counts are checked against
 // an independent record, and every way of ending is checked to leave the target running.
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { inspectDump } from '../../src/minidump/inspect.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
@@ -16,9 +14,10 @@ import {
   wineRigReady,
   type RunningTarget,
 } from '../helpers/wine.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 function outDir(): string {
-  return mkdtempSync(join(tmpdir(), 'cdbh-watch-'));
+  return makeTempDir('watch');
 }
 
 function readLog(summary: WatchSummary): WatchExceptionLine[] {

@@ -16,10 +16,21 @@ import {
   type AnalyzeEvent,
 } from '../../workflows/analyze/analyze.js';
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
-import { parseShard } from '../../workflows/analyze/inputs.js';
+import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
+import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
+import {
+  addDebuggerOption,
+  addJsonOption,
+  addOutOption,
+  addRecordOption,
+  addSymbolOptions,
+  countOption,
+  durationOption,
+  symbolPathOf,
+} from '../options.js';
 
 interface AnalyzeCliOptions {
   engine: EngineRequest;
@@ -29,6 +40,10 @@ interface AnalyzeCliOptions {
   out?: string;
   json?: boolean;
   symbols?: string;
+  symbolPath?: string;
+  debugger?: string;
+  z?: string[];
+  ext?: string[];
   resume?: boolean;
   shard?: string;
   merge?: string[];
@@ -64,11 +79,16 @@ Examples:
   cdb-harness analyze examples/dumps --engine builtin
       triage the example dumps without a debugger; prints buckets and where the report is
   cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
-      every *.dmp under crashes/, four cdb processes at once
-  cdb-harness analyze "crashes/**/app-*.dmp" --timeout 300 --out triage --json > summary.json
+      every .dmp, .mdmp and .hdmp under crashes/, four cdb processes at once (-y works too)
+  cdb-harness analyze "crashes/**/app-*.dmp" --timeout 5m --out triage --json > summary.json
       a glob (quote it), 5 minutes per dump, summary JSON on stdout
+  cdb-harness analyze C:\\ProgramData\\Microsoft\\Windows\\WER --ext dump --engine builtin
+      Windows Error Reporting folders; --ext adds an extension to the folder scan
+  cdb-harness analyze -z crash.dmp --engine winedbg --record transcripts
+      cdb's -z spelling; one raw debugger transcript per dump in transcripts/
   cdb-harness analyze crashes/ --out triage --resume
-      continue an interrupted run: dumps already in triage/records.ndjson are skipped
+      continue an interrupted run: dumps already in triage/records.ndjson (same path, size and
+      sha256) are skipped; a copy of one under another name is analysed
   cdb-harness analyze crashes/ --shard 1/3 --out part1     (and 2/3, 3/3 on other machines)
   cdb-harness analyze --merge part1 part2 part3 --out all  one summary and report for all shards
   cdb-harness analyze --rebucket triage --skip-modules my-skip.txt
@@ -77,40 +97,64 @@ Examples:
 Exit codes: 0 every dump analysed, 4 some failed or were quarantined, 1 all failed,
 2 usage error, 3 the requested debugger was not found, 130 interrupted (records kept).`;
 
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 export function registerAnalyze(context: CommandContext): void {
-  context.program
+  const command = context.program
     .command('analyze')
     .description(
-      'Batch-analyse .dmp files (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
+      'Batch-analyse dumps (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
-    .argument('[paths...]', 'dump files, folders (searched recursively for *.dmp) or globs')
+    .argument(
+      '[paths...]',
+      `dump files, folders (searched recursively for ${DUMP_EXTENSIONS.map((e) => `*${e}`).join(', ')}) or globs`,
+    )
+    .option('-z <dump>', 'a dump file, like a PATH operand (cdb -z; repeatable)', collect)
     .addOption(
       new Option('--engine <engine>', 'which engine analyses the dumps')
         .choices(['auto', 'cdb', 'winedbg', 'builtin'])
         .default('auto'),
     )
     .option('--script <file>', 'debugger command script (default dbgscripts/triage.<engine>.txt)')
-    .option('--jobs <n>', 'dumps analysed in parallel (default: CPU cores; builtin: 4 x cores)')
-    .option(
-      '--timeout <seconds>',
-      `per-dump deadline for the debugger (default ${DEFAULT_TIMEOUT_MS / 1000})`,
+    .addOption(
+      countOption(
+        '--jobs <n>',
+        'dumps analysed in parallel (default: CPU cores; builtin: 4 x cores)',
+      ),
     )
-    .option('--out <dir>', 'output folder (default ./cdb-harness-out/analyze-<time>)')
-    .option('--json', 'print the summary JSON on stdout (progress and messages go to stderr)')
-    .option('--symbols <path>', 'symbol path for cdb (srv*cache*server; …)')
-    .option('--resume', 'skip dumps whose sha256 already has a record in --out')
+    .addOption(
+      durationOption(
+        '--timeout <duration>',
+        `per-dump deadline for the debugger: 90, 30s, 5m (default ${DEFAULT_TIMEOUT_MS / 1000}s)`,
+      ),
+    )
+    .option(
+      '--ext <ext>',
+      `also take files ending in EXT when searching folders (repeatable; always: ${DUMP_EXTENSIONS.join(' ')})`,
+      collect,
+    );
+  addOutOption(command, 'output folder (default ./cdb-harness-out/analyze-<time>)');
+  addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
+  addDebuggerOption(command);
+  addSymbolOptions(command);
+  command
+    .option(
+      '--resume',
+      'skip dumps already recorded in --out (same path, size and sha256; a copy elsewhere is analysed)',
+    )
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
     .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records')
     .option(
       '--skip-modules <file>',
       'bucketing skip list, one module per line (replaces the default)',
-    )
-    .option('--record <dir>', 'write a transcript of each debugger session into this folder')
+    );
+  addRecordOption(command);
+  command
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
-      context.setExitCode(await runAnalyze(paths, options));
+      context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
     });
 }
 
@@ -140,6 +184,7 @@ export async function runAnalyze(
     return finish(result.summary, outputFiles(options.out), options);
   }
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
+  const symbolPath = symbolPathOf(options);
 
   const outDir = options.out ?? join('cdb-harness-out', `analyze-${timestamp(new Date())}`);
   const controller = new AbortController();
@@ -163,11 +208,13 @@ export async function runAnalyze(
       outDir,
       engine: options.engine,
       ...(options.script === undefined ? {} : { scriptPath: options.script }),
-      ...(options.jobs === undefined ? {} : { jobs: positiveInt(options.jobs, '--jobs') }),
+      ...(options.jobs === undefined ? {} : { jobs: parseCount(options.jobs, '--jobs', 1) }),
       ...(options.timeout === undefined
         ? {}
-        : { timeoutMs: positiveNumber(options.timeout, '--timeout') * 1000 }),
-      ...(options.symbols === undefined ? {} : { symbolPath: options.symbols }),
+        : { timeoutMs: parseDuration(options.timeout, '--timeout') }),
+      ...(symbolPath === undefined ? {} : { symbolPath }),
+      ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
+      ...(options.ext === undefined ? {} : { extensions: options.ext }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),
@@ -298,20 +345,6 @@ function readSkipModules(path: string): string[] {
     throw new UsageError(`cannot read --skip-modules ${path}: ${(error as Error).message}`);
   }
   return parseSkipModules(text);
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} wants a whole number >= 1, got "${text}"`);
-  return n;
-}
-
-function positiveNumber(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`${flag} wants a number > 0, got "${text}"`);
-  return n;
 }
 
 /** 2026-11-21 08:15:26 → `20261121-081526` (local time: it is a folder name for people). */

@@ -1,60 +1,142 @@
-// `cdb-harness dump` (issue #8): write a dump of a running process now, without harming it
-// (procdump -ma PID DIR). Prints the estimate, progress while the file grows, and the outcome as
-// text or as schema-checked JSON (schemas/dumpResult.schema.json).
-import { resolve } from 'node:path';
+// `cdb-harness dump` (issue #8, #14): write a dump of a running process without harming it, in
+// ProcDump's shape too: `dump -ma 1234 C:\dumps`, `-n 3 -s 10` for several dumps spaced in time,
+// `-m 500` / `-ml 200` to wait until the commit crosses a size, `-w NAME` to wait for the process.
+// Prints the estimate, progress while the file grows, and the outcome as text or as
+// schema-checked JSON (schemas/dumpResult.schema.json).
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
+import { dateTimeParts } from '../../workflows/dump/dump-name.js';
+import type { DumpResult } from '../../workflows/dump/dump.js';
 import {
-  dumpProcess,
-  type DumpEvent,
-  type DumpOptions,
-  type DumpResult,
-} from '../../workflows/dump/dump.js';
+  DEFAULT_SERIES_INTERVAL_MS,
+  dumpSeries,
+  type DumpSeriesEvent,
+  type DumpSeriesOptions,
+} from '../../workflows/dump/dump-series.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import {
+  addDebuggerOption,
+  addJsonOption,
+  addLiveEngineOption,
+  addOutOption,
+  addRecordOption,
+  addSymbolOptions,
+  addTargetOptions,
+  attach,
+  countOption,
+  durationOption,
+  parsePid,
+  printError,
+  ProcDumpStyleCommand,
+  sizeOption,
+  symbolPathOf,
+} from '../options.js';
 
 export interface DumpCliOptions {
   pid?: string;
   name?: string;
+  wait?: string;
   full?: boolean;
   mini?: boolean;
+  count?: string;
+  interval?: string;
+  commitAbove?: string;
+  commitBelow?: string;
+  poll?: string;
   out?: string;
   engine?: string;
   overwrite?: boolean;
   json?: boolean;
   estimate?: boolean;
   debugger?: string;
+  symbols?: string;
   symbolPath?: string;
+  record?: string;
 }
 
+// A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
+const PID_OPERAND_RE = /^\d+$/;
+
+/** CLI text (options and the `[target] [dir]` operands) → workflow options. */
 export function dumpOptionsFromCli(
   cli: DumpCliOptions,
   env: NodeJS.ProcessEnv = process.env,
-): Omit<DumpOptions, 'signal' | 'onEvent'> {
-  if ((cli.pid === undefined) === (cli.name === undefined)) {
-    throw new UsageError('give exactly one of --pid N or --name NAME');
+  operands: readonly string[] = [],
+  now: Date = new Date(),
+): Omit<DumpSeriesOptions, 'signal' | 'onEvent'> {
+  // With the target given by option (-p, -pn/--name, -w), a lone operand is the folder:
+  // `dump -pn w3wp C:\dumps` as well as ProcDump's `dump w3wp C:\dumps`.
+  const byOption = cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined;
+  const [targetOperand, dirOperand, extra] =
+    byOption && operands.length === 1 ? [undefined, operands[0], undefined] : operands;
+  if (extra !== undefined) {
+    throw new UsageError(`too many operands: ${operands.join(' ')} (give TARGET [DIR])`);
   }
-  if (cli.pid !== undefined && !/^\d+$/.test(cli.pid)) {
-    throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
+  const targets: DumpSeriesOptions['target'][] = [];
+  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
+  if (cli.name !== undefined) targets.push({ name: cli.name });
+  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
+  if (targetOperand !== undefined) {
+    targets.push(
+      PID_OPERAND_RE.test(targetOperand) ? { pid: Number(targetOperand) } : { name: targetOperand },
+    );
+  }
+  const [target, second] = targets;
+  if (target === undefined || second !== undefined) {
+    throw new UsageError(
+      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
+    );
+  }
+  if (
+    dirOperand !== undefined &&
+    cli.out !== undefined &&
+    resolve(dirOperand) !== resolve(cli.out)
+  ) {
+    throw new UsageError(`give the output folder once: ${dirOperand} or --out ${cli.out}`);
   }
   if (cli.full === true && cli.mini === true)
-    throw new UsageError('--full and --mini exclude each other');
+    throw new UsageError('--full and --mini exclude each other (-ma / -mm)');
+  if (cli.commitAbove !== undefined && cli.commitBelow !== undefined)
+    throw new UsageError('-m/--commit-above and -ml/--commit-below exclude each other');
   const engine = cli.engine ?? defaultEngine(env);
   if (engine !== 'cdb' && engine !== 'winedbg') {
     throw new UsageError(`--engine must be cdb or winedbg, got ${engine}`);
   }
-  const options: Omit<DumpOptions, 'signal' | 'onEvent'> = {
+  const count = cli.count === undefined ? 1 : parseCount(cli.count, '-n/--count', 1);
+  const options: Omit<DumpSeriesOptions, 'signal' | 'onEvent'> = {
     engine,
-    target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
+    target,
     kind: cli.mini === true ? 'mini' : 'full',
-    outDir: resolve(cli.out ?? '.'),
+    outDir: resolve(dirOperand ?? cli.out ?? '.'),
     overwrite: cli.overwrite === true,
     estimate: cli.estimate !== false,
+    count,
+    intervalMs:
+      cli.interval === undefined
+        ? DEFAULT_SERIES_INTERVAL_MS
+        : parseDuration(cli.interval, '--interval'),
     env,
   };
+  const threshold = cli.commitAbove ?? cli.commitBelow;
+  if (threshold !== undefined) {
+    options.trigger = {
+      direction: cli.commitAbove !== undefined ? 'above' : 'below',
+      thresholdBytes: parseSizeKb(threshold, cli.commitAbove !== undefined ? '-m' : '-ml') * 1024,
+    };
+  }
+  if (cli.poll !== undefined) options.pollMs = parseDuration(cli.poll, '--poll');
   if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
-  if (cli.symbolPath !== undefined) options.symbolPath = cli.symbolPath;
+  const symbolPath = symbolPathOf(cli);
+  if (symbolPath !== undefined) options.symbolPath = symbolPath;
+  if (cli.record !== undefined) {
+    const { date, time } = dateTimeParts(now);
+    options.recordPath = join(resolve(cli.record), `dump-${date}-${time}.jsonl`);
+  }
   return options;
 }
 
@@ -62,7 +144,7 @@ function mb(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;
 }
 
-export function formatDumpEvent(event: DumpEvent): string | null {
+export function formatDumpEvent(event: DumpSeriesEvent): string | null {
   switch (event.type) {
     case 'resolved':
       return `Process: ${event.name} (${event.pid})`;
@@ -82,6 +164,18 @@ export function formatDumpEvent(event: DumpEvent): string | null {
         : 'WARNING: the debugger did not confirm the detach.';
     case 'note':
       return `note: ${event.message}`;
+    case 'waiting':
+      return `Waiting for a process named ${event.name} to start...`;
+    case 'commit': {
+      const op = event.direction === 'above' ? '>=' : '<';
+      const now =
+        event.bytes === null ? `unknown (${event.note ?? 'no reading'})` : mb(event.bytes);
+      return `Commit of pid ${event.pid}: ${now}; trigger ${op} ${mb(event.thresholdBytes)}${event.fired ? ': TRIGGERED' : ''}`;
+    }
+    case 'dumped':
+      return event.count > 1 ? `Dump ${event.index} of ${event.count}: ${event.result.path}` : null;
+    case 'pause':
+      return `Next dump (${event.next}) in ${(event.ms / 1000).toFixed(1)} s...`;
   }
 }
 
@@ -97,22 +191,51 @@ export function formatDumpResult(r: DumpResult): string {
 }
 
 export function registerDump(context: CommandContext): void {
-  context.program
-    .command('dump')
+  const command = new ProcDumpStyleCommand('dump', ['-ma', '-mm', '-ml', '-pn', '-s'])
     .description(
-      'Write a dump of a running process now, without harming it (procdump -ma PID DIR).',
+      'Write a dump of a running process without harming it, now or when its commit crosses a size; one or several (procdump -ma PID DIR).',
     )
-    .option('--pid <pid>', 'the process id (decimal)')
-    .option('--name <name>', 'the one process with this image name (w3wp or w3wp.exe)')
-    .option('--full', 'full-memory dump (.dump /ma; default)')
-    .option('--mini', 'mini dump (.dump /m)')
-    .option('--out <dir>', 'directory for the dump (default: current directory)')
-    .option('--engine <engine>', 'cdb or winedbg (default: cdb when found, else winedbg)')
+    .argument('[target]', 'the process: a decimal PID or an image name (w3wp or w3wp.exe)')
+    .argument('[dir]', 'folder for the dumps (same as --out; default: current folder)');
+  addTargetOptions(command, { wait: true });
+  command
+    .option('--full', 'full-memory dump (.dump /ma; default; ProcDump -ma)')
+    .option('--mini', 'mini dump (.dump /m; ProcDump -mm)')
+    .addOption(countOption('-n, --count <n>', 'write N dumps (ProcDump -n; default 1)'))
+    .addOption(
+      durationOption(
+        '--interval <duration>',
+        `time between dumps: 10, 30s, 5m (ProcDump -s; default ${DEFAULT_SERIES_INTERVAL_MS / 1000}s)`,
+      ),
+    )
+    .addOption(
+      sizeOption(
+        '-m, --commit-above <size>',
+        'wait until the commit is at or above SIZE, then dump: 500 (MB), 1.5GB (ProcDump -m)',
+      ),
+    )
+    .addOption(
+      sizeOption(
+        '--commit-below <size>',
+        'wait until the commit is below SIZE, then dump (ProcDump -ml)',
+      ),
+    )
+    .addOption(
+      durationOption('--poll <duration>', 'how often the commit is read for -m/-ml (default 1s)'),
+    );
+  addOutOption(command, 'folder for the dumps (default: current folder)');
+  addLiveEngineOption(command);
+  command
     .option('--overwrite', 'replace an existing file of the same name')
-    .option('--no-estimate', 'skip the size estimate')
-    .option('--json', 'print the result as JSON (schemas/dumpResult.schema.json)')
-    .option('--debugger <path>', 'the cdb.exe (or winedbg) to run')
-    .option('--symbol-path <path>', 'cdb symbol path (-y)')
+    .option('--no-estimate', 'skip the size estimate');
+  addJsonOption(
+    command,
+    'print the result as JSON (schemas/dumpResult.schema.json; one line per dump with -n > 1)',
+  );
+  addDebuggerOption(command);
+  addSymbolOptions(command);
+  addRecordOption(command);
+  command
     .addHelpText(
       'after',
       `
@@ -120,54 +243,82 @@ cdb attaches noninvasively (-pv): the target is suspended only while the dump is
 ending the session cannot kill it. winedbg attaches, writes "minidump", detaches; it can only
 write normal (mini) dumps, so --full under winedbg yields a normal dump (said in the output).
 
-File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp, mode 0600; never overwritten without
---overwrite. A failed write leaves nothing, or <name>.dmp.partial when some bytes were written.
+ProcDump spellings: -ma, -mm, -n COUNT, -s SECONDS, -m MB, -ml MB, -w NAME, and a PID or NAME
+operand followed by a folder; cdb's -p PID and -pn NAME. The commit (-m/-ml) is the process's
+committed private memory: winedbg "info maps" from outside (no suspension), cdb a short
+noninvasive attach running "!address -summary" (MEM_COMMIT). A bare size is MB, as in ProcDump.
 
-Exit codes: 0 written and verified, 4 written but not verified, 5 target problem (gone, access
-denied, already being debugged, wrong bitness), 1 other failure (disk full, debugger error).
+File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp (-n > 1: _2, _3 … when the second repeats),
+mode 0600; never overwritten without --overwrite. A failed write leaves nothing, or
+<name>.dmp.partial when some bytes were written.
+
+Exit codes: 0 every dump written and verified, 4 written but not verified, 5 target problem
+(gone, access denied, already being debugged, wrong bitness), 1 other failure (disk full,
+debugger error), 2 usage error, 3 no debugger found, 130 interrupted (dumps written are kept).
 
 Examples:
-  cdb-harness dump --name w3wp --out C:\\dumps
-  cdb-harness dump --pid 1234 --mini --json`,
+  cdb-harness dump -ma 1234 C:\\dumps                 ProcDump's shape: full dump of pid 1234
+  cdb-harness dump -mm w3wp --json                   mini dump of the one w3wp, result as JSON
+  cdb-harness dump -ma -n 3 -s 30 -pn w3wp C:\\dumps   three dumps, 30 s apart
+  cdb-harness dump -ma -m 500 1234 C:\\dumps          wait until the commit reaches 500 MB
+  cdb-harness dump -ml 100MB --pid 1234               wait until the commit drops below 100 MB
+  cdb-harness dump -w app.exe -ma                     wait for app.exe to start, then dump it`,
     )
-    .action(async (cli: DumpCliOptions) => {
-      context.setExitCode(await runDump(cli));
+    .action(async (target: string | undefined, dir: string | undefined, cli: DumpCliOptions) => {
+      const operands = [target, dir].filter((o): o is string => o !== undefined);
+      context.setExitCode(await runDump(cli, operands));
     });
+  attach(context.program, command);
 }
 
-export async function runDump(cli: DumpCliOptions): Promise<number> {
-  let options: Omit<DumpOptions, 'signal' | 'onEvent'>;
+export async function runDump(
+  cli: DumpCliOptions,
+  operands: readonly string[] = [],
+): Promise<number> {
+  let options: Omit<DumpSeriesOptions, 'signal' | 'onEvent'>;
   try {
-    options = dumpOptionsFromCli(cli);
+    options = dumpOptionsFromCli(cli, process.env, operands);
+    if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
   } catch (error) {
-    process.stderr.write(`cdb-harness dump: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.on('SIGINT', onSignal);
-  try {
-    const result = await dumpProcess({
-      ...options,
-      signal: controller.signal,
-      onEvent: (event) => {
-        const text = formatDumpEvent(event);
-        if (text !== null) process.stderr.write(`${text}\n`);
-      },
-    });
+  const results: DumpResult[] = [];
+  const several = (options.count ?? 1) > 1;
+  const print = (result: DumpResult) => {
     if (cli.json === true) {
       const check = validate('dumpResult', result);
       if (!check.ok)
         process.stderr.write(
           `warning: result does not match its schema: ${check.errors.join('; ')}\n`,
         );
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      process.stdout.write(
+        several ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`,
+      );
     } else {
       process.stdout.write(`${formatDumpResult(result)}\n`);
     }
-    return result.verified ? ExitCode.Ok : ExitCode.Partial;
+  };
+  try {
+    await dumpSeries({
+      ...options,
+      signal: controller.signal,
+      onEvent: (event) => {
+        const text = formatDumpEvent(event);
+        if (text !== null) process.stderr.write(`${text}\n`);
+        if (event.type === 'dumped') {
+          results.push(event.result);
+          print(event.result);
+        }
+      },
+    });
+    return results.every((r) => r.verified) ? ExitCode.Ok : ExitCode.Partial;
   } catch (error) {
-    process.stderr.write(`cdb-harness dump: ${(error as Error).message}\n`);
+    printError(error);
+    if (controller.signal.aborted) return ExitCode.Interrupted;
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

@@ -10,6 +10,7 @@ import {
 import { locateWindowsTool } from '../../workflows/umdh/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { printError } from '../options.js';
 
 export interface GflagsCliOptions {
   enableUst?: string;
@@ -50,6 +51,9 @@ ${UST_WARNING}
 gflags.exe is part of "Debugging Tools for Windows"; it does not exist on Linux or under Wine
 (exit 3 there). It needs an elevated (administrator) prompt.
 
+Exit codes: 0 done, 1 gflags failed (not elevated, bad image name), 2 usage error, 3 gflags.exe
+not found (Windows only).
+
 Examples:
   cdb-harness gflags --enable-ust w3wp.exe
   cdb-harness gflags --show w3wp.exe --json
@@ -86,7 +90,7 @@ export async function runGflagsCli(cli: GflagsCliOptions): Promise<number> {
     );
     return ExitCode.Ok;
   } catch (error) {
-    process.stderr.write(`cdb-harness gflags: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   }
 }

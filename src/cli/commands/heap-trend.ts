@@ -10,10 +10,27 @@ import {
   type HeapTrendOptions,
   type HeapTrendProgress,
 } from '../../workflows/heap-trend/run-heap-trend.js';
-import { parseDuration, parseSizeKb, parseSizeList } from '../../workflows/heap-trend/units.js';
+import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/umdh/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import {
+  addDebuggerOption,
+  addJsonOption,
+  addLiveEngineOption,
+  addOutOption,
+  addSymbolOptions,
+  addTargetOptions,
+  attach,
+  countOption,
+  durationOption,
+  parsePid,
+  printError,
+  ProcDumpStyleCommand,
+  sizeOption,
+  sizesOption,
+  symbolPathOf,
+} from '../options.js';
 
 export interface HeapTrendCliOptions {
   pid?: string;
@@ -31,6 +48,7 @@ export interface HeapTrendCliOptions {
   minGrowth?: string;
   json?: boolean;
   debugger?: string;
+  symbols?: string;
   symbolPath?: string;
 }
 
@@ -49,9 +67,7 @@ export function heapTrendOptionsFromCli(
   if ((cli.pid === undefined) === (cli.name === undefined)) {
     throw new UsageError('give exactly one of --pid N or --name NAME');
   }
-  if (cli.pid !== undefined && !/^\d+$/.test(cli.pid)) {
-    throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
-  }
+  if (cli.pid !== undefined) parsePid(cli.pid);
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
@@ -74,10 +90,7 @@ export function heapTrendOptionsFromCli(
     env,
   };
   if (cli.samples !== undefined) {
-    if (!/^\d+$/.test(cli.samples) || Number(cli.samples) < 1) {
-      throw new UsageError(`--samples must be a whole number ≥ 1, got ${cli.samples}`);
-    }
-    plan.samples = Number(cli.samples);
+    plan.samples = parseCount(cli.samples, '--samples', 1);
   }
   if (cli.duration !== undefined) plan.durationMs = parseDuration(cli.duration, '--duration');
   if (cli.dumpAt !== undefined) plan.dumpAtKb = parseSizeList(cli.dumpAt, '--dump-at');
@@ -89,14 +102,12 @@ export function heapTrendOptionsFromCli(
     if (platform !== 'win32' && env['UMDH_PATH'] === undefined) {
       throw new DebuggerNotFoundError(windowsOnlyMessage('umdh'));
     }
-    const every = cli.umdhEvery === undefined ? 5 : Number(cli.umdhEvery);
-    if (!Number.isInteger(every) || every < 1) {
-      throw new UsageError(`--umdh-every must be a whole number ≥ 1, got ${cli.umdhEvery ?? ''}`);
-    }
+    const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
   if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
-  if (cli.symbolPath !== undefined) plan.symbolPath = cli.symbolPath;
+  const symbolPath = symbolPathOf(cli);
+  if (symbolPath !== undefined) plan.symbolPath = symbolPath;
   return plan;
 }
 
@@ -152,42 +163,52 @@ export function formatSummary(
 }
 
 export function registerHeapTrend(context: CommandContext): void {
-  context.program
-    .command('heap-trend')
-    .description(
-      'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
+  const command = new ProcDumpStyleCommand('heap-trend', ['-pn']).description(
+    'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
+  );
+  addTargetOptions(command);
+  command
+    .addOption(
+      durationOption(
+        '--interval <duration>',
+        `time between samples: 500ms, 5s, 1m (default ${DEFAULT_INTERVAL})`,
+      ),
     )
-    .option('--pid <pid>', 'the process id (decimal)')
-    .option('--name <name>', 'the one process with this image name (leak or leak.exe)')
-    .option(
-      '--interval <duration>',
-      `time between samples: 500ms, 5s, 1m (default ${DEFAULT_INTERVAL})`,
-    )
-    .option('--samples <n>', 'stop after N samples')
-    .option('--duration <duration>', 'stop after this long: 10m, 2h (default: until Ctrl-C)')
-    .option(
-      '--engine <engine>',
-      'cdb (per heap, Windows) or winedbg (committed memory); default cdb when found',
-    )
-    .option('--out <dir>', 'output directory (default ./heap-trend-<pid>-<time>)')
-    .option(
-      '--dump-at <sizes>',
-      'write a dump when the total commit crosses each size: 100MB,200MB',
+    .addOption(countOption('--samples <n>', 'stop after N samples'))
+    .addOption(
+      durationOption(
+        '--duration <duration>',
+        'stop after this long: 10m, 2h (default: until Ctrl-C)',
+      ),
+    );
+  addLiveEngineOption(command, '; cdb: per heap (Windows), winedbg: committed memory');
+  addOutOption(command, 'output folder (default ./heap-trend-<pid>-<time>)');
+  command
+    .addOption(
+      sizesOption(
+        '--dump-at <sizes>',
+        'write a dump when the total commit crosses each size: 100MB,200MB (ProcDump -m)',
+      ),
     )
     .option('--umdh', 'Windows: also take umdh snapshots (needs +ust, see `cdb-harness gflags`)')
-    .option(
-      '--umdh-every <n>',
-      'umdh snapshot every N samples, plus the first and the end (default 5)',
+    .addOption(
+      countOption(
+        '--umdh-every <n>',
+        'umdh snapshot every N samples, plus the first and the end (default 5)',
+      ),
     )
     .option('--umdh-skip-check', 'do not ask gflags whether +ust is on')
-    .option('--limit <size>', 'project when the total commit reaches this size: 2GB')
-    .option(
-      '--min-growth <size>',
-      'a suspect must grow at least this much in total (default 256KB)',
-    )
-    .option('--json', 'print report.json on stdout instead of the summary')
-    .option('--debugger <path>', 'the cdb.exe or winedbg to run')
-    .option('--symbol-path <path>', 'cdb symbol path (-y); also _NT_SYMBOL_PATH for umdh')
+    .addOption(sizeOption('--limit <size>', 'project when the total commit reaches this size: 2GB'))
+    .addOption(
+      sizeOption(
+        '--min-growth <size>',
+        'a suspect must grow at least this much in total (default 256KB)',
+      ),
+    );
+  addJsonOption(command, 'print report.json on stdout instead of the summary');
+  addDebuggerOption(command);
+  addSymbolOptions(command, 'symbol path for cdb; also _NT_SYMBOL_PATH for umdh');
+  command
     .addHelpText(
       'after',
       `
@@ -215,17 +236,19 @@ A heap is a leak suspect only when its growth is sustained: slope above 1 KB/min
 AND growth in ≥ 70 % of the intervals AND ≥ 256 KB in total (--min-growth). Ctrl-C stops the run
 early and still writes the report from the samples taken (exit 130).
 
-Exit codes: 0 done, 2 bad arguments, 3 no debugger (umdh/gflags: Windows only), 5 the target is
-missing or exited during the run (the report covers the samples before), 130 interrupted.
+Exit codes: 0 done, 1 failure (debugger error), 2 bad arguments, 3 no debugger (umdh/gflags:
+Windows only), 5 the target is missing or exited during the run (the report covers the samples
+before), 130 interrupted.
 
 Examples:
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
-  cdb-harness heap-trend --pid 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc
+  cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json`,
     )
     .action(async (cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli));
     });
+  attach(context.program, command);
 }
 
 export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
@@ -233,7 +256,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
   try {
     plan = heapTrendOptionsFromCli(cli);
   } catch (error) {
-    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
@@ -276,7 +299,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
         return ExitCode.Failure;
     }
   } catch (error) {
-    process.stderr.write(`cdb-harness heap-trend: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

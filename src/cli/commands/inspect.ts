@@ -3,12 +3,24 @@
 // schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { ERROR_PREFIX } from '../options.js';
 import { inspectDump, type InspectedDump, type InspectedDumpOk } from '../../minidump/index.js';
+import { truncatedStreams } from '../../minidump/truncated-streams.js';
 import { validate } from '../../report/schemas.js';
 
 interface InspectOptions {
   json?: boolean;
   verbose?: boolean;
+  z?: string[];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The warning a dump cut short carries, in the text and in the JSON `warnings`. */
+export function truncationWarning(dump: InspectedDumpOk): string | null {
+  const cut = truncatedStreams(dump);
+  if (cut.length === 0) return null;
+  return `TRUNCATED: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${dump.fileSize} bytes); what follows is partial`;
 }
 
 export function registerInspect(context: CommandContext): void {
@@ -17,7 +29,8 @@ export function registerInspect(context: CommandContext): void {
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
     )
-    .argument('<dump...>', 'minidump files (.dmp) to read')
+    .argument('[dump...]', 'minidump files (.dmp, .mdmp, .hdmp) to read')
+    .option('-z <dump>', 'a dump file, like a DUMP operand (cdb -z; repeatable)', collect)
     .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
     .option('-v, --verbose', 'text mode: also list every thread and module')
     .addHelpText(
@@ -32,10 +45,20 @@ Examples:
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
 
-Exit codes: 0 all dumps read, 4 some could not be read, 1 none could, 2 usage error.`,
+A dump cut short (streams that run past the end of the file) is read as far as it goes and
+flagged TRUNCATED in the text, in its JSON warnings, and by exit code 4.
+
+Exit codes: 0 all dumps read whole, 4 some could not be read or are truncated, 1 none could be
+read, 2 usage error.`,
     )
     .action(async (files: string[], options: InspectOptions) => {
-      context.setExitCode(await runInspect(files, options));
+      const all = [...files, ...(options.z ?? [])];
+      if (all.length === 0) {
+        process.stderr.write(`${ERROR_PREFIX}give at least one dump file (or -z DUMP)\n`);
+        context.setExitCode(ExitCode.Usage);
+        return;
+      }
+      context.setExitCode(await runInspect(all, options));
     });
 }
 
@@ -44,8 +67,15 @@ export async function runInspect(
   options: InspectOptions,
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
+  let truncated = 0;
   for (const file of files) {
     const dump = await inspectDump(file);
+    const cut = dump.ok ? truncationWarning(dump) : null;
+    if (dump.ok && cut !== null) {
+      truncated++;
+      dump.warnings.unshift(cut);
+      process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+    }
     dumps.push(dump);
     if (options.json !== true)
       process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
@@ -55,15 +85,15 @@ export async function runInspect(
     const check = validate('inspect', envelope);
     if (!check.ok) {
       process.stderr.write(
-        `cdb-harness inspect: internal error, output does not match schemas/inspect.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+        `${ERROR_PREFIX}internal error, output does not match schemas/inspect.schema.json:\n  ${check.errors.join('\n  ')}\n`,
       );
       return ExitCode.Failure;
     }
     process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
   }
   const failed = dumps.filter((d) => !d.ok).length;
-  if (failed === 0) return ExitCode.Ok;
-  return failed === dumps.length ? ExitCode.Failure : ExitCode.Partial;
+  if (failed === dumps.length) return ExitCode.Failure;
+  return failed + truncated === 0 ? ExitCode.Ok : ExitCode.Partial;
 }
 
 /** The readable triage block for one dump. */
@@ -79,8 +109,9 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   const lines: string[] = [];
   const row = (label: string, text: string) => lines.push(`  ${label.padEnd(10)}${text}`);
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
+  const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${dump.kind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.timestamp}`,
+    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {
@@ -113,6 +144,8 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       row('', clrEx.note);
     }
     row('faulting', ex.module ?? '(no module holds the exception address)');
+  } else if (cut.includes(streamName(dump, EXCEPTION_STREAM) ?? '\0')) {
+    row('exception', 'UNKNOWN: the exception stream was cut off with the end of the file');
   } else {
     row('exception', 'none (the dump has no exception stream)');
   }
@@ -163,6 +196,13 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   for (const warning of dump.warnings) row('warning', warning);
   lines.push('');
   return lines.join('\n');
+}
+
+// MINIDUMP_STREAM_TYPE ExceptionStream
+const EXCEPTION_STREAM = 6;
+
+function streamName(dump: InspectedDumpOk, type: number): string | undefined {
+  return dump.streams.find((s) => s.type === type)?.name;
 }
 
 function describeProcess(dump: InspectedDumpOk): string {

@@ -4,17 +4,20 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { ERROR_PREFIX } from '../options.js';
 import { parseText } from '../../parsers/parse-text.js';
-import type { ParseEnvelope, ParsedEntry } from '../../parsers/records.js';
+import { summarize } from '../../parsers/registry.js';
+import type { ParseEnvelope } from '../../parsers/records.js';
 import { validate } from '../../report/schemas.js';
 
 interface ParseOptions {
   command?: string;
   dialect?: string;
   text?: boolean;
+  json?: boolean;
 }
 
-// Transcript files (shared/transcripts) start with a 5-line header:
+// Transcript files (test/fixtures/transcripts in this repository) start with a 5-line header:
 //   # source: …  /  # tool: …  /  # command: …  /  # notes: …  /  # ---
 const HEADER_START = '# source:';
 const HEADER_END_RE = /^# ---\s*$/;
@@ -39,25 +42,31 @@ export function registerParse(context: CommandContext): void {
     .argument('<file>', "a text file of cdb/winedbg output, or '-' for stdin")
     .option('-c, --command <cmd>', 'the command that produced FILE, when FILE has no prompt lines')
     .option('-d, --dialect <dialect>', 'cdb or winedbg (default: recognise both)')
+    .option('--json', 'print the JSON envelope (the default; for scripts that say so)')
     .option('-t, --text', 'print a readable summary instead of JSON')
     .addHelpText(
       'after',
       `
 A log with prompt lines (0:000> k, 0:000:x86> !heap -s, Wine-dbg>bt, dotnet-dump's > clrstack)
 is split into one entry per command; the banner before the first prompt becomes a "startup"
-entry. Without prompt lines the whole file is the output of --command. Output no parser knows is
-kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
-of g) are listed in "events", in order. Files from shared/transcripts (which start with
-'# source:') have their 5-line header skipped, and its '# command:' line is used as --command.
+entry. Without prompt lines the whole file is the output of --command; without --command either,
+its kind is recognised from its content (k / bt stacks, lm, !heap -s, !heap -stat, !dumpheap
+-stat, !eeheap -gc, !address -summary, !analyze -v, .exr, !pe, !clrstack, umdh logs and umdh
+diffs). Output no parser knows is kept as kind "unknown" with the raw text. Exception banners found anywhere (e.g. in the output
+of g) are listed in "events", in order. Transcript files (which start with '# source:',
+as in the project's test/fixtures/transcripts) have their 5-line header skipped, and its '# command:' line is used as --command.
 
 Examples:
   cdb-harness parse session.log                    JSON: {schemaVersion, entries[], events[]}
+  cdb-harness parse session.log --json             the same (--json is accepted everywhere)
+  cdb-harness parse snap1-snap2.txt --text         a umdh diff saved without a prompt line
   cdb-harness parse session.log --text             one block per command: kind and key facts
   cdb-harness parse heap.txt --command '!heap -s'  output saved without its prompt line
   cdb-harness parse bt.txt -c bt --dialect winedbg winedbg backtrace -> kind "stack"
   cdb … | cdb-harness parse - --text               read stdin
 
-Exit codes: 0 parsed, 1 the file could not be read, 2 usage error (missing file, bad option).`,
+Exit codes: 0 parsed, 1 the file could not be read (missing, unreadable), 2 usage error (bad
+option, --json with --text).`,
     )
     .action(async (file: string, options: ParseOptions) => {
       context.setExitCode(await runParse(file, options));
@@ -76,7 +85,11 @@ async function readInput(file: string): Promise<string> {
 export async function runParse(file: string, options: ParseOptions): Promise<number> {
   const dialect = options.dialect;
   if (dialect !== undefined && dialect !== 'cdb' && dialect !== 'winedbg') {
-    process.stderr.write(`cdb-harness parse: --dialect must be cdb or winedbg, not "${dialect}"\n`);
+    process.stderr.write(`${ERROR_PREFIX}--dialect must be cdb or winedbg, not "${dialect}"\n`);
+    return ExitCode.Usage;
+  }
+  if (options.json === true && options.text === true) {
+    process.stderr.write(`${ERROR_PREFIX}--json and --text exclude each other\n`);
     return ExitCode.Usage;
   }
   let text: string;
@@ -85,11 +98,11 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      process.stderr.write(`cdb-harness parse: no such file: ${file}\n`);
-      return ExitCode.Usage;
+      process.stderr.write(`${ERROR_PREFIX}no such file: ${file}\n`);
+      return ExitCode.Failure;
     }
     process.stderr.write(
-      `cdb-harness parse: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `${ERROR_PREFIX}cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return ExitCode.Failure;
   }
@@ -102,7 +115,7 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
   const check = validate('parseEnvelope', envelope);
   if (!check.ok) {
     process.stderr.write(
-      `cdb-harness parse: internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+      `${ERROR_PREFIX}internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
     );
     return ExitCode.Failure;
   }
@@ -114,11 +127,11 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
 
 // ---- --text -------------------------------------------------------------------------------------
 
-/** The readable summary: one block per entry, then the events. */
+/** The readable summary: one block per entry (its parser's summary), then the events. */
 export function formatEnvelope(envelope: ParseEnvelope): string {
   const blocks = envelope.entries.map((entry, i) => {
     const title = `[${i + 1}] ${entry.command ?? '(no command)'} -> ${entry.kind}`;
-    const facts = describeEntry(entry).map((line) => `    ${line}`);
+    const facts = summarize(entry).map((line) => `    ${line}`);
     const warnings = entry.record.warnings.length + entry.warnings.length;
     if (warnings > 0) facts.push(`    (${warnings} warning${warnings === 1 ? '' : 's'})`);
     return [title, ...facts].join('\n');
@@ -131,106 +144,4 @@ export function formatEnvelope(envelope: ParseEnvelope): string {
   );
   const tail = events.length > 0 ? [`events (${events.length}):`, ...events] : ['events: none'];
   return `${[...blocks, tail.join('\n')].join('\n\n')}\n`;
-}
-
-const TOP_FRAMES = 5;
-
-function describeEntry(entry: ParsedEntry): string[] {
-  switch (entry.kind) {
-    case 'stack': {
-      const r = entry.record;
-      const frames = r.threads.reduce((n, t) => n + t.frames.length, 0);
-      const first = r.threads.find((t) => t.frames.length > 0);
-      return [
-        `${r.threads.length} thread(s), ${frames} frame(s)`,
-        ...(first?.frames
-          .slice(0, TOP_FRAMES)
-          .map((f, i) => `#${f.frameNumber ?? i} ${f.callSite}`) ?? []),
-      ];
-    }
-    case 'debuggerEvent':
-      return [
-        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
-      ];
-    case 'lastEvent':
-      return [
-        `${entry.record.code ?? '?'} ${entry.record.description} (${entry.record.chance ?? 'n/a'} chance)`,
-      ];
-    case 'exceptionRecord': {
-      const r = entry.record;
-      return [
-        `${r.code ?? '?'} ${r.description ?? ''} at ${r.address ?? '?'}`,
-        `parameters: ${r.parameters.join(' ') || 'none'}`,
-      ];
-    }
-    case 'modules':
-      return [
-        `${entry.record.modules.length} module(s)`,
-        ...entry.record.modules
-          .slice(0, TOP_FRAMES)
-          .map((m) => `${m.name} ${m.start}-${m.end}${m.fileVersion ? ` ${m.fileVersion}` : ''}`),
-      ];
-    case 'analyze': {
-      const r = entry.record;
-      return [
-        `exception ${r.exceptionCode ?? '?'} in ${r.processName ?? '?'}`,
-        `bucket ${r.failureBucketId ?? r.bucketId ?? '?'}`,
-        ...r.stackFrames.slice(0, TOP_FRAMES).map((f, i) => `#${i} ${f.callSite}`),
-      ];
-    }
-    case 'heapSummary': {
-      const heaps = entry.record.heaps;
-      const committed = heaps.reduce((n, h) => n + h.committedKb, 0);
-      return [`${heaps.length} heap(s), ${committed} KB committed`];
-    }
-    case 'heapStat':
-      return [
-        `${entry.record.buckets.length} bucket(s)${entry.record.heap ? ` in heap ${entry.record.heap}` : ''}`,
-      ];
-    case 'printException':
-      return entry.record.noException
-        ? ['no current managed exception']
-        : entry.record.exceptions.map((e) => `${e.type}: ${e.message ?? ''} (${e.hresult ?? '?'})`);
-    case 'clrStack':
-      return [
-        `${entry.record.threads.length} thread(s)`,
-        ...(entry.record.error !== undefined ? [`error: ${entry.record.error}`] : []),
-        ...(entry.record.threads[0]?.frames.slice(0, TOP_FRAMES).map((f) => f.callSite) ?? []),
-      ];
-    case 'dumpHeapStat':
-      return [`${entry.record.types.length} type(s)`];
-    case 'eeHeapGc':
-      return [
-        `${entry.record.heaps.length} GC heap(s)${entry.record.totalSize !== undefined ? `, ${entry.record.totalSize} bytes` : ''}`,
-      ];
-    case 'addressSummary':
-      return [`${entry.record.usage.length} usage row(s)`];
-    case 'umdhDiff':
-      return [`${entry.record.entries.length} backtrace(s)`];
-    case 'umdhLog':
-      return [`${entry.record.entries.length} backtrace(s)`];
-    case 'startup': {
-      const r = entry.record;
-      return [
-        `debugger ${r.debuggerVersion ?? '?'}${r.debuggerArchitecture ? ` ${r.debuggerArchitecture}` : ''}`,
-        ...(r.dumpFile !== undefined ? [`dump ${r.dumpFile}`] : []),
-        ...(r.dumpKind !== undefined ? [`kind ${r.dumpKind}`] : []),
-        ...(r.error !== undefined ? [`error: ${r.error}`] : []),
-      ];
-    }
-    case 'dumpWritten':
-      return [
-        entry.record.success
-          ? `written ${entry.record.path ?? ''}`
-          : `failed: ${entry.record.error ?? ''}`,
-      ];
-    case 'extensionLoad':
-      return [entry.record.success ? 'loaded' : `failed: ${entry.record.error ?? ''}`];
-    case 'sessionEnd':
-      return [entry.record.detached ? 'detached' : 'ended'];
-    case 'unknown': {
-      const lines = entry.record.raw.split('\n').filter((l) => l.trim().length > 0);
-      return [`${lines.length} line(s) of output no parser reads`];
-    }
-  }
 }

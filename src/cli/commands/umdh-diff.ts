@@ -2,7 +2,8 @@
 // Per allocation stack: bytes (and allocations) in every snapshot, growth, slope, the share of
 // intervals in which it grew, the allocation site; top growing stacks first. Text or JSON
 // (schemas/umdhTrend.schema.json). Works on any OS: it reads files umdh already wrote.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { renderUmdhMarkdown } from '../../report/heap-trend/markdown.js';
 import type { UmdhTrend } from '../../report/heap-trend/umdh-trend.js';
@@ -10,6 +11,7 @@ import { validate } from '../../report/schemas.js';
 import { runUmdhDiff } from '../../workflows/umdh/umdh-diff.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { countOption, printError } from '../options.js';
 
 export interface UmdhDiffCliOptions {
   json?: boolean;
@@ -40,13 +42,13 @@ export function registerUmdhDiff(context: CommandContext): void {
       'umdh snapshot logs in time order (≥ 2), or chained umdh comparison reports (≥ 1)',
     )
     .option('--json', 'print the trend as JSON (schemas/umdhTrend.schema.json)')
-    .option('--top <n>', 'how many stacks to list (default 50 in JSON, 10 in text)')
+    .addOption(countOption('--top <n>', 'how many stacks to list (default 50 in JSON, 10 in text)'))
     .option(
       '--key <key>',
       'match stacks by "backtrace" id (same process, default) or by "frames" (across restarts)',
     )
     .option('--mtime', "use the files' modification times as snapshot times (adds bytes per hour)")
-    .option('--out <file>', 'also write the JSON to this file')
+    .option('--out <dir>', 'also write the trend into this folder (umdh-trend.json, umdh-trend.md)')
     .addHelpText(
       'after',
       `
@@ -58,9 +60,11 @@ A stack is a leak suspect when, across at least 3 snapshots, it grew in ≥ 70 %
 a straight line fits (R² ≥ 0.8) and it grew by ≥ 64 KB. umdh needs the stack-trace database
 (see "cdb-harness gflags --enable-ust IMAGE") and _NT_SYMBOL_PATH for names.
 
+Exit codes: 0 compared, 1 a snapshot could not be read or parsed, 2 usage error.
+
 Examples:
   cdb-harness umdh-diff snap1.log snap2.log snap3.log snap4.log
-  cdb-harness umdh-diff cmp12.txt cmp23.txt cmp34.txt --json --out trend.json`,
+  cdb-harness umdh-diff cmp12.txt cmp23.txt cmp34.txt --json --out trend`,
     )
     .action(async (snapshots: string[], cli: UmdhDiffCliOptions) => {
       context.setExitCode(await runUmdhDiffCli(snapshots, cli));
@@ -88,11 +92,15 @@ export async function runUmdhDiffCli(files: string[], cli: UmdhDiffCliOptions): 
         `warning: trend does not match its schema: ${check.errors.join('; ')}\n`,
       );
     const json = `${JSON.stringify(trend, null, 2)}\n`;
-    if (cli.out !== undefined) await writeFile(cli.out, json);
+    if (cli.out !== undefined) {
+      await mkdir(cli.out, { recursive: true });
+      await writeFile(join(cli.out, 'umdh-trend.json'), json);
+      await writeFile(join(cli.out, 'umdh-trend.md'), `${text(trend)}\n`);
+    }
     process.stdout.write(cli.json === true ? json : `${text(trend)}\n`);
     return ExitCode.Ok;
   } catch (error) {
-    process.stderr.write(`cdb-harness umdh-diff: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   }
 }

@@ -2,9 +2,11 @@
 // identify each one, dump on a filter match, log every exception, detach without harming it.
 // Options follow ProcDump where users know it (-e 1, -f, -n, -ma, -mm); the workflow does the
 // work and emits events; this file parses, prints and maps the outcome to an exit code.
-import { Command, Option } from 'commander';
-import { resolve } from 'node:path';
+import { Option } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { parseCount, parseDuration } from '../../units.js';
 import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
@@ -19,6 +21,22 @@ import type { WatchSummary } from '../../workflows/watch/watch-records.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import {
+  addDebuggerOption,
+  addJsonOption,
+  addLiveEngineOption,
+  addOutOption,
+  addRecordOption,
+  addSymbolOptions,
+  addTargetOptions,
+  attach,
+  countOption,
+  durationOption,
+  parsePid,
+  printError,
+  ProcDumpStyleCommand,
+  symbolPathOf,
+} from '../options.js';
 
 export interface WatchCliOptions {
   pid?: string;
@@ -36,48 +54,26 @@ export interface WatchCliOptions {
   exclude?: string[];
   skip?: string;
   maxDumps?: string;
-  n?: string;
+  keepWatching?: boolean;
   exitAfterMax?: boolean;
   oncePerBucket?: boolean;
   full?: boolean;
   mini?: boolean;
-  m?: string;
   duration?: string;
   out?: string;
   frames?: string;
   json?: boolean;
   quiet?: boolean;
   debugger?: string;
+  symbols?: string;
   symbolPath?: string;
   record?: string;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-// `30s`, `5m`, `1h`, `500ms`, `90` (seconds)
-const DURATION_RE = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/i;
-
-/** `--duration` text to milliseconds. */
-export function parseDuration(text: string): number {
-  const m = DURATION_RE.exec(text.trim());
-  if (m?.[1] === undefined) {
-    throw new UsageError(
-      `--duration: not a duration: ${JSON.stringify(text)} (e.g. 90, 30s, 5m, 1h, 500ms)`,
-    );
-  }
-  const value = Number(m[1]);
-  const unit = (m[2] ?? 's').toLowerCase();
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  const ms = value * factor;
-  if (!(ms > 0)) throw new UsageError('--duration must be more than 0');
-  return ms;
-}
-
 function count(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text))
-    throw new UsageError(`${name} must be a whole number >= 0, got ${JSON.stringify(text)}`);
-  return Number(text);
+  return text === undefined ? undefined : parseCount(text, name);
 }
 
 /** Turns parsed CLI options (and the `-- PROGRAM ARGS` operands) into workflow options. */
@@ -88,11 +84,7 @@ export function watchOptionsFromCli(
   now: Date = new Date(),
 ): Omit<WatchOptions, 'signal' | 'onEvent'> {
   const targets: WatchTargetSpec[] = [];
-  if (cli.pid !== undefined) {
-    if (!/^\d+$/.test(cli.pid))
-      throw new UsageError(`--pid must be a decimal process id, got ${cli.pid}`);
-    targets.push({ kind: 'pid', pid: Number(cli.pid) });
-  }
+  if (cli.pid !== undefined) targets.push({ kind: 'pid', pid: parsePid(cli.pid) });
   if (cli.name !== undefined) targets.push({ kind: 'name', name: cli.name });
   if (cli.wait !== undefined) targets.push({ kind: 'wait', name: cli.wait });
   const [program, ...args] = operands;
@@ -100,7 +92,7 @@ export function watchOptionsFromCli(
   const [target, extra] = targets;
   if (target === undefined || extra !== undefined) {
     throw new UsageError(
-      'give exactly one target: --pid N, --name NAME, --wait NAME or -- PROGRAM ARGS',
+      'give exactly one target: -p/--pid N, --name NAME, -w/--wait NAME or -- PROGRAM ARGS',
     );
   }
   const engine = cli.engine ?? defaultEngine(env);
@@ -136,13 +128,15 @@ export function watchOptionsFromCli(
 
   if (cli.full === true && cli.mini === true)
     throw new UsageError('--full and --mini exclude each other');
-  let dumpKind: 'full' | 'mini' = cli.mini === true ? 'mini' : 'full';
-  if (cli.m !== undefined) {
-    if (cli.m === 'a') dumpKind = 'full';
-    else if (cli.m === 'm') dumpKind = 'mini';
-    else throw new UsageError(`-m${cli.m}: only -ma (full) and -mm (mini) are supported`);
-  }
-  const maxDumps = count('--max-dumps', cli.maxDumps ?? cli.n);
+  const dumpKind: 'full' | 'mini' = cli.mini === true ? 'mini' : 'full';
+  const maxDumps = count('--max-dumps', cli.maxDumps);
+  // ProcDump's -n: that many dumps, then the session ends (scripts wait for that exit).
+  // --keep-watching goes on logging exceptions after the last dump; --exit-after-max is the old
+  // spelling of the default, kept for scripts that pass it.
+  if (cli.keepWatching === true && cli.exitAfterMax === true)
+    throw new UsageError('--keep-watching and --exit-after-max exclude each other');
+  if (cli.keepWatching === true && maxDumps === undefined)
+    throw new UsageError('--keep-watching needs -n/--max-dumps');
   const skip = count('--skip', cli.skip);
   const frames = count('--frames', cli.frames);
   const { date, time } = dateTimeParts(now);
@@ -156,16 +150,19 @@ export function watchOptionsFromCli(
     exclude,
     dumpKind,
     oncePerBucket: cli.oncePerBucket === true,
-    exitAfterMax: cli.exitAfterMax === true,
+    exitAfterMax:
+      cli.exitAfterMax === true || (maxDumps !== undefined && cli.keepWatching !== true),
     env,
   };
   if (maxDumps !== undefined) options.maxDumps = maxDumps;
   if (skip !== undefined) options.skip = skip;
   if (frames !== undefined) options.frames = frames;
-  if (cli.duration !== undefined) options.durationMs = parseDuration(cli.duration);
+  if (cli.duration !== undefined) options.durationMs = parseDuration(cli.duration, '--duration');
   if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
-  if (cli.symbolPath !== undefined) options.symbolPath = cli.symbolPath;
-  if (cli.record !== undefined) options.recordPath = resolve(cli.record);
+  const symbolPath = symbolPathOf(cli);
+  if (symbolPath !== undefined) options.symbolPath = symbolPath;
+  if (cli.record !== undefined)
+    options.recordPath = join(resolve(cli.record), `watch-${date}-${time}.jsonl`);
   return options;
 }
 
@@ -227,21 +224,17 @@ export function watchExitCode(s: WatchSummary): number {
 }
 
 export function registerWatch(context: CommandContext): void {
-  const command = new Command('watch')
+  const command = new ProcDumpStyleCommand('watch', ['-ma', '-mm', '-pn'])
     .description(
       'Attach to (or launch) a process, break on first-chance exceptions, identify each one, dump on a filter match, log every exception, and detach without harming it.',
     )
     .argument(
       '[program...]',
       'after --: a program (and its arguments) to launch under the debugger',
-    )
-    .option('--pid <pid>', 'attach to this process id (decimal)')
-    .option('--name <name>', 'attach to the one process with this image name (w3wp or w3wp.exe)')
-    .option(
-      '--wait <name>',
-      'wait for a process with this name to start, then attach (ProcDump -w)',
-    )
-    .option('--engine <engine>', 'cdb or winedbg (default: cdb when found, else winedbg)')
+    );
+  addTargetOptions(command, { wait: true });
+  addLiveEngineOption(command);
+  command
     .option('--clr', 'stop on first-chance CLR exceptions (e0434352; on by default)')
     .option('--no-clr', 'do not stop on first-chance CLR exceptions')
     .option('--av', 'stop on first-chance access violations (c0000005)')
@@ -252,37 +245,47 @@ export function registerWatch(context: CommandContext): void {
       collect,
     )
     .option('--all-first-chance', 'stop on every first-chance exception')
+    .addOption(new Option('-e [1]', 'ProcDump: -e = unhandled only; -e 1 = first chance too'))
     .option(
       '--include <filter>',
       'dump only exceptions matching this filter (repeatable; see below)',
       collect,
     )
+    .addOption(new Option('-f <filter>', 'ProcDump: same as --include').argParser(collect))
     .option(
       '--exclude <filter>',
       'never dump exceptions matching this filter (repeatable)',
       collect,
     )
-    .option('--skip <n>', 'skip (log only) the first N matching exceptions')
-    .option('--max-dumps <n>', 'write at most N dumps (ProcDump -n)')
-    .option('--exit-after-max', 'end the watch (detach) once --max-dumps dumps are written')
-    .option('--once-per-bucket', 'at most one dump per exception signature')
-    .option('--full', 'full-memory dumps (.dump /ma; default)')
-    .option('--mini', 'mini dumps (.dump /m)')
-    .option('--duration <time>', 'end after this long (90, 30s, 5m, 1h), detaching')
-    .option(
-      '--out <dir>',
-      'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)',
+    .addOption(countOption('--skip <n>', 'skip (log only) the first N matching exceptions'))
+    .addOption(
+      countOption(
+        '-n, --max-dumps <n>',
+        'write N dumps, then end the session, detaching (ProcDump -n)',
+      ),
     )
-    .option('--frames <n>', 'top frames kept per exception (default 10)')
-    .option('--json', 'print summary.json on stdout at the end')
-    .option('-q, --quiet', 'no per-exception lines on stderr')
-    .option('--debugger <path>', 'the cdb.exe (or winedbg) to run')
-    .option('--symbol-path <path>', 'cdb symbol path (-y)')
-    .option('--record <file>', 'keep a raw transcript of the debugger session (JSON lines)')
-    .addOption(new Option('-e [1]', 'ProcDump: -e = unhandled only; -e 1 = first chance too'))
-    .addOption(new Option('-f <filter>', 'ProcDump: same as --include').argParser(collect))
-    .addOption(new Option('-n <count>', 'ProcDump: same as --max-dumps'))
-    .addOption(new Option('-m <kind>', 'ProcDump: -ma = --full, -mm = --mini'))
+    .option('--keep-watching', 'after the -n/--max-dumps dumps, go on logging exceptions')
+    .option(
+      '--exit-after-max',
+      'end once --max-dumps dumps are written (the default; kept for old scripts)',
+    )
+    .option('--once-per-bucket', 'at most one dump per exception signature')
+    .option('--full', 'full-memory dumps (.dump /ma; default; ProcDump -ma)')
+    .option('--mini', 'mini dumps (.dump /m; ProcDump -mm)')
+    .addOption(
+      durationOption('--duration <duration>', 'end after this long (90, 30s, 5m, 1h), detaching'),
+    );
+  addOutOption(
+    command,
+    'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)',
+  );
+  command.addOption(countOption('--frames <n>', 'top frames kept per exception (default 10)'));
+  addJsonOption(command, 'print summary.json on stdout at the end');
+  command.option('-q, --quiet', 'no per-exception lines on stderr');
+  addDebuggerOption(command);
+  addSymbolOptions(command);
+  addRecordOption(command);
+  command
     .addHelpText(
       'after',
       `
@@ -297,30 +300,40 @@ Filters (--include / --exclude / -f):
   An exception is matched when it matches any include (or there are none) and no exclude.
   Order of dump limits: --skip, then --once-per-bucket, then --max-dumps.
 
+ProcDump spellings: -ma (full), -mm (mini), -e, -e 1, -f, -n N (N dumps, then the session ends;
+add --keep-watching to go on logging), -w NAME; cdb's -p PID and -pn NAME.
+
 Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
-ends with detach + quit. The same on Ctrl-C, --duration, target exit and harness errors.
+ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.
 
 Output: OUT/exceptions.ndjson (one line per exception), OUT/summary.json, dumps named
   <process>.exe_<pid>_<code>[-Type]_<yyMMdd>-<HHmmss>.dmp, owner-only (0600).
 
+Exit codes: 0 the watch ended (duration, -n dumps written, target exited by itself, Ctrl-C is
+130), 1 failure (debugger error, the target was found gone after detaching), 2 usage error,
+3 no debugger found, 5 target problem (not found, access denied, already debugged), 130 Ctrl-C.
+
 Examples:
   cdb-harness watch --name w3wp --include type:System.NullReferenceException --max-dumps 3
-  cdb-harness watch --pid 1234 -e 1 -f Timeout -n 1 -ma --out dumps
+  cdb-harness watch -p 1234 -e 1 -f Timeout -n 1 -ma --out dumps      ends after the dump
+  cdb-harness watch -pn w3wp -e 1 -n 2 --keep-watching --duration 1h   2 dumps, log for an hour
   cdb-harness watch --engine winedbg --pid 32 --av --once-per-bucket --duration 5m
+  cdb-harness watch -w app.exe -e -ma                                wait for app.exe to start
   cdb-harness watch -- app.exe --port 8080`,
     )
     .action(async (program: string[], cli: WatchCliOptions) => {
       context.setExitCode(await runWatch(program, cli));
     });
-  context.program.addCommand(command);
+  attach(context.program, command);
 }
 
 export async function runWatch(program: readonly string[], cli: WatchCliOptions): Promise<number> {
   let options: Omit<WatchOptions, 'signal' | 'onEvent'>;
   try {
     options = watchOptionsFromCli(cli, program);
+    if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
   } catch (error) {
-    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   }
   const controller = new AbortController();
@@ -351,7 +364,7 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
     }
     return watchExitCode(summary);
   } catch (error) {
-    process.stderr.write(`cdb-harness watch: ${(error as Error).message}\n`);
+    printError(error);
     return exitCodeFor(error);
   } finally {
     process.off('SIGINT', onSignal);

@@ -36,6 +36,8 @@ export interface AnalyzeException {
   parameters?: Hex[];
   /** CLR exceptions: the HRESULT (parameter 0) and the raising runtime, from the dump's record. */
   clr?: InspectedClrException;
+  /** Registers at the exception (`rip` → `0x…`), when the engine recovered the context. */
+  registers?: Record<string, Hex>;
 }
 
 export interface AnalyzeModuleInfo {
@@ -43,7 +45,9 @@ export interface AnalyzeModuleInfo {
   base?: Hex;
   path?: string;
   fileVersion?: string;
-  timestamp?: number;
+  /** PE TimeDateStamp as ISO 8601, and as written (seconds since 1970). */
+  timestamp?: string;
+  timestampEpoch?: number;
   debugId?: string;
 }
 
@@ -53,6 +57,8 @@ export interface AnalyzeModules {
   withoutDebugId: number;
   /** The module holding the exception address (or the first relevant frame), when known. */
   faulting?: AnalyzeModuleInfo;
+  /** Every loaded module in load order, with its file version when the dump has it. */
+  list?: { name: string; fileVersion?: string }[];
 }
 
 /** `!analyze -v` key fields (records.md `analyze` kind), when the engine has them. */
@@ -99,6 +105,9 @@ export type NotAvailable =
 export interface AnalyzeDumpRecord {
   schemaVersion: 1;
   file: string;
+  /** Bytes on disk (the name `inspect --json` uses too). */
+  fileSize: number;
+  /** @deprecated the same as fileSize; removed after 0.x. */
   size: number;
   sha256: string;
   ok: boolean;
@@ -158,8 +167,33 @@ export interface SummaryFailure {
   message: string;
 }
 
+/** What produced a summary.json: enough to rerun it or to tell two runs apart. */
+export interface AnalyzeRunOptions {
+  /** `analyze` (dumps read), `merge` (shard folders joined) or `rebucket` (signatures redone). */
+  command: 'analyze' | 'merge' | 'rebucket';
+  inputs?: string[];
+  /** The engine asked for (`auto` included) and the one used. */
+  engineRequested?: AnalyzeEngineName | 'auto';
+  engine?: AnalyzeEngineName;
+  script?: string;
+  jobs?: number;
+  timeoutMs?: number;
+  symbolPath?: string;
+  resume?: boolean;
+  /** `2/3`: this folder holds one shard of three. */
+  shard?: string;
+  /** A bucketing skip list given instead of the default. */
+  skipModules?: string[];
+  /** `merge`: the folders merged. */
+  mergedFrom?: string[];
+}
+
 export interface AnalyzeSummary {
   schemaVersion: 1;
+  /** The program that wrote the file. */
+  tool: { name: string; version: string };
+  /** How it was run (absent in summaries written before 0.2). */
+  options?: AnalyzeRunOptions;
   generatedAt: string;
   algorithm: string;
   engines: AnalyzeEngineName[];

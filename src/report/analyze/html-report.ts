@@ -1,13 +1,17 @@
-// report.html: one self-contained page (inline CSS and SVG, no scripts, no network) with the bucket
-// table, a bar chart of bucket sizes, failures, and one collapsible section per dump. Every piece
-// of text from a dump or a debugger goes through escapeHtml: dump paths, exception names and
-// frame text are attacker-controlled in a crash-triage setting. Records are streamed from
-// records.ndjson straight into the file, so the page for 10,000 dumps never sits in memory.
+// report.html: one self-contained page (inline CSS, SVG and one inline script; no network) with
+// the bucket table and chart, failures, and the dump table. Buckets link to their dumps (the dump
+// table filtered to the bucket) and every dump to its bucket; the dump table has a search box,
+// sortable columns and per-dump details (exception, stack, modules with versions, registers,
+// .NET exception, error). Every text from a dump or a debugger is escaped: in the HTML written
+// here by escapeHtml, in the dump table by the page script, whose data sits in JSON blocks that
+// cannot close their <script> element (report-data.ts). Records are streamed from records.ndjson
+// into the file, so the page for 10,000 dumps never sits in memory, only its string table.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { AnalyzeDumpRecord, AnalyzeSummary, SummaryBucket } from './analyze-record.js';
 import { escapeHtml } from '../html-escape.js';
-import { frameText } from './signature.js';
+import { dumpRow, scriptJson, StringTable } from './report-data.js';
+import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from './report-script.js';
 
 export const REPORT_FILE = 'report.html';
 
@@ -16,11 +20,17 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;colo
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px}
 .muted{color:#667085}.counts span{display:inline-block;margin-right:18px}
 table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border-bottom:1px solid #e4e7ec;padding:5px 8px;text-align:left;vertical-align:top}
-th{background:#f5f7fa;font-weight:600}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f5f7fa;font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+table.sortable th,#dump-table th[data-sort]{cursor:pointer;user-select:none}
+th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Consolas,monospace;font-size:12.5px;word-break:break-all}
-details{border:1px solid #e4e7ec;border-radius:6px;margin:6px 0;padding:4px 10px}summary{cursor:pointer}
-.bad{color:#b42318}.ok{color:#067647}ol.frames{margin:4px 0;padding-left:28px}
-svg text{font:12px ui-monospace,monospace;fill:#1d2330}
+pre{margin:4px 0;white-space:pre-wrap}details summary{cursor:pointer}
+.bad,.st1 td:first-child,.st2 td:first-child{color:#b42318}.ok,.st0 td:first-child{color:#067647}
+ol.frames{margin:4px 0;padding-left:28px}tr.detail>td{background:#fafbfc}table.kv th{width:150px;background:none}
+button.x{border:0;background:none;cursor:pointer;font-size:13px;padding:0 4px}
+#dump-search{width:min(520px,100%);padding:6px 8px;font:inherit;margin-right:12px}
+tr:target{outline:2px solid #4e79a7}
+svg text{font:12px ui-monospace,monospace;fill:#1d2330}svg a:hover rect{fill:#2e5a87}
 `;
 
 function writer(stream: WriteStream) {
@@ -44,27 +54,44 @@ export async function writeHtmlReport(
   await write(head(summary));
   await write(bucketSection(summary));
   await write(failureSection(summary));
-  await write('<h2>Dumps</h2>\n<div id="dumps">\n');
-  for await (const record of records) await write(dumpSection(record));
-  await write('</div>\n</body>\n</html>\n');
+  await write(dumpSection(summary));
+  const bucketIndex = new Map(summary.buckets.map((b, i) => [b.id, i]));
+  const strings = new StringTable();
+  await write('<script type="application/json" id="cdbh-dumps">[');
+  let first = true;
+  for await (const record of records) {
+    await write(`${first ? '' : ','}\n${scriptJson(dumpRow(record, strings, bucketIndex))}`);
+    first = false;
+  }
+  await write(']</script>\n');
+  await write(
+    `<script type="application/json" id="cdbh-buckets">${scriptJson(
+      summary.buckets.map((b) => [b.id, b.signature, b.count]),
+    )}</script>\n`,
+  );
+  await write(
+    `<script type="application/json" id="cdbh-strings">${scriptJson(strings.strings)}</script>\n`,
+  );
+  await write(`<script>${REPORT_SCRIPT}</script>\n</body>\n</html>\n`);
   stream.end();
   await done;
 }
 
 function head(summary: AnalyzeSummary): string {
   const top = summary.topException;
+  const tool = summary.tool ? `${summary.tool.name} ${summary.tool.version}` : 'cdb-harness';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src '${REPORT_SCRIPT_HASH}'; img-src data:">
 <title>cdb-harness analyze: ${summary.dumps} dumps, ${summary.buckets.length} buckets</title>
 <style>${CSS}</style>
 </head>
 <body>
 <h1>cdb-harness analyze</h1>
-<div class="muted">generated ${escapeHtml(summary.generatedAt)} · engine ${escapeHtml(summary.engines.join(', ') || 'none')} · signature algorithm <code>${escapeHtml(summary.algorithm)}</code>${summary.interrupted === true ? ' · <span class="bad">interrupted: partial results</span>' : ''}</div>
+<div class="muted">generated ${escapeHtml(summary.generatedAt)} by ${escapeHtml(tool)} · engine ${escapeHtml(summary.engines.join(', ') || 'none')} · signature algorithm <code>${escapeHtml(summary.algorithm)}</code>${summary.interrupted === true ? ' · <span class="bad">interrupted: partial results</span>' : ''}</div>
 <p class="counts"><span id="count-dumps"><b>${summary.dumps}</b> dumps</span><span id="count-ok" class="ok"><b>${summary.ok}</b> ok</span><span id="count-failed" class="${summary.failed > 0 ? 'bad' : ''}"><b>${summary.failed}</b> failed</span><span id="count-quarantined"><b>${summary.quarantined.length}</b> quarantined</span><span><b>${summary.buckets.length}</b> buckets</span>${top ? `<span>top exception <code>${escapeHtml(top.code)}</code> ${escapeHtml(top.name)} (${top.count})</span>` : ''}</p>
 `;
 }
@@ -74,37 +101,60 @@ function bucketSection(summary: AnalyzeSummary): string {
   const rows = summary.buckets.map(bucketRow).join('');
   return `<h2>Buckets</h2>
 ${bucketChart(summary.buckets)}
-<table id="buckets">
-<thead><tr><th>count</th><th>bucket</th><th>signature</th><th>exception</th><th>first seen</th><th>last seen</th><th>representative</th><th>faulting module versions</th></tr></thead>
+<table id="buckets" class="sortable">
+<thead><tr><th class="num">dumps</th><th>bucket</th><th>signature</th><th>exception</th><th>first seen</th><th>last seen</th><th>representative</th><th>faulting module versions</th></tr></thead>
 <tbody>
 ${rows}</tbody>
 </table>
 `;
 }
 
+/** `#bucket=ID` and `#file=PATH` are followed by the page script (report-script.ts). */
+function hashLink(kind: 'bucket' | 'file', value: string, html: string, title?: string): string {
+  const titled = title === undefined ? '' : ` title="${escapeHtml(title)}"`;
+  return `<a href="#${kind}=${escapeHtml(encodeURIComponent(value))}"${titled}>${html}</a>`;
+}
+
 function bucketRow(b: SummaryBucket): string {
   const versions = b.moduleVersions
     .map((v) => `${escapeHtml(v.module)} ${escapeHtml(v.version ?? '?')} (${v.count})`)
     .join('<br>');
-  return `<tr data-bucket-id="${escapeHtml(b.id)}"><td class="num">${b.count}</td><td><code>${escapeHtml(b.id)}</code></td><td><code>${escapeHtml(b.signature)}</code></td><td>${b.exception ? `<code>${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td>${escapeHtml(b.firstSeen ?? '')}</td><td>${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${escapeHtml(b.representative)}</td><td>${versions}</td></tr>\n`;
+  const representative = hashLink(
+    'file',
+    b.representative,
+    escapeHtml(baseName(b.representative)),
+    b.representative,
+  );
+  return `<tr id="b-${escapeHtml(b.id)}" data-bucket-id="${escapeHtml(b.id)}"><td class="num">${hashLink('bucket', b.id, String(b.count), `list the ${b.count} dump(s) of this bucket`)}</td><td><code>${escapeHtml(b.id)}</code></td><td><code>${escapeHtml(b.signature)}</code></td><td>${b.exception ? `<code>${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td>${escapeHtml(b.firstSeen ?? '')}</td><td>${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${representative}</td><td>${versions}</td></tr>\n`;
 }
 
-/** Horizontal bars, one per bucket (at most 20), as inline SVG. */
+const CHART_LABEL_CHARS = 56;
+
+/** Horizontal bars, one per bucket (at most 20), labelled with the signature, as inline SVG. */
 function bucketChart(buckets: readonly SummaryBucket[]): string {
   const shown = buckets.slice(0, 20);
   const max = Math.max(1, ...shown.map((b) => b.count));
   const rowHeight = 22;
-  const labelWidth = 150;
-  const barWidth = 480;
+  const labelWidth = Math.ceil(CHART_LABEL_CHARS * 7.3) + 10;
+  const barWidth = 360;
+  const width = labelWidth + barWidth + 60;
   const height = shown.length * rowHeight + 6;
   const bars = shown
     .map((b, i) => {
       const y = i * rowHeight + 3;
       const w = Math.max(2, Math.round((b.count / max) * barWidth));
-      return `<g><title>${escapeHtml(b.signature)}</title><text x="0" y="${y + 15}">${escapeHtml(b.id)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" fill="#4e79a7"/><text x="${labelWidth + w + 6}" y="${y + 15}">${b.count}</text></g>`;
+      const label =
+        b.signature.length > CHART_LABEL_CHARS
+          ? `${b.signature.slice(0, CHART_LABEL_CHARS - 1)}…`
+          : b.signature;
+      return `<g><a href="#b-${escapeHtml(b.id)}"><title>${escapeHtml(b.signature)} (bucket ${escapeHtml(b.id)})</title><text x="0" y="${y + 15}">${escapeHtml(label)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" fill="#4e79a7"/></a><text x="${labelWidth + w + 6}" y="${y + 15}">${b.count}</text></g>`;
     })
     .join('');
-  return `<svg id="bucket-chart" role="img" aria-label="dumps per bucket" width="${labelWidth + barWidth + 60}" height="${height}" viewBox="0 0 ${labelWidth + barWidth + 60} ${height}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>\n`;
+  const more =
+    buckets.length > shown.length
+      ? `<p class="muted">The chart shows the ${shown.length} largest of ${buckets.length} buckets.</p>\n`
+      : '';
+  return `<svg id="bucket-chart" role="img" aria-label="dumps per bucket, by signature" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>\n${more}`;
 }
 
 function failureSection(summary: AnalyzeSummary): string {
@@ -114,53 +164,30 @@ function failureSection(summary: AnalyzeSummary): string {
   ];
   if (rows.length === 0) return '';
   return `<h2>Failed and quarantined dumps</h2>
-<table id="failures"><thead><tr><th>status</th><th>file</th><th>error</th><th>message</th></tr></thead><tbody>
+<table id="failures" class="sortable"><thead><tr><th>status</th><th>file</th><th>error</th><th>message</th></tr></thead><tbody>
 ${rows
   .map(
     (f) =>
-      `<tr><td class="bad">${f.kind}</td><td class="mono">${escapeHtml(f.file)}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>\n`,
+      `<tr><td class="bad">${f.kind}</td><td class="mono">${hashLink('file', f.file, escapeHtml(f.file))}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>\n`,
   )
   .join('')}</tbody></table>
 `;
 }
 
-function dumpSection(r: AnalyzeDumpRecord): string {
-  const status = r.ok
-    ? '<span class="ok">ok</span>'
-    : `<span class="bad">${r.quarantined === true ? 'quarantined' : 'failed'}</span>`;
-  const exception = r.exception
-    ? `<code>${escapeHtml(r.exception.code)}</code> ${escapeHtml(r.exception.name)}${r.exception.accessType ? ` (${escapeHtml(r.exception.accessType)} ${escapeHtml(r.exception.accessAddress ?? '')})` : ''}${r.exception.address ? ` at <code>${escapeHtml(r.exception.address)}</code>` : ''}`
-    : 'none';
-  const frames =
-    r.frames.length === 0
-      ? '<p class="muted">no frames</p>'
-      : `<ol class="frames" start="0">${r.frames
-          .slice(0, 30)
-          .map((f) => `<li><code>${escapeHtml(frameText(f))}</code></li>`)
-          .join('')}</ol>`;
-  const error = r.error
-    ? `<p class="bad"><code>${escapeHtml(r.error.code)}</code> ${escapeHtml(r.error.message)}</p>${r.error.lastOutput && r.error.lastOutput.length > 0 ? `<pre class="mono">${escapeHtml(r.error.lastOutput.join('\n'))}</pre>` : ''}`
-    : '';
-  const clr = r.clrException?.exceptions[0];
-  const raw = r.rawOutputs
-    .map((o) => `<a href="${escapeHtml(o.path)}"><code>${escapeHtml(o.command)}</code></a>`)
-    .join(' · ');
-  const faulting = r.modules.faulting;
-  return `<details data-sha256="${escapeHtml(r.sha256)}"><summary>${status} <span class="mono">${escapeHtml(r.file)}</span> — ${exception}${r.bucket ? ` — bucket <code>${escapeHtml(r.bucket.id)}</code>` : ''}</summary>
-<table>
-<tr><th>sha256</th><td class="mono">${escapeHtml(r.sha256)}</td></tr>
-<tr><th>engine</th><td>${escapeHtml(r.engine)} (${r.timings.totalMs} ms${r.attempts > 1 ? `, ${r.attempts} attempts` : ''})</td></tr>
-<tr><th>dump</th><td>${escapeHtml(r.dumpKind ?? 'unknown')} · ${r.size} bytes${r.dumpTimestamp ? ` · written ${escapeHtml(r.dumpTimestamp)}` : ''}</td></tr>
-<tr><th>process</th><td>${escapeHtml(r.process.name ?? '?')}${r.process.pid === undefined ? '' : ` pid ${r.process.pid}`}</td></tr>
-<tr><th>modules</th><td>${r.modules.count} (${r.modules.withDebugId} with debug id)${faulting ? ` · faulting <code>${escapeHtml(faulting.name)}</code> ${escapeHtml(faulting.fileVersion ?? '')}` : ''}</td></tr>
-${clr ? `<tr><th>CLR exception</th><td><code>${escapeHtml(clr.type)}</code> ${escapeHtml(clr.message ?? '')}</td></tr>` : ''}
-${r.analyze?.failureBucketId ? `<tr><th>!analyze bucket</th><td><code>${escapeHtml(r.analyze.failureBucketId)}</code></td></tr>` : ''}
-${r.bucket ? `<tr><th>signature</th><td><code>${escapeHtml(r.bucket.signature)}</code></td></tr>` : ''}
-${r.notAvailable.length > 0 ? `<tr><th>not available</th><td>${escapeHtml(r.notAvailable.join(', '))}</td></tr>` : ''}
-${raw ? `<tr><th>raw output</th><td>${raw}</td></tr>` : ''}
-${r.warnings.length > 0 ? `<tr><th>warnings</th><td>${r.warnings.map(escapeHtml).join('<br>')}</td></tr>` : ''}
+function dumpSection(summary: AnalyzeSummary): string {
+  const th = (key: string, text: string, num = false) =>
+    `<th data-sort="${key}"${num ? ' class="num"' : ''} aria-sort="none">${text}</th>`;
+  return `<h2 id="dumps">Dumps</h2>
+<p><input id="dump-search" type="search" placeholder="search file, exception, bucket, signature, module, error…" aria-label="search dumps"><span id="dump-count" class="muted">${summary.dumps} dumps</span></p>
+<noscript><p class="bad">The dump table is drawn by this page's inline script (no network). With scripts off, the buckets and failures above still show; every dump's record is in records.ndjson.</p></noscript>
+<table id="dump-table">
+<thead><tr>${th('status', 'status')}${th('file', 'file')}${th('exception', 'exception')}${th('bucket', 'bucket')}${th('process', 'process')}${th('time', 'written')}${th('size', 'size', true)}</tr></thead>
+<tbody></tbody>
 </table>
-${error}${frames}
-</details>
+<button id="dump-more" hidden></button>
 `;
+}
+
+function baseName(path: string): string {
+  return /[^\\/]*$/.exec(path)?.[0] ?? path;
 }

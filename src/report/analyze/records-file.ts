@@ -35,8 +35,27 @@ export async function* readRecords(
       options.onBadLine?.(lineNumber, 'not an analyze record (no file/sha256)');
       continue;
     }
-    yield value;
+    yield upgradeRecord(value);
   }
+}
+
+/**
+ * Records written by an older version, read back by --resume, --merge and --rebucket, get the
+ * field names of this one (fileSize beside size; module times as ISO 8601 beside the epoch).
+ */
+function upgradeRecord(record: AnalyzeDumpRecord): AnalyzeDumpRecord {
+  const old = record as Partial<AnalyzeDumpRecord>;
+  if (old.fileSize === undefined && typeof old.size === 'number') record.fileSize = old.size;
+  const faulting = record.modules?.faulting as { timestamp?: unknown } | undefined;
+  if (faulting && typeof faulting.timestamp === 'number') {
+    const seconds = faulting.timestamp;
+    record.modules.faulting = {
+      ...record.modules.faulting!,
+      timestamp: new Date(seconds * 1000).toISOString(),
+      timestampEpoch: seconds,
+    };
+  }
+  return record;
 }
 
 function isRecordLike(value: unknown): value is AnalyzeDumpRecord {

@@ -3,9 +3,11 @@
 // ordered deterministically (buckets by count then id, files by path), whatever order parallel
 // workers finished in: two runs over the same dumps give the same summary.json but for
 // `generatedAt`.
+import { packageInfo } from '../../package-info.js';
 import type {
   AnalyzeDumpRecord,
   AnalyzeEngineName,
+  AnalyzeRunOptions,
   AnalyzeSummary,
   SummaryBucket,
   SummaryFailure,
@@ -104,7 +106,9 @@ export class SummaryBuilder {
     if (fbid !== undefined) state.failureBucketIds.add(fbid);
   }
 
-  build(extra: { interrupted?: boolean; generatedAt?: Date } = {}): AnalyzeSummary {
+  build(
+    extra: { interrupted?: boolean; generatedAt?: Date; options?: AnalyzeRunOptions } = {},
+  ): AnalyzeSummary {
     const buckets: SummaryBucket[] = [...this.buckets.values()]
       .map((state): SummaryBucket => {
         const files = [...state.files].sort();
@@ -129,8 +133,11 @@ export class SummaryBuilder {
       (a, b) => b.count - a.count || a.code.localeCompare(b.code),
     )[0];
     const byFile = (a: SummaryFailure, b: SummaryFailure) => a.file.localeCompare(b.file);
+    const tool = packageInfo();
     return {
       schemaVersion: 1,
+      tool: { name: tool.name, version: tool.version },
+      ...(extra.options === undefined ? {} : { options: extra.options }),
       generatedAt: (extra.generatedAt ?? new Date()).toISOString(),
       algorithm: this.algorithms.size === 1 ? [...this.algorithms][0]! : this.algorithm,
       engines: [...this.engines].sort(),

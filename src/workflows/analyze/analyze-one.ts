@@ -4,13 +4,9 @@
 // abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
-import { inspectDump, type InspectedDumpOk } from '../../minidump/inspect.js';
-import {
-  AbortedError,
-  DebuggerExitedError,
-  DebuggerNotFoundError,
-  isHarnessError,
-} from '../../errors.js';
+import { inspectDump } from '../../minidump/inspect.js';
+import { truncatedStreams } from '../../minidump/truncated-streams.js';
+import { AbortedError, isHarnessError, type HarnessErrorCode } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
   AnalyzeEngineName,
@@ -19,7 +15,7 @@ import type {
 import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
-import { runDebuggerOnDump, type DebuggerRunResult } from './debugger-run.js';
+import type { DebuggerRunResult } from './debugger-run.js';
 import { scanStack } from './stack-scan.js';
 import type { ScriptStep } from './triage-script.js';
 
@@ -103,6 +99,8 @@ export async function analyzeOneDump(
     return record;
   }
   const dialect = ctx.engine;
+  // Loaded here, not at the top: the builtin engine never loads the debugger engine or node-pty.
+  const { runDebuggerOnDump } = await import('./debugger-run.js');
   let lastError: AnalyzeError | undefined;
   for (let attempt = 1; attempt <= CRASHES_BEFORE_QUARANTINE; attempt++) {
     let run: DebuggerRunResult;
@@ -119,10 +117,13 @@ export async function analyzeOneDump(
         ...optional(ctx),
       });
     } catch (error) {
-      if (ctx.signal?.aborted === true || error instanceof AbortedError) {
-        throw error instanceof AbortedError ? error : new AbortedError('analysis interrupted');
+      // Codes, not instanceof: the engine is a lazily imported module graph, and under a CJS
+      // loader (mocha + tsx) its error classes are a second copy (errors.ts isHarnessError).
+      const code: HarnessErrorCode | undefined = isHarnessError(error) ? error.code : undefined;
+      if (ctx.signal?.aborted === true || code === 'ABORTED') {
+        throw code === 'ABORTED' ? error : new AbortedError('analysis interrupted');
       }
-      if (error instanceof DebuggerNotFoundError) throw error;
+      if (code === 'DEBUGGER_NOT_FOUND') throw error;
       lastError = toAnalyzeError(error);
       const record = fromBuiltin(file, hashed, base, ctx.engine);
       record.ok = false;
@@ -130,7 +131,7 @@ export async function analyzeOneDump(
       record.attempts = attempt;
       record.timings = { totalMs: elapsed(), commands: [] };
       record.bucket = null;
-      if (error instanceof DebuggerExitedError) {
+      if (code === 'DEBUGGER_EXITED') {
         if (attempt < CRASHES_BEFORE_QUARANTINE) {
           ctx.onRetry?.(file, lastError);
           continue;
@@ -169,19 +170,6 @@ export async function analyzeOneDump(
   throw new Error(`analyze: no result for ${file} (${lastError?.message ?? ''})`);
 }
 
-/** Memory lists may be cut (a full dump whose write was interrupted is still worth a look). */
-const MEMORY_STREAMS = new Set([5, 9]);
-
-/**
- * Structure streams (threads, modules, exception…) that run past the end of the file: the dump
- * was cut short, and neither we nor a debugger can say much about it.
- */
-function truncatedStreams(dump: InspectedDumpOk): string[] {
-  return dump.streams
-    .filter((s) => !MEMORY_STREAMS.has(s.type) && s.rva + s.size > dump.fileSize)
-    .map((s) => s.name);
-}
-
 function optional(ctx: DumpRunContext) {
   return {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -199,6 +187,7 @@ export function emptyRecord(
   return {
     schemaVersion: 1,
     file,
+    fileSize: hashed.size,
     size: hashed.size,
     sha256: hashed.sha256,
     ok: false,

@@ -12,13 +12,13 @@ import type {
   AnalyzeError,
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
-import { RecordAppender, recordedHashes } from '../../report/analyze/records-file.js';
+import { readRecords, RecordAppender } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
-import { sha256File } from './file-hash.js';
+import { resumeKey, sha256File } from './file-hash.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -54,6 +54,8 @@ export interface AnalyzeOptions {
   timeoutMs?: number;
   symbolPath?: string;
   resume?: boolean;
+  /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
+  extensions?: readonly string[];
   shard?: { index: number; count: number };
   /** Bucketing skip list (replaces the default). */
   skipModules?: readonly string[];
@@ -98,7 +100,11 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
 
-  const { files: inputs, unmatched } = await expandInputs(options.inputs, options.cwd);
+  const { files: inputs, unmatched } = await expandInputs(
+    options.inputs,
+    options.cwd,
+    options.extensions,
+  );
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     throw new UsageError(
@@ -114,7 +120,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       `${files.records} already has records: add --resume to continue that run, or pick another --out`,
     );
   }
-  const done = options.resume === true ? await recordedHashes(files.records) : new Set<string>();
+  const done = new Set<string>();
+  if (options.resume === true) {
+    for await (const record of readRecords(files.records)) done.add(resumeKey(record));
+  }
   const signer = createSigner(
     options.skipModules === undefined ? {} : { skipModules: options.skipModules },
   );
@@ -177,7 +186,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        if (done.has(hashed.sha256)) {
+        if (done.has(resumeKey({ file, ...hashed }))) {
           skipped.resumed++;
           emit({
             type: 'dump',
@@ -246,6 +255,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const interrupted = options.signal?.aborted === true;
   const summary = await writeSummaryAndReport(options.outDir, signer.algorithm, {
     interrupted,
+    options: {
+      command: 'analyze',
+      inputs: [...options.inputs],
+      engineRequested: options.engine ?? 'auto',
+      engine: choice.engine,
+      ...(scriptPath === undefined ? {} : { script: scriptPath }),
+      jobs,
+      ...(choice.engine === 'builtin' ? {} : { timeoutMs: Math.round(ctx.timeoutMs) }),
+      ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+      resume: options.resume === true,
+      ...(options.shard === undefined
+        ? {}
+        : { shard: `${options.shard.index}/${options.shard.count}` }),
+      ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
   });
   emit({ type: 'finish', summary });

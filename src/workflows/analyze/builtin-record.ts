@@ -34,7 +34,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     name: exception.name,
     address: exception.address,
     threadId: exception.threadId,
-    flags: `0x${exception.flags.toString(16)}`,
+    flags: exception.flags,
     parameters: exception.parameters,
     ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
     ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
@@ -60,8 +60,8 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
   const notAvailable: NotAvailable[] = ['frames.symbols', 'clrException', 'heapSummary', 'analyze'];
   if (!exception) notAvailable.push('exception');
   return {
-    dumpKind: dump.kind,
-    dumpTimestamp: dump.timestamp,
+    dumpKind: dump.dumpKind,
+    dumpTimestamp: dump.dumpTimestamp,
     process,
     exception: analyzed,
     frames,
@@ -83,6 +83,9 @@ export function moduleSummary(
     count: modules.length,
     withDebugId,
     withoutDebugId: modules.length - withDebugId,
+    list: modules.map((m) =>
+      m.fileVersion === undefined ? { name: m.name } : { name: m.name, fileVersion: m.fileVersion },
+    ),
   };
   if (faulting) summary.faulting = moduleInfo(faulting);
   return summary;
@@ -94,6 +97,7 @@ export function moduleInfo(m: InspectedModule): AnalyzeModuleInfo {
     base: m.base,
     path: m.path,
     timestamp: m.timestamp,
+    timestampEpoch: m.timestampEpoch,
     ...(m.fileVersion === undefined ? {} : { fileVersion: m.fileVersion }),
     ...(m.debugId === undefined ? {} : { debugId: m.debugId }),
   };

@@ -10,11 +10,13 @@ import { parseExtensionLoad } from '../../parsers/extension-load.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import { parseLastEvent } from '../../parsers/last-event.js';
 import { parsePrintException } from '../../parsers/print-exception.js';
+import { lookupChain } from '../../parsers/registry.js';
 import { parseStack } from '../../parsers/stack.js';
 import type {
   AnalyzeRecord,
   HeapSummaryRecord,
   PrintExceptionRecord,
+  RecordKind,
   StackFrame,
 } from '../../parsers/records.js';
 import type {
@@ -25,36 +27,14 @@ import type {
 } from '../../report/analyze/analyze-record.js';
 import type { BuiltinFields } from './builtin-record.js';
 
-export type CommandKind =
-  | 'lastEvent'
-  | 'exceptionRecord'
-  | 'stack'
-  | 'analyze'
-  | 'extensionLoad'
-  | 'printException'
-  | 'heapSummary'
-  | 'other';
-
 /**
- * The parser a triage command's output goes to. Sample commands: `.lastevent`, `.exr -1`,
- * `kn 50`, `~#kb`, `!analyze -v`, `.loadby sos clr`, `!pe`, `!heap -s`, `info exception`, `bt`.
+ * The record kind a triage command's output is parsed as, from the parsers' own command table
+ * (src/parsers/registry.ts, the one `cdb-harness parse` uses): `.lastevent`, `.exr -1`, `kn 50`,
+ * `~#kb`, `!analyze -v`, `.loadby sos clr`, `!pe`, `!heap -s`, `info exception`, `bt`. 'other'
+ * when no parser reads it (`.ecxr`).
  */
-export function commandKind(command: string, dialect: 'cdb' | 'winedbg'): CommandKind {
-  const c = command.trim();
-  if (dialect === 'winedbg') {
-    if (/^info\s+exception$/i.test(c)) return 'lastEvent';
-    if (/^(bt|backtrace)(\s|$)/i.test(c)) return 'stack';
-    return 'other';
-  }
-  if (/^\.lastevent$/i.test(c)) return 'lastEvent';
-  if (/^\.exr(\s|$)/i.test(c)) return 'exceptionRecord';
-  // `k`, `kb 50`, `kn`, `kPn`, `~#kn 50` — but not `.kill` or `!kdexts`
-  if (/^(~[#.0-9]*\s*)?k[bcdhlnpv]*(\s|$)/i.test(c)) return 'stack';
-  if (/^!analyze(\s|$)/i.test(c)) return 'analyze';
-  if (/^\.(loadby|load)\s/i.test(c)) return 'extensionLoad';
-  if (/^!(pe|printexception)(\s|$)/i.test(c)) return 'printException';
-  if (/^!heap\s+-s(\s|$)/i.test(c)) return 'heapSummary';
-  return 'other';
+export function commandKind(command: string): RecordKind | 'other' {
+  return lookupChain(command)?.kind ?? 'other';
 }
 
 export interface CommandOutput {
@@ -81,7 +61,7 @@ export function absorbOutput(
   out: CommandOutput,
   dialect: 'cdb' | 'winedbg',
 ): void {
-  const kind = commandKind(out.command, dialect);
+  const kind = commandKind(out.command);
   switch (kind) {
     case 'lastEvent': {
       if (dialect === 'winedbg') {
@@ -156,7 +136,8 @@ export function absorbOutput(
       if (heap.heaps.length > 0) fields.heapSummary = heap;
       return;
     }
-    case 'other':
+    default:
+      // Kinds the analyze record has no field for (`!clrstack`, `info share`) and 'other'.
       return;
   }
 }

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { locateCdb } from '../../engine/dialects/locate-cdb.js';
+import { loadNodePty, nodePtyAvailable } from '../../pty/node-pty.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
 
 export type EngineRequest = AnalyzeEngineName | 'auto';
@@ -22,6 +23,15 @@ export function chooseEngine(
   given?: { debuggerPath?: string; hasCommandPrefix?: boolean },
 ): EngineChoice {
   if (request === 'builtin') return { engine: 'builtin', reason: 'asked for' };
+  // A debugger engine needs node-pty: say so before the batch starts, not once per dump.
+  if (request !== 'auto') loadNodePty();
+  else if (!nodePtyAvailable()) {
+    return {
+      engine: 'builtin',
+      reason:
+        'auto: node-pty (which the debugger engines need) is not installed; reading dumps directly',
+    };
+  }
   if (request === 'cdb') {
     if (given?.hasCommandPrefix === true || given?.debuggerPath !== undefined) {
       return { engine: 'cdb', reason: 'asked for (debugger given)' };

@@ -1,7 +1,8 @@
-// sha256 of a file, streamed in 1 MiB reads: dumps can be gigabytes. The hash names records
-// (`--resume`), shards (`--shard`) and raw-output folders.
+// sha256 of a file, streamed in 1 MiB reads: dumps can be gigabytes. The hash names shards
+// (`--shard`) and raw-output folders; with the path and the size it is the `--resume` key.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { AbortedError } from '../../errors.js';
 
 const CHUNK = 1024 * 1024;
@@ -26,4 +27,16 @@ export async function sha256File(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * What `--resume` (and `--merge`) take as "this dump was already analysed": the same file (path),
+ * with the same size and content. Not the hash alone: a copy of a dump under another name is its
+ * own input (a user who copied it there wants it in the report) and is analysed again. Windows
+ * paths compare case-insensitively.
+ */
+export function resumeKey(record: { file: string; size: number; sha256: string }): string {
+  const path = resolve(record.file).replace(/\\/g, '/');
+  const normalized = process.platform === 'win32' ? path.toLowerCase() : path;
+  return `${normalized}\u0000${record.size}\u0000${record.sha256}`;
 }

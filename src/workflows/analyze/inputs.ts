@@ -1,10 +1,27 @@
 // Turns the PATH arguments of `analyze` into a sorted list of dump files: files as given,
-// folders searched recursively for *.dmp (any case), anything with glob characters expanded by
-// tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
+// folders searched recursively for dump extensions (any case), anything with glob characters
+// expanded by tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { UsageError } from '../../errors.js';
+
+/**
+ * What a folder scan takes: `.dmp`, plus the names Windows Error Reporting gives its dumps
+ * (`.mdmp` minidumps and `.hdmp` heap dumps, https://learn.microsoft.com/windows/win32/wer/collecting-user-mode-dumps
+ * and the WER report folders). More with `--ext`.
+ */
+export const DUMP_EXTENSIONS: readonly string[] = ['.dmp', '.mdmp', '.hdmp'];
+
+/** `--ext` values (`dump`, `.core`, `*.bin`) → `.dump`, `.core`, `.bin`; refuses paths and globs. */
+export function normalizeExtension(text: string): string {
+  const bare = text.trim().replace(/^\*?\.?/, '');
+  // Sample: "mdmp" or "core.1"
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(bare)) {
+    throw new UsageError(`--ext wants a file extension such as mdmp or .core, got "${text}"`);
+  }
+  return `.${bare.toLowerCase()}`;
+}
 
 export interface ExpandedInputs {
   files: string[];
@@ -15,7 +32,11 @@ export interface ExpandedInputs {
 export async function expandInputs(
   paths: readonly string[],
   cwd = process.cwd(),
+  extraExtensions: readonly string[] = [],
 ): Promise<ExpandedInputs> {
+  const extensions = [
+    ...new Set([...DUMP_EXTENSIONS, ...extraExtensions.map(normalizeExtension)]),
+  ].map((e) => `**/*${e}`);
   const files = new Set<string>();
   const unmatched: string[] = [];
   for (const arg of paths) {
@@ -23,7 +44,7 @@ export async function expandInputs(
     const absolute = resolve(cwd, arg);
     const info = await stat(absolute).catch(() => undefined);
     if (info?.isDirectory()) {
-      const found = await glob(['**/*.dmp'], {
+      const found = await glob(extensions, {
         cwd: absolute,
         caseSensitiveMatch: false,
         absolute: true,

@@ -7,11 +7,16 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { assertValid } from '../../report/schemas.js';
-import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../report/analyze/analyze-record.js';
+import type {
+  AnalyzeDumpRecord,
+  AnalyzeRunOptions,
+  AnalyzeSummary,
+} from '../../report/analyze/analyze-record.js';
 import { REPORT_FILE, writeHtmlReport } from '../../report/analyze/html-report.js';
 import { RECORDS_FILE, RecordAppender, readRecords } from '../../report/analyze/records-file.js';
 import type { Signer } from '../../report/analyze/signature.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
+import { resumeKey } from './file-hash.js';
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -35,13 +40,20 @@ export function outputFiles(outDir: string): OutputFiles {
 export async function writeSummaryAndReport(
   outDir: string,
   algorithm: string,
-  extra: { interrupted?: boolean; onBadLine?: (line: number, reason: string) => void } = {},
+  extra: {
+    interrupted?: boolean;
+    onBadLine?: (line: number, reason: string) => void;
+    options?: AnalyzeRunOptions;
+  } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
   const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
   for await (const record of readRecords(files.records, readOptions)) builder.add(record);
-  const summary = builder.build(extra.interrupted === true ? { interrupted: true } : {});
+  const summary = builder.build({
+    ...(extra.interrupted === true ? { interrupted: true } : {}),
+    ...(extra.options === undefined ? {} : { options: extra.options }),
+  });
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
@@ -58,8 +70,8 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 
 /**
  * `--merge DIR…`: the records of several output folders (shards) into one folder, one record per
- * sha256 (a dump analysed by two shards, or resumed twice, counts once; an ok record beats a
- * failed one), then summary and report. Raw output folders are not copied: the records keep
+ * dump (path + size + sha256, as `--resume` keys it: a dump analysed by two shards, or resumed
+ * twice, counts once; an ok record beats a failed one), then summary and report. Raw output folders are not copied: the records keep
  * pointing at the shard folder they came from, by absolute path.
  */
 export async function mergeOutputs(
@@ -79,10 +91,10 @@ export async function mergeOutputs(
   if (dirs.some((d) => resolve(d) === resolve(outDir))) {
     throw new UsageError('--merge: the output folder must not be one of the folders merged');
   }
-  // First pass: which sha256 has an ok record anywhere (only hashes are kept, not records).
-  const okHashes = new Set<string>();
+  // First pass: which dump has an ok record anywhere (only keys are kept, not records).
+  const okKeys = new Set<string>();
   for (const dir of dirs) {
-    for await (const r of readRecords(join(dir, RECORDS_FILE))) if (r.ok) okHashes.add(r.sha256);
+    for await (const r of readRecords(join(dir, RECORDS_FILE))) if (r.ok) okKeys.add(resumeKey(r));
   }
   await rm(target.records, { force: true });
   const appender = await RecordAppender.open(target.records);
@@ -91,18 +103,21 @@ export async function mergeOutputs(
   try {
     for (const dir of dirs) {
       for await (const r of readRecords(join(dir, RECORDS_FILE))) {
-        if (written.has(r.sha256) || (!r.ok && okHashes.has(r.sha256))) {
+        const key = resumeKey(r);
+        if (written.has(key) || (!r.ok && okKeys.has(key))) {
           duplicates++;
           continue;
         }
-        written.add(r.sha256);
+        written.add(key);
         await appender.append(resign(rebase(r, dir), signer));
       }
     }
   } finally {
     await appender.close();
   }
-  const summary = await writeSummaryAndReport(outDir, signer.algorithm);
+  const summary = await writeSummaryAndReport(outDir, signer.algorithm, {
+    options: { command: 'merge', mergedFrom: dirs.map((d) => resolve(d)) },
+  });
   return { summary, merged: written.size, duplicates };
 }
 
@@ -134,7 +149,9 @@ export async function rebucketOutputs(
     await appender.close();
   }
   await rename(tmp, files.records);
-  const summary = await writeSummaryAndReport(dir, signer.algorithm);
+  const summary = await writeSummaryAndReport(dir, signer.algorithm, {
+    options: { command: 'rebucket' },
+  });
   return { summary, records, changed };
 }
 

@@ -7,7 +7,6 @@
 // Order: resolve the process → estimate the size (winedbg: `info maps <pid>` from an unattached
 // winedbg, so no suspension; cdb: `!address -summary` once attached) → check free disk space →
 // reserve an owner-only file → write while polling its size → detach → read it back.
-import { execa } from 'execa';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import type { SessionTarget } from '../../engine/dialects/dialect.js';
@@ -16,6 +15,7 @@ import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
 import { parseWinedbgInfoMaps } from '../../parsers/winedbg-info-maps.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
+import { runToFiles } from '../run-to-file.js';
 import {
   listProcesses,
   lookupOptionsFor,
@@ -40,6 +40,8 @@ export interface DumpOptions {
   kind?: 'full' | 'mini';
   outDir: string;
   overwrite?: boolean;
+  /** Take the next free `name-2.dmp`, `name-3.dmp`… instead of failing on an existing file. */
+  numbered?: boolean;
   /** Estimate the size first (default true). */
   estimate?: boolean;
   debuggerPath?: string;
@@ -108,27 +110,29 @@ export function checkDiskSpace(free: number | null, required: number | null): st
 }
 
 /** How big the dump will be (null: unknown), and why not, when the engine could not say. */
-interface Estimate {
+export interface Estimate {
   bytes: number | null;
   note?: string;
 }
 
-async function winedbgEstimate(pid: number, options: DumpOptions): Promise<Estimate> {
+export async function winedbgEstimate(
+  pid: number,
+  options: Pick<DumpOptions, 'debuggerPath' | 'env' | 'signal'>,
+): Promise<Estimate> {
   const file = options.debuggerPath ?? 'winedbg';
-  const result = await execa(file, ['--command', `info maps ${pid}`], {
+  // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
+  const result = await runToFiles(file, ['--command', `info maps ${pid}`], {
     env: options.env ?? process.env,
-    extendEnv: false,
-    reject: false,
-    timeout: 15_000,
-    ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
+    timeoutMs: 15_000,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  const record = parseWinedbgInfoMaps(String(result.stdout));
+  const record = parseWinedbgInfoMaps(result.stdout);
   if (record.error !== undefined) return { bytes: null, note: `info maps: ${record.error}` };
   if (!record.sawHeader) return { bytes: null, note: 'info maps printed no region table' };
   return { bytes: record.committedPrivateBytes };
 }
 
-async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
+export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
   try {
     const result = await session.execute('!address -summary', { timeoutMs: 60_000 });
     const record = parseAddressSummary(result.output);
@@ -185,6 +189,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   const name = snapshotDumpName(proc.name, proc.pid, options.now ?? new Date());
   const path = await reserveDumpFile(options.outDir, name, {
     overwrite: options.overwrite === true,
+    numbered: options.numbered === true,
   });
 
   const target: SessionTarget =

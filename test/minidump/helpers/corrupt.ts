@@ -1,5 +1,6 @@
 // Byte-level surgery on copies of real dumps, located with a few lines of independent directory
-// parsing (format notes §1–2), so the corruption tests do not trust the reader to find what they
+// parsing (MINIDUMP_HEADER and MINIDUMP_DIRECTORY, https://learn.microsoft.com/windows/win32/api/
+// minidumpapiset/ns-minidumpapiset-minidump_header), so the corruption tests do not trust the reader to find what they
 // break.
 import {
   copyFileSync,

@@ -2,18 +2,18 @@
 // and shared by the test files (module-level promises), with the facts known independently of the
 // reader: what the program printed, what it was told to do, what winedbg said at the stop.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTarget, targetPath, wineEnv, type RunningTarget } from '../../helpers/wine.js';
 import { startWinedbg } from './winedbg-script.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
 
 let directory: string | undefined;
 
 /** A temp directory for this run's dumps, removed when the process exits. */
 export function dumpDir(): string {
   if (directory === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'cdbh-minidump-'));
+    const made = makeTempDir('minidump');
     directory = made;
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }

@@ -1,6 +1,6 @@
 // Drives real winedbg over plain pipes for the minidump tests (the engine layer is someone else's
 // and is not used here). With pipes winedbg prints no echo and no escapes, ends lines with \n and
-// prints its prompt `Wine-dbg>` with no newline (winedbg-lab §2), so "the output since my command
+// prints its prompt `Wine-dbg>` with no newline (see test/pty/terminal-text.test.ts), so "the output since my command
 // ends with the prompt" is the whole framing. Every wait has a deadline; the child is always reaped.
 import { spawn } from 'node:child_process';
 import { wineEnv } from '../../helpers/wine.js';

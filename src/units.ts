@@ -1,8 +1,10 @@
-// The unit syntax heap-trend options accept: durations (`5s`, `500ms`, `2m`, `1h`, bare numbers are
-// seconds) and sizes (`100MB`, `2GB`, `512KB`, `1.5G`; bare numbers are MB, like ProcDump's -m).
+// The one grammar for durations and sizes, used by every command that asks for a time or a size
+// (docs/cli.md lists them):
+//   durations  `90` (bare numbers are seconds, like ProcDump's -s), `500ms`, `30s`, `5m`, `1.5h`
+//   sizes      `100MB`, `2GB`, `512KB`, `1.5G` (bare numbers are MB, like ProcDump's -m)
 // Sizes are returned in KB because every heap number in the reports is in KB. Binary multiples:
 // 1 MB = 1024 KB, as `!heap -s` and Task Manager count.
-import { UsageError } from '../../errors.js';
+import { UsageError } from './errors.js';
 
 const DURATION_UNITS: Record<string, number> = {
   ms: 1,
@@ -16,11 +18,16 @@ const DURATION_UNITS: Record<string, number> = {
 // 5s, 500ms, 1.5m, 2h, 30
 const DURATION_RE = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min|h)?\s*$/i;
 
+export const DURATION_EXAMPLES = '90, 500ms, 30s, 5m, 1h';
+export const SIZE_EXAMPLES = '512KB, 100MB, 2GB (a bare number is MB)';
+
 /** Milliseconds; throws UsageError on anything else. */
 export function parseDuration(text: string, what = 'duration'): number {
   const match = DURATION_RE.exec(text);
   if (!match) {
-    throw new UsageError(`${what}: "${text}" is not a duration (examples: 500ms, 5s, 2m, 1h)`);
+    throw new UsageError(
+      `${what}: "${text}" is not a duration (examples: ${DURATION_EXAMPLES}; a bare number is seconds)`,
+    );
   }
   const value = Number(match[1]);
   const unit = DURATION_UNITS[(match[2] ?? 's').toLowerCase()] ?? 1000;
@@ -46,8 +53,7 @@ const SIZE_RE = /^\s*(\d+(?:\.\d+)?)\s*(k|kb|m|mb|g|gb|t|tb)?\s*$/i;
 /** Kilobytes; a bare number is megabytes. Throws UsageError on anything else. */
 export function parseSizeKb(text: string, what = 'size'): number {
   const match = SIZE_RE.exec(text);
-  if (!match)
-    throw new UsageError(`${what}: "${text}" is not a size (examples: 512KB, 100MB, 2GB)`);
+  if (!match) throw new UsageError(`${what}: "${text}" is not a size (examples: ${SIZE_EXAMPLES})`);
   const value = Number(match[1]);
   const unit = SIZE_UNITS[(match[2] ?? 'mb').toLowerCase()] ?? 1024;
   const kb = Math.round(value * unit);
@@ -63,4 +69,16 @@ export function parseSizeList(text: string, what = 'size list'): number[] {
     .filter((part) => part !== '');
   if (parts.length === 0) throw new UsageError(`${what}: empty list`);
   return [...new Set(parts.map((part) => parseSizeKb(part, what)))].sort((a, b) => a - b);
+}
+
+// 3, 12
+const COUNT_RE = /^\d+$/;
+
+/** A whole number ≥ `min`; throws UsageError otherwise. */
+export function parseCount(text: string, what = 'count', min = 0): number {
+  const n = Number(text.trim());
+  if (!COUNT_RE.test(text.trim()) || n < min) {
+    throw new UsageError(`${what} must be a whole number >= ${min}, got ${JSON.stringify(text)}`);
+  }
+  return n;
 }

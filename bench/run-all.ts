@@ -1,0 +1,90 @@
+// `npm run bench`: every benchmark in bench/, one after the other, each in its own process, in a
+// quick mode (small sizes, few rounds) unless `--full` is given. A benchmark that needs the Wine
+// rig is skipped with a note when the rig is not set up (`npm run setup`). Each prints its own
+// figures; this prints a closing table of what ran, how long it took and how it ended.
+//
+//   npm run bench                      quick mode (a few minutes)
+//   npm run bench -- --full            the sizes the goals are stated for (much longer)
+//   npm run bench -- cli-start umdh    only benchmarks whose name contains one of the words
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, wineRigReady } from '../test/helpers/wine.js';
+
+interface BenchPlan {
+  /** Arguments for the quick mode. */
+  quick: string[];
+  /** Arguments for --full (default: none, the bench's own defaults). */
+  full?: string[];
+  needsWine?: boolean;
+  /** Not a benchmark (a child process another bench starts). */
+  helper?: boolean;
+}
+
+const PLANS: Record<string, BenchPlan> = {
+  'analyze-rss-child.ts': { quick: [], helper: true },
+  'analyze-throughput.ts': {
+    quick: ['--builtin', '50', '--winedbg', '6', '--rss', '20,100'],
+  },
+  'cli-start.ts': { quick: ['--quick'] },
+  'dump-overhead.ts': { quick: ['3'], needsWine: true },
+  'engine-overhead.ts': { quick: ['30', '2'], needsWine: true },
+  'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },
+  'heap-trend-sampling.ts': { quick: ['--samples', '5'], needsWine: true },
+  'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
+  'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
+  'parse-throughput.ts': { quick: ['--mb', '5'] },
+  'umdh-diff.ts': { quick: ['--snapshots', '5', '--stacks', '5000'] },
+  'watch-suspension.ts': { quick: ['2'], needsWine: true },
+};
+
+const args = process.argv.slice(2);
+const full = args.includes('--full');
+const only = args.filter((a) => !a.startsWith('--'));
+const wine = wineRigReady();
+const benchDir = join(REPO_ROOT, 'bench');
+const files = readdirSync(benchDir)
+  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
+  .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
+  .sort();
+
+const results: { name: string; outcome: string; seconds: number }[] = [];
+for (const file of files) {
+  const plan = PLANS[file];
+  if (plan?.helper === true) continue;
+  if (plan?.needsWine === true && !wine) {
+    results.push({
+      name: file,
+      outcome: 'skipped (needs the Wine rig: npm run setup)',
+      seconds: 0,
+    });
+    continue;
+  }
+  let benchArgs = plan === undefined ? [] : full ? (plan.full ?? []) : plan.quick;
+  // analyze-throughput has a winedbg part of its own: leave it out without the rig.
+  if (file === 'analyze-throughput.ts' && !wine) benchArgs = [...benchArgs, '--skip-winedbg'];
+  console.log(
+    `\n=== ${file} ${benchArgs.join(' ')}${plan === undefined ? '  (no quick mode known: defaults)' : ''}`,
+  );
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(benchDir, file), ...benchArgs], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const outcome =
+    run.error !== undefined
+      ? `failed to start: ${run.error.message}`
+      : run.status === 0
+        ? 'ok'
+        : `exit ${run.status ?? run.signal}`;
+  results.push({ name: file, outcome, seconds });
+}
+
+console.log(`\n=== ${full ? 'full' : 'quick'} run of ${results.length} benchmark(s)`);
+for (const r of results) {
+  console.log(`  ${r.name.padEnd(26)} ${r.seconds.toFixed(1).padStart(7)} s  ${r.outcome}`);
+}
+if (results.some((r) => r.outcome !== 'ok' && !r.outcome.startsWith('skipped'))) {
+  process.exitCode = 1;
+}

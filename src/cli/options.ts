@@ -1,0 +1,211 @@
+// The shared vocabulary of the command line: one spelling, one value grammar and one help text per
+// concept, so `--symbols` on analyze means what it means on watch (docs/cli.md lists them all;
+// test/unit/cli-vocabulary.test.ts reads every command and holds them to this file).
+import { Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../units.js';
+
+/** Every error line the CLI prints starts with this (commander's own usage errors too). */
+export const ERROR_PREFIX = 'cdb-harness: ';
+
+/** commander's `error: unknown option …` re-prefixed like every other error we print. */
+export function writeCommanderError(text: string, write: (text: string) => void): void {
+  write(text.replace(/^error: /, ERROR_PREFIX));
+}
+
+/** Prints one error line with the shared prefix (multi-line messages keep their layout). */
+export function printError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${ERROR_PREFIX}${message}\n`);
+}
+
+// ---- value grammars: validate at parse time (a usage error before anything runs), keep the text
+// so the command's own option mapping reads the same string the user typed ----------------------
+
+const grammars = new WeakMap<Option, Grammar>();
+export type Grammar = 'duration' | 'size' | 'sizes' | 'count' | 'pid';
+
+/** Which shared grammar an option's value follows (undefined: free text or a path). */
+export function grammarOf(option: Option): Grammar | undefined {
+  return grammars.get(option);
+}
+
+function withGrammar(option: Option, grammar: Grammar): Option {
+  const flag = option.long ?? option.short ?? option.flags;
+  const check: Record<Grammar, (text: string) => unknown> = {
+    duration: (t) => parseDuration(t, flag),
+    size: (t) => parseSizeKb(t, flag),
+    sizes: (t) => parseSizeList(t, flag),
+    count: (t) => parseCount(t, flag),
+    pid: (t) => parsePid(t, flag),
+  };
+  option.argParser((text: string) => {
+    check[grammar](text);
+    return text;
+  });
+  grammars.set(option, grammar);
+  return option;
+}
+
+export const durationOption = (flags: string, description: string): Option =>
+  withGrammar(new Option(flags, description), 'duration');
+export const sizeOption = (flags: string, description: string): Option =>
+  withGrammar(new Option(flags, description), 'size');
+export const sizesOption = (flags: string, description: string): Option =>
+  withGrammar(new Option(flags, description), 'sizes');
+export const countOption = (flags: string, description: string): Option =>
+  withGrammar(new Option(flags, description), 'count');
+
+// 1234
+const PID_RE = /^\d+$/;
+
+/** A decimal process id (winedbg prints them in hex; we always take decimal, as tasklist shows). */
+export function parsePid(text: string, what = '--pid'): number {
+  if (!PID_RE.test(text.trim())) {
+    throw new UsageError(`${what} must be a decimal process id, got ${JSON.stringify(text)}`);
+  }
+  return Number(text.trim());
+}
+
+// ---- the concepts ---------------------------------------------------------------------------------
+
+/** `-y, --symbols` and its long alias `--symbol-path` (cdb's own `-y`). */
+export function addSymbolOptions(command: Command, what = 'symbol path for the debugger'): void {
+  command
+    .option('-y, --symbols <path>', `${what} (cdb -y; srv*C:\\symbols*https://…)`)
+    .option('--symbol-path <path>', 'same as --symbols');
+}
+
+/** The symbol path from either spelling; both at once is a usage error. */
+export function symbolPathOf(cli: { symbols?: string; symbolPath?: string }): string | undefined {
+  if (cli.symbols !== undefined && cli.symbolPath !== undefined && cli.symbols !== cli.symbolPath) {
+    throw new UsageError(
+      'give the symbol path once: --symbols, --symbol-path and -y are one option',
+    );
+  }
+  return cli.symbols ?? cli.symbolPath;
+}
+
+/** `--debugger PATH`: the cdb.exe or winedbg to run instead of the one found. */
+export function addDebuggerOption(command: Command): void {
+  command.option('--debugger <path>', 'the cdb.exe (or winedbg) to run instead of the one found');
+}
+
+/** `--engine cdb|winedbg` for live-process commands. */
+export function addLiveEngineOption(command: Command, note = ''): void {
+  command.addOption(
+    new Option(
+      '--engine <engine>',
+      `cdb or winedbg (default: cdb when found, else winedbg)${note}`,
+    ).choices(['cdb', 'winedbg']),
+  );
+}
+
+/** `-p, --pid` and `--name` (with ProcDump's and cdb's `-pn`), and `-w, --wait`. */
+export function addTargetOptions(command: Command, options: { wait?: boolean } = {}): void {
+  command.addOption(
+    withGrammar(new Option('-p, --pid <pid>', 'the process id, decimal (cdb -p)'), 'pid'),
+  );
+  command.option(
+    '--name <name>',
+    'the one process with this image name, w3wp or w3wp.exe (cdb -pn)',
+  );
+  if (options.wait === true) {
+    command.option(
+      '-w, --wait <name>',
+      'wait for a process with this image name to start, then take it (ProcDump -w)',
+    );
+  }
+}
+
+/** `--out DIR`: always a folder the command writes its files into. */
+export function addOutOption(command: Command, what: string): void {
+  command.option('--out <dir>', what);
+}
+
+/** `--json`: the machine-readable result on stdout; progress and messages stay on stderr. */
+export function addJsonOption(command: Command, what: string): void {
+  command.option('--json', what);
+}
+
+/** `--record DIR`: one raw transcript (JSON lines) per debugger session, into this folder. */
+export function addRecordOption(command: Command): void {
+  command.option(
+    '--record <dir>',
+    'keep a raw transcript (JSON lines) of each debugger session in this folder',
+  );
+}
+
+// ---- ProcDump and cdb spellings -------------------------------------------------------------------
+
+/**
+ * Multi-letter single-dash spellings users bring from ProcDump (`-ma`, `-mm`, `-ml`) and cdb
+ * (`-pn`) are not options commander can declare (a short option is one letter), so they are
+ * rewritten to their long names before the command parses its arguments; so is ProcDump's `-s`
+ * (seconds between dumps), which is our shared `--interval`. Only the spellings a
+ * command lists are rewritten, and nothing after `--` (a launched program's own arguments).
+ * Source of the spellings: https://learn.microsoft.com/sysinternals/downloads/procdump and
+ * https://learn.microsoft.com/windows-hardware/drivers/debugger/cdb-command-line-options
+ */
+export const PROCDUMP_SPELLINGS = {
+  '-ma': '--full',
+  '-mm': '--mini',
+  '-ml': '--commit-below',
+  '-pn': '--name',
+  '-s': '--interval',
+} as const;
+
+export type ProcDumpSpelling = keyof typeof PROCDUMP_SPELLINGS;
+
+// -mp, -mt, -mc, -md, -mk: ProcDump dump types we do not write
+const OTHER_DUMP_TYPE_RE = /^-m[a-z]$/;
+
+export function rewriteProcDumpArgs(
+  args: readonly string[],
+  spellings: readonly ProcDumpSpelling[],
+): string[] {
+  const out: string[] = [];
+  let operands = false;
+  for (const arg of args) {
+    if (operands || arg === '--') {
+      operands = true;
+      out.push(arg);
+      continue;
+    }
+    const long = (spellings as readonly string[]).includes(arg)
+      ? PROCDUMP_SPELLINGS[arg as ProcDumpSpelling]
+      : undefined;
+    if (long !== undefined) {
+      out.push(long);
+      continue;
+    }
+    if (OTHER_DUMP_TYPE_RE.test(arg) && spellings.includes('-ma')) {
+      throw new UsageError(
+        `${arg}: only ProcDump's -ma (full) and -mm (mini) dump types exist here`,
+      );
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/** A subcommand that understands the ProcDump/cdb spellings it lists (see rewriteProcDumpArgs). */
+export class ProcDumpStyleCommand extends Command {
+  constructor(
+    name: string,
+    readonly procdumpSpellings: readonly ProcDumpSpelling[],
+  ) {
+    super(name);
+  }
+
+  override parseOptions(argv: string[]): ReturnType<Command['parseOptions']> {
+    return super.parseOptions(rewriteProcDumpArgs(argv, this.procdumpSpellings));
+  }
+}
+
+/** Attaches a command built with `new …Command(name)` so it inherits the program's settings. */
+export function attach(program: Command, command: Command): Command {
+  command.copyInheritedSettings(program);
+  program.addCommand(command);
+  return command;
+}

@@ -1,0 +1,132 @@
+// The dump table of report.html as compact JSON for the page's own script: one array per dump,
+// every repeated text (exception names, frames, module lists, signatures) stored once in a string
+// table and referred to by index. Crash sets repeat themselves (one app, a few crashes), so 10,000
+// dumps stay a few MB where the same table as HTML would not (bench/html-report.ts).
+import type { AnalyzeDumpRecord } from './analyze-record.js';
+import { engineNote, missingInWords } from './report-words.js';
+import { frameText } from './signature.js';
+
+/** Strings by index; index 0 is the empty string (= "none"). */
+export class StringTable {
+  private readonly ids = new Map<string, number>([['', 0]]);
+  readonly strings: string[] = [''];
+
+  id(text: string | undefined | null): number {
+    if (text === undefined || text === null || text === '') return 0;
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(text);
+      this.ids.set(text, id);
+    }
+    return id;
+  }
+}
+
+/**
+ * Positions in a dump row. The page script (report-script.ts) reads the same positions: change
+ * both together. `s` = string-table index.
+ */
+export const ROW = {
+  file: 0, // string
+  status: 1, // 0 ok, 1 failed, 2 quarantined
+  code: 2, // s
+  name: 3, // s: exception name
+  access: 4, // s: "write 0x10"
+  address: 5, // string
+  bucket: 6, // index into the bucket list, -1 none
+  process: 7, // s
+  pid: 8, // number, -1 unknown
+  kind: 9, // s: full | mini
+  size: 10, // number
+  time: 11, // string: ISO 8601 or ''
+  engine: 12, // s
+  ms: 13, // number
+  sha: 14, // string: sha256
+  frames: 15, // s[]
+  faulting: 16, // s: "name version"
+  modules: 17, // s: "name version" lines
+  moduleCount: 18, // number
+  clr: 19, // [s type, s message] or 0
+  error: 20, // [s code, string message, string last output] or 0
+  registers: 21, // s: "rip=0x… rsp=0x…" or 0
+  missing: 22, // s: what the record could not say, in words
+  warnings: 23, // s[]
+  raw: 24, // [s command, string path][]
+  attempts: 25, // number
+  thread: 26, // s: faulting thread id
+} as const;
+
+export function dumpRow(
+  r: AnalyzeDumpRecord,
+  strings: StringTable,
+  bucketIndex: ReadonlyMap<string, number>,
+): unknown[] {
+  const row: unknown[] = [];
+  const ex = r.exception;
+  const faulting = r.modules.faulting;
+  const clr = r.clrException?.exceptions[0];
+  const registers = ex?.registers;
+  const missing = missingInWords(r.notAvailable);
+  row[ROW.file] = r.file;
+  row[ROW.status] = r.ok ? 0 : r.quarantined === true ? 2 : 1;
+  row[ROW.code] = strings.id(ex?.code);
+  row[ROW.name] = strings.id(ex?.name);
+  row[ROW.access] = strings.id(
+    ex?.accessType === undefined ? '' : `${ex.accessType} ${ex.accessAddress ?? ''}`.trim(),
+  );
+  row[ROW.address] = ex?.address ?? '';
+  row[ROW.bucket] = r.bucket ? (bucketIndex.get(r.bucket.id) ?? -1) : -1;
+  row[ROW.process] = strings.id(r.process.name);
+  row[ROW.pid] = r.process.pid ?? -1;
+  row[ROW.kind] = strings.id(r.dumpKind);
+  row[ROW.size] = r.fileSize ?? r.size;
+  row[ROW.time] = r.dumpTimestamp ?? '';
+  row[ROW.engine] = strings.id(r.engine);
+  row[ROW.ms] = r.timings.totalMs;
+  row[ROW.sha] = r.sha256;
+  row[ROW.frames] = r.frames
+    .slice(0, 64)
+    .map((f) =>
+      strings.id(
+        typeof f === 'string'
+          ? f
+          : `${frameText(f)}${f.trust === undefined || f.trust === 'debugger' ? '' : `  [${f.trust}]`}`,
+      ),
+    );
+  row[ROW.faulting] = strings.id(
+    faulting ? `${faulting.name}${faulting.fileVersion ? ` ${faulting.fileVersion}` : ''}` : '',
+  );
+  row[ROW.modules] = strings.id(
+    (r.modules.list ?? [])
+      .map((m) => (m.fileVersion === undefined ? m.name : `${m.name} ${m.fileVersion}`))
+      .join('\n'),
+  );
+  row[ROW.moduleCount] = r.modules.count;
+  row[ROW.clr] = clr ? [strings.id(clr.type), strings.id(clr.message)] : 0;
+  row[ROW.error] = r.error
+    ? [strings.id(r.error.code), r.error.message, (r.error.lastOutput ?? []).join('\n')]
+    : 0;
+  row[ROW.registers] =
+    registers === undefined
+      ? 0
+      : strings.id(
+          Object.entries(registers)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(' '),
+        );
+  row[ROW.missing] = strings.id(missing === '' ? '' : `${missing} — ${engineNote(r.engine)}`);
+  row[ROW.warnings] = r.warnings.map((w) => strings.id(w));
+  row[ROW.raw] = r.rawOutputs.map((o) => [strings.id(o.command), o.path]);
+  row[ROW.attempts] = r.attempts;
+  row[ROW.thread] = strings.id(ex?.threadId === undefined ? '' : String(ex.threadId));
+  return row;
+}
+
+/** JSON that is safe inside `<script type="application/json">`: no `</script>` can close it. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

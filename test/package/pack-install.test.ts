@@ -1,0 +1,205 @@
+// What a user gets from npm: `npm pack` of this repository, installed into an empty folder WITHOUT
+// the optional node-pty (so node-pty is really missing, not mocked), then the installed CLI and
+// library are used from there: `--version`, `inspect`, `parse`, `analyze --engine builtin`, `--engine auto`
+// falling back to the builtin reader, a debugger engine refused with a clear message, the library
+// entry and a schema through `exports`. Also checks what the tarball carries (no source maps
+// pointing at an unshipped src/, docs/ and one example dump in, the other examples out) and that
+// every file the README links to is in it. Needs the npm registry or a warm npm cache.
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validate } from '../../src/report/schemas.js';
+import { REPO_ROOT } from '../helpers/wine.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without the npm_* variables of an enclosing `npm test`. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+  }
+  return env;
+}
+
+function run(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 240_000,
+): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      [...args],
+      { cwd, env: cleanEnv(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+describe('the npm package, installed from its tarball', function () {
+  this.timeout(600_000);
+  let work = '';
+  let app = '';
+  let files: string[] = [];
+  let cli = '';
+  const version = (
+    JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'cdbh-pack-'));
+    // `npm pack` runs `prepare` (the build: tsc + the precompiled validators) first.
+    const packed = await run(npm, ['pack', '--json', '--pack-destination', work], REPO_ROOT);
+    expect(packed.code, packed.stderr).to.equal(0);
+    const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    files = info[0]!.files.map((f) => f.path);
+    // An empty project folder of its own.
+    app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), '{ "name": "try-cdb-harness", "private": true }\n');
+    const installed = await run(
+      npm,
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--omit=optional',
+        join(work, info[0]!.filename),
+      ],
+      app,
+    );
+    expect(installed.code, installed.stderr).to.equal(0);
+    cli = join(app, 'node_modules', '.bin', 'cdb-harness');
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('carries the license, docs, schemas, validators and one example, and no source maps', () => {
+    for (const path of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'bin/cdb-harness.js',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/validators/inspect.cjs',
+      'schemas/inspect.schema.json',
+      'docs/records.md',
+      'docs/bucketing.md',
+      'dbgscripts/triage.cdb.txt',
+      'examples/dumps/av-write-a.dmp',
+    ]) {
+      expect(files, path).to.include(path);
+    }
+    expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).to.deep.equal([]);
+    expect(files).to.not.include('examples/dumps/av-write-b.dmp');
+  });
+
+  it('has every file the README links to', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)#:]+)\)/g)].map((m) => m[1]!);
+    expect(links).to.include('docs/records.md');
+    for (const link of links) expect(files, link).to.include(link);
+  });
+
+  it('installs without node-pty, the native optional dependency', () => {
+    expect(existsSync(join(app, 'node_modules', 'cdb-harness', 'package.json'))).to.equal(true);
+    expect(existsSync(join(app, 'node_modules', 'node-pty'))).to.equal(false);
+  });
+
+  it('prints the version of package.json', async () => {
+    const result = await run(cli, ['--version'], app);
+    expect(result.code).to.equal(0);
+    expect(result.stdout.trim()).to.equal(version);
+  });
+
+  it('inspects the shipped example dump', async () => {
+    const dump = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps', 'av-write-a.dmp');
+    const result = await run(cli, ['inspect', '--json', dump], app);
+    expect(result.code, result.stderr).to.equal(0);
+    const envelope = JSON.parse(result.stdout) as { dumps: { exception: { code: string } }[] };
+    expect(envelope.dumps[0]?.exception.code).to.equal('0xc0000005');
+    expect(validate('inspect', envelope).errors).to.deep.equal([]);
+  });
+
+  it('analyzes with the builtin engine and writes records, summary and report', async () => {
+    const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
+    const result = await run(cli, ['analyze', dumps, '--engine', 'builtin', '--out', 'out'], app);
+    expect(result.code, result.stderr).to.equal(0);
+    for (const file of ['records.ndjson', 'summary.json', 'report.html']) {
+      expect(existsSync(join(app, 'out', file)), file).to.equal(true);
+    }
+    const summary = JSON.parse(readFileSync(join(app, 'out', 'summary.json'), 'utf8')) as {
+      dumps: number;
+      tool: { version: string };
+    };
+    expect(summary.dumps).to.equal(1);
+    expect(summary.tool.version).to.equal(version);
+  });
+
+  it('falls back to the builtin engine under --engine auto when node-pty is missing', async () => {
+    const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
+    const result = await run(cli, ['analyze', dumps, '--out', 'auto'], app);
+    expect(result.code, result.stderr).to.equal(0);
+    const summary = JSON.parse(readFileSync(join(app, 'auto', 'summary.json'), 'utf8')) as {
+      options: { engine: string };
+    };
+    expect(summary.options.engine).to.equal('builtin');
+  });
+
+  it('refuses a debugger engine with a message saying how to get node-pty (exit 3)', async () => {
+    const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
+    const result = await run(cli, ['analyze', dumps, '--engine', 'winedbg', '--out', 'w'], app);
+    expect(result.code).to.equal(3);
+    expect(result.stderr).to.match(/need node-pty.*npm install node-pty/);
+    expect(result.stderr).to.not.match(/ERR_MODULE_NOT_FOUND|at .*\.js:\d+/);
+  });
+
+  it('parses saved debugger output', async () => {
+    // Prompt and banner lines from events/clr-e0434352-first-and-second-chance-net8-x64.txt.
+    const log = join(app, 'session.log');
+    writeFileSync(
+      log,
+      '0:000> g\n(5fc4.6320): CLR exception - code e0434352 (!!! second chance !!!)\n0:000> \n',
+    );
+    const result = await run(cli, ['parse', log], app);
+    expect(result.code, result.stderr).to.equal(0);
+    const envelope = JSON.parse(result.stdout) as { events: { code: string }[] };
+    expect(envelope.events.map((e) => e.code)).to.deep.equal(['0xe0434352']);
+  });
+
+  it('exports the library entry and the schemas', async () => {
+    const script = [
+      "const api = await import('cdb-harness');",
+      "const { createRequire } = await import('node:module');",
+      'const require = createRequire(process.cwd() + "/");',
+      "const schema = require('cdb-harness/schemas/inspect.schema.json');",
+      "const pkg = require('cdb-harness/package.json');",
+      "const dump = await api.inspectDump('node_modules/cdb-harness/examples/dumps/av-write-a.dmp');",
+      "console.log(JSON.stringify({ fn: typeof api.analyzeDumps, title: schema.title, version: pkg.version, ok: api.validate('inspect', { schemaVersion: 1, dumps: [dump] }).ok }));",
+    ].join('\n');
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(result.code, result.stderr).to.equal(0);
+    expect(JSON.parse(result.stdout)).to.deep.include({ fn: 'function', version, ok: true });
+    expect((JSON.parse(result.stdout) as { title: string }).title).to.match(/^inspect/);
+  });
+});
