@@ -431,7 +431,14 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
         line.hresult = check.clr.hresult;
       }
       const notes = [...check.problems, ...check.notes];
-      if (check.clr?.note !== undefined) notes.push(check.clr.note);
+      // Why the record has no HRESULT, when nothing else (SOS) named the exception.
+      if (
+        check.clr?.note !== undefined &&
+        line.hresult === undefined &&
+        line.clrType === undefined
+      ) {
+        notes.push(check.clr.note);
+      }
       if (notes.length > 0) line.notes = [...(line.notes ?? []), ...notes];
     }
     line.dumpMs = round(performance.now() - dumpStart);
