@@ -11,3 +11,12 @@ fi
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
 bash scripts/build-dotnet-targets.sh
+# The real Debugger Engine (NuGet) for the test:dbgeng tier. Exit 3 means the package cannot be had
+# (no NuGet here): the tier is skipped with that reason; any other failure is a real one.
+dbgeng_status=0
+bash scripts/setup-dbgeng.sh || dbgeng_status=$?
+if [ "$dbgeng_status" -eq 3 ]; then
+  echo "setup: the test:dbgeng tier will be skipped (scripts/setup-dbgeng.sh said why above)" >&2
+elif [ "$dbgeng_status" -ne 0 ]; then
+  exit "$dbgeng_status"
+fi

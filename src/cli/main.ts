@@ -6,7 +6,7 @@ import { isHarnessError } from '../errors.js';
 import { packageInfo } from '../package-info.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
-import { ERROR_PREFIX, writeCommanderError } from './options.js';
+import { ERROR_PREFIX, writeCommanderError } from './error-output.js';
 
 /** The package version, read from package.json (one place). */
 export const VERSION = packageInfo().version;

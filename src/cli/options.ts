@@ -5,19 +5,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../units.js';
 
-/** Every error line the CLI prints starts with this (commander's own usage errors too). */
-export const ERROR_PREFIX = 'cdb-harness: ';
-
-/** commander's `error: unknown option …` re-prefixed like every other error we print. */
-export function writeCommanderError(text: string, write: (text: string) => void): void {
-  write(text.replace(/^error: /, ERROR_PREFIX));
-}
-
-/** Prints one error line with the shared prefix (multi-line messages keep their layout). */
-export function printError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${ERROR_PREFIX}${message}\n`);
-}
+export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js';
 
 // ---- value grammars: validate at parse time (a usage error before anything runs), keep the text
 // so the command's own option mapping reads the same string the user typed ----------------------

@@ -1,7 +1,7 @@
 // `.exr -1` / `.exr ADDR`: the exception record (also printed inside `!analyze -v`).
 import { defineParser } from './descriptor.js';
 import { dropEcho } from './prompt.js';
-import { normalizeCode, normalizeHex, splitLines } from './text.js';
+import { isNoiseLine, normalizeCode, normalizeHex, splitLines } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
 import type { Hex, RecordBase } from './records.js';
 
@@ -54,7 +54,10 @@ export function parseExceptionRecord(text: string): ExceptionRecordRecord {
   for (const line of dropEcho(splitLines(text).map((l) => l.trimEnd()))) {
     if (line.trim().length === 0) continue;
     if (readLine(record, line)) continue;
-    if (NOT_EXCEPTION_RE.test(line)) {
+    // Symbol-load noise the real engine prints before the record when it cannot find the image
+    // (test/fixtures/transcripts/dbgeng/analyze-av-write-minidump.txt):
+    //   *** WARNING: Unable to verify timestamp for av.exe
+    if (NOT_EXCEPTION_RE.test(line) || isNoiseLine(line)) {
       warnings.add(line.trim());
       continue;
     }

@@ -31,6 +31,9 @@ const DEBUGGER_TIME_RE = /^\s*debugger time: (.{1,200})$/;
 
 function chanceOf(text: string): Chance {
   const lower = text.toLowerCase();
+  // A dump's stored event (dbgeng 10.0.29507 under Wine, test/fixtures/transcripts/dbgeng/):
+  //   Last event: 3c8.3c0: Access violation - code c0000005 (first/second chance not available)
+  if (lower.includes('not available')) return null;
   if (lower.startsWith('first chance') || lower === 'first') return 'first';
   if (lower.includes('second chance') || lower === 'second') return 'second';
   return null;

@@ -40,6 +40,10 @@ const CDB_ROW_RE =
 const STATUS_RE = /^(?:[A-Z]{1,3}\s+)?\(([^()]{1,80})\)\s*(.{0,2000})$/;
 // lmv detail lines: `    Image path: C:\Windows\…\mscorwks.dll`, `    File version:     2.0.50727.8941`
 const DETAIL_RE = /^\s{2,}([A-Za-z][A-Za-z ]{0,40}?):\s+(\S.{0,2000})?$/;
+// lmv's heading over the version resource, printed even when the image has none (the real engine
+// on a mingw program, test/fixtures/transcripts/dbgeng/query-commands-av-write-minidump.txt):
+//     Information from resource tables:
+const RESOURCE_HEADING_RE = /^\s{2,}Information from resource tables:\s*$/;
 // `Unloaded modules:` starts the list of unloaded modules.
 const UNLOADED_RE = /^\s*Unloaded modules:\s*$/;
 // winedbg `info share` (winedbg 8.0, captured in test/parsers/fixtures/winedbg):
@@ -88,6 +92,7 @@ export function parseModules(text: string): ModulesRecord {
       modules.push(last);
       continue;
     }
+    if (last && RESOURCE_HEADING_RE.test(line)) continue;
     const detail = last ? DETAIL_RE.exec(line) : null;
     if (last && detail?.[1] !== undefined) {
       const key = detail[1].trim();

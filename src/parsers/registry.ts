@@ -22,7 +22,8 @@ import { printExceptionDescriptor } from './print-exception.js';
 import { sessionEndDescriptor } from './session-end.js';
 import { stackDescriptor } from './stack.js';
 import { startupDescriptor } from './startup.js';
-import { umdhDiffDescriptor, umdhLogDescriptor } from './umdh.js';
+import { umdhDiffDescriptor } from './umdh.js';
+import { umdhLogDescriptor } from './umdh-log.js';
 import { unknownDescriptor } from './unknown.js';
 
 /** Every parser, in the order of the record kinds' published list. */

@@ -4,10 +4,8 @@
 // line: every kind needs a line only that command prints (a column header, a banner, a field
 // name). Checked in order: kinds whose output embeds another's (the STACK_TEXT of `!analyze -v`
 // holds k frames) come first. The sample lines below are from the transcripts under
-// test/fixtures/sniff/ (copied from real sessions, sources in their headers), winedbg's from
-// test/parsers/fixtures/winedbg/; `!address -summary` and `info share` headers from Microsoft's
-// !address page (https://learn.microsoft.com/windows-hardware/drivers/debugger/-address) and the
-// winedbg captures.
+// test/fixtures/transcripts/ (sources in their headers and INDEX.md), winedbg's from
+// test/parsers/fixtures/winedbg/.
 
 interface Sniff {
   command: string;

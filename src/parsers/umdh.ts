@@ -1,12 +1,26 @@
-// UMDH text: comparison reports (`umdh log1 log2`) and the entries of a single snapshot log.
+// UMDH comparison reports (`umdh log1 log2`); the entries of a single snapshot log are read by
+// umdh-log.ts.
 // Every number umdh prints here is HEX: `Total increase ==  27000 requested +    9c0 overhead =  279c0`
 // only adds up in hex, and the umdh legend's `BYTES_DELTA (NEW_BYTES - OLD_BYTES)` rows show
-// `2a98c90`. Reports reach hundreds of megabytes, so both parsers are line-fed objects that can
-// hand each entry to `onEntry` instead of keeping it; the whole-text functions feed the same objects.
+// `2a98c90`. Reports reach hundreds of megabytes, so the parsers (this one and umdh-log.ts) are
+// line-fed objects that can hand each entry to `onEntry` instead of keeping it; the whole-text
+// functions feed the same objects.
 import { defineParser } from './descriptor.js';
 import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
+import {
+  COMMAND_RE,
+  ELISION_RE,
+  hex,
+  LEGEND_RE,
+  LOG_ENTRY_RE,
+  logEntryFrom,
+  type UmdhLogEntry,
+} from './umdh-log.js';
 import { createWarningList, unplaced } from './warning-list.js';
 import type { RecordBase } from './records.js';
+
+// The snapshot-log parser lives in umdh-log.ts; these names stay importable from here.
+export { createUmdhLogParser, parseUmdhLog, type UmdhLogParser } from './umdh-log.js';
 
 export interface UmdhDiffEntry {
   backtrace: string;
@@ -37,20 +51,6 @@ export interface UmdhDiffRecord extends RecordBase {
   logEntries?: UmdhLogEntry[];
 }
 
-export interface UmdhLogEntry {
-  backtrace: string;
-  bytes: number;
-  allocs?: number;
-  /** `(@ 0x00000428)`: bytes per allocation. */
-  allocationSize?: number;
-  frames: string[];
-}
-
-export interface UmdhLogRecord extends RecordBase {
-  entries: UmdhLogEntry[];
-  entryCount?: number;
-}
-
 // + 2a98c90 ( 2a98c90 -     0)  15cf4 allocs	BackTrace74050
 // -    2018 (     0 -  2018)      0 allocs	BackTrace73F28
 // +   27000 ( 27000 -     0)     9c allocs        BackTrace1
@@ -65,21 +65,9 @@ const COUNT_LINE_RE =
 // Total increase == 5320            (older umdh: one figure; Microsoft's "Interpreting a Log Comparison")
 const TOTAL_RE =
   /^\s*Total (increase|decrease)\s*==\s*([0-9a-f]+)(?:\s+requested\s*\+\s*([0-9a-f]+)\s+overhead\s*=\s*([0-9a-f]+))?\s*$/i;
-// 00005320 bytes in 0x14 allocations (@ 0x00000428) by: BackTrace00B53
-// (umdh/docs-diff-backtrace-block.txt: the entry of BackTrace00B53 as the snapshot log prints it.
-// A `BYTES bytes + OVERHEAD at ADDR by BackTraceNN` shape is described for newer umdh logs, but no
-// transcript shows it, so it is not read here.)
-const LOG_ENTRY_RE =
-  /^\s*([0-9a-f]+) bytes in (0x[0-9a-f]+|\d+) allocations \(@ (0x[0-9a-f]+)\) by:\s*(BackTrace\S+)\s*$/i;
-// // Each log entry has the following syntax:
-const LEGEND_RE = /^\s*\/\//;
 // Warning: _NT_SYMBOL_PATH variable is not defined. Will be set to %windir%\symbols.
 // DBGHELP: ntdll - export symbols
 const MESSAGE_RE = /^(?:Warning:|DBGHELP:|UMDH:)/i;
-// > umdh.exe log1.txt log2.txt
-const COMMAND_RE = /^\s*(?:>\s*)?umdh(?:\.exe)?(?:\s|$)/i;
-// ...   (an author's elision)
-const ELISION_RE = /^\s*\.{3,}\s*$/;
 /** Char codes of the first characters that tell the line kinds apart. */
 const CH = {
   plus: 43,
@@ -218,12 +206,6 @@ export function parseUmdhDiff(text: string): UmdhDiffRecord {
   return feedText(createUmdhDiffParser(), text);
 }
 
-function hex(digits: string | undefined): number | null {
-  if (digits === undefined || digits.length === 0) return null;
-  const n = Number.parseInt(digits, 16);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
 function diffEntry(m: RegExpExecArray): UmdhDiffEntry | null {
   const sign = m[1] === '-' ? -1 : 1;
   const delta = hex(m[2]);
@@ -280,91 +262,6 @@ function totalLine(record: UmdhDiffRecord, m: RegExpExecArray): void {
     if (overhead !== null) record.totalDecreaseOverhead = overhead;
   }
 }
-
-// ---- single snapshot log ------------------------------------------------------------------------
-
-export type UmdhLogParser = LineParser<UmdhLogRecord>;
-
-export function createUmdhLogParser(options: StreamOptions<UmdhLogEntry> = {}): UmdhLogParser {
-  const keep = keepsEntries(options);
-  const onEntry = options.onEntry;
-  const warnings = createWarningList();
-  const record: UmdhLogRecord = { entries: [], entryCount: 0, warnings: [] };
-  let entry: UmdhLogEntry | null = null;
-
-  const close = (): void => {
-    if (entry === null) return;
-    record.entryCount = (record.entryCount ?? 0) + 1;
-    if (keep) record.entries.push(entry);
-    onEntry?.(entry);
-    entry = null;
-  };
-
-  return {
-    push(line: string): void {
-      const m = LOG_ENTRY_RE.exec(line);
-      if (m) {
-        close();
-        entry = logEntryFrom(m, line, warnings.add);
-        return;
-      }
-      const trimmed = line.trim();
-      if (trimmed.length === 0) {
-        close();
-        return;
-      }
-      if (COMMAND_RE.test(line) || LEGEND_RE.test(line)) return;
-      // ntdll!RtlDebugAllocateHeap+0x000000FD
-      if (entry !== null && !ELISION_RE.test(line)) {
-        entry.frames.push(trimmed);
-        return;
-      }
-      warnings.add(unplaced(line));
-    },
-    finish(): UmdhLogRecord {
-      close();
-      record.warnings = warnings.list();
-      return record;
-    },
-  };
-}
-
-export function parseUmdhLog(text: string): UmdhLogRecord {
-  return feedText(createUmdhLogParser(), text);
-}
-
-function logEntryFrom(
-  m: RegExpExecArray,
-  line: string,
-  warn: (text: string) => void,
-): UmdhLogEntry | null {
-  const bytes = hex(m[1]);
-  if (bytes === null) {
-    warn(`number out of range: ${line.trim()}`);
-    return null;
-  }
-  const entry: UmdhLogEntry = { backtrace: m[4] ?? '', bytes, frames: [] };
-  const allocs = parseCount(m[2] ?? '');
-  const size = hex((m[3] ?? '').slice(2));
-  if (allocs !== null) entry.allocs = allocs;
-  if (size !== null) entry.allocationSize = size;
-  return entry;
-}
-
-function parseCount(raw: string): number | null {
-  const n = raw.toLowerCase().startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-export const umdhLogDescriptor = defineParser({
-  kind: 'umdhLog',
-  commands: [
-    // umdh -p:1234 -f:snap1.log (a snapshot: its log is the file it writes)
-    /^umdh(?:\.exe)?\s.*-p:/i,
-  ],
-  parse: (text) => parseUmdhLog(text),
-  summary: (record) => [`${record.entries.length} backtrace(s)`],
-});
 
 export const umdhDiffDescriptor = defineParser({
   kind: 'umdhDiff',

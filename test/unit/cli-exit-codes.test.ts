@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/minidump/inspect.js';
 import { runCli } from '../helpers/cli.js';
+import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
 const EXAMPLE = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
-const KC = join(REPO_ROOT, 'test', 'fixtures', 'sniff', 'misc--kc-x64-call-site-only.txt');
+const KC = join(TRANSCRIPTS_DIR, 'misc', 'kc-x64-call-site-only.txt');
 
 describe('CLI exit codes and error lines', function () {
   this.timeout(120_000);
@@ -72,10 +73,11 @@ describe('CLI exit codes and error lines', function () {
     usage(none.stderr);
   });
 
-  it('analyze takes --timeout 5m and --symbol-path (the README spellings); usage errors exit 2', async () => {
+  it('analyze takes -z, --timeout 5m and --symbol-path (the README spellings); usage errors exit 2', async () => {
     const out = join(dir, 'analyze-out');
     const run = await runCli([
       'analyze',
+      '-z',
       EXAMPLE,
       '--engine',
       'builtin',

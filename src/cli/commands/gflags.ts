@@ -10,7 +10,7 @@ import {
 import { locateWindowsTool } from '../../workflows/umdh/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
-import { printError } from '../options.js';
+import { printError } from '../error-output.js';
 
 export interface GflagsCliOptions {
   enableUst?: string;

@@ -3,7 +3,7 @@
 // schemas/inspect.schema.json before it is printed). One bad file never stops the others.
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { ERROR_PREFIX } from '../options.js';
+import { ERROR_PREFIX } from '../error-output.js';
 import { inspectDump, type InspectedDump, type InspectedDumpOk } from '../../minidump/index.js';
 import { truncatedStreams } from '../../minidump/truncated-streams.js';
 import { validate } from '../../report/schemas.js';

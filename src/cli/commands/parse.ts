@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { ERROR_PREFIX } from '../options.js';
+import { ERROR_PREFIX } from '../error-output.js';
 import { parseText } from '../../parsers/parse-text.js';
 import { summarize } from '../../parsers/registry.js';
 import type { ParseEnvelope } from '../../parsers/records.js';

@@ -26,6 +26,12 @@ const BREAKPOINT_RE = /^Breakpoint \d+ hit\b/m;
 // Process exit with `sxe epr` (transcript events/net4-unknown-exception-e0434352-before-sos-many.txt):
 //   ntdll!NtTerminateProcess+0x12:
 const EXIT_RE = /^ntdll!(?:Nt|Zw)TerminateProcess\+0x[0-9a-f]+:$/m;
+// A go-class command after the target has gone (the real Debugger Engine under Wine,
+// test/fixtures/transcripts/dbgeng/watch-launch-raise-clr-second-chance.txt): with
+// `.prompt_allow -sym` the exit stop prints no `ntdll!NtTerminateProcess` line, so the next `g`
+// is the first sign:
+//          ^ No runnable debuggees error in 'g'
+const NO_DEBUGGEE_RE = /\^ No runnable debuggees error in '/;
 // Attach failures (survey §1.1, mBugId cCdbWrapper_fAttachCdbToProcessForId.py):
 //   Cannot debug pid 1234, Win32 error 0n87
 //   Unable to initialize target, NTSTATUS 0xC0000048
@@ -138,7 +144,8 @@ export const cdbDialect: Dialect = {
 
   parseStop(text) {
     const events = findDebuggerEvents(text, 'cdb');
-    if (EXIT_RE.test(text)) return stopFromEvents('exit', text, events, { processExited: true });
+    if (EXIT_RE.test(text) || NO_DEBUGGEE_RE.test(text))
+      return stopFromEvents('exit', text, events, { processExited: true });
     if (BREAKPOINT_RE.test(text)) return stopFromEvents('breakpoint', text, events);
     if (events.length > 0) return stopFromEvents('exception', text, events);
     return stopFromEvents('unknown', text, events);

@@ -115,6 +115,10 @@ export function absorbOutput(
       return;
     }
     case 'analyze': {
+      // An engine without ext.dll (the NuGet Debugger Engine package carries no extensions;
+      // test/fixtures/transcripts/dbgeng/analyze-av-write-minidump.txt) has no !analyze:
+      //   No export analyze found
+      if (/^No export analyze found/m.test(out.output)) return;
       const analyzed = parseAnalyze(out.output);
       fields.analyze = keyFields(analyzed);
       if (analyzed.processName !== undefined) fields.processName = analyzed.processName;
@@ -124,7 +128,8 @@ export function absorbOutput(
       return;
     }
     case 'extensionLoad':
-      fields.sosLoaded = parseExtensionLoad(out.output).success;
+      // Any load that worked counts: the triage script tries `.loadby sos coreclr`, then `.load sos`.
+      fields.sosLoaded = parseExtensionLoad(out.output).success || fields.sosLoaded;
       return;
     case 'printException': {
       const pe = parsePrintException(out.output);

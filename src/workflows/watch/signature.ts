@@ -29,6 +29,12 @@ const MACHINERY_MODULES = new Set([
 const MACHINERY_FUNCTION_RE =
   /^(?:RaiseException|RtlRaiseException|KiUserExceptionDispatcher|RtlDispatchException|_CxxThrowException|__cxa_throw|_Unwind_RaiseException|IL_Throw|IL_Rethrow|RaiseTheExceptionInternalOnly|DbgBreakPoint|DbgUiRemoteBreakin)$/;
 
+// .NET 9+ dispatches managed exceptions in managed code, so its dispatcher tops every `!clrstack`
+// taken at a throw (real CoreCLR 10 under Wine, test/fixtures/transcripts/dbgeng/
+// watch-attach-clr-exceptions-sos.txt):
+//   System.Runtime.EH.DispatchEx(System.Runtime.StackFrameIterator ByRef, ExInfo ByRef)
+const MANAGED_MACHINERY_RE = /^System\.Runtime\.EH\./;
+
 function splitFrame(frame: string): { module: string; fn: string } {
   const clean = frameWithoutOffset(frame);
   const bang = clean.indexOf('!');
@@ -52,8 +58,10 @@ export function programFrames(frames: readonly string[], limit = SIGNATURE_FRAME
     if (out.length >= limit) break;
   }
   if (out.length === 0) {
-    // Nothing but machinery: fall back to the raw top frames so buckets still differ.
-    return frames.slice(0, limit).map(frameWithoutOffset);
+    // Nothing but machinery (or managed frames, which have no `module!`): fall back to the raw top
+    // frames so buckets still differ, without the managed exception dispatcher.
+    const managed = frames.filter((frame) => !MANAGED_MACHINERY_RE.test(frame));
+    return (managed.length > 0 ? managed : frames).slice(0, limit).map(frameWithoutOffset);
   }
   return out;
 }

@@ -165,6 +165,9 @@ async function waitForProcess(
 
 // `WineDbg starting on pid 01a0` (lab §2): the launched process's pid, in hex.
 const WINEDBG_STARTING_PID_RE = /WineDbg starting on pid ([0-9a-f]+)/i;
+// cdb launching a program: the first event banner names the new process (hex pid.tid):
+//   (128.12c): Break instruction exception - code 80000003 (first chance)
+const CDB_FIRST_EVENT_PID_RE = /^\(([0-9a-f]+)\.[0-9a-f]+\): /im;
 
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
   checkOptions(options);
@@ -238,7 +241,8 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     throw translateStartError(error, proc.pid);
   }
   if (proc.pid === undefined) {
-    const m = WINEDBG_STARTING_PID_RE.exec(session.banner);
+    const m =
+      WINEDBG_STARTING_PID_RE.exec(session.banner) ?? CDB_FIRST_EVENT_PID_RE.exec(session.banner);
     if (m?.[1] !== undefined) proc.pid = Number.parseInt(m[1], 16);
   }
 
