@@ -15,6 +15,9 @@ export type {
   InspectedSystem,
   InspectedMemory,
   InspectedStream,
+  InspectedFrame,
+  InspectedStack,
+  InspectedStacks,
 } from './inspect.js';
 export { exceptionName, accessViolationDetail, parseExceptionCode } from './exception-codes.js';
 export type { AccessKind } from './exception-codes.js';

@@ -17,6 +17,9 @@ import type { MemoryInfoSummary } from './streams/memory-info-list.js';
 import type { DumpModule } from './streams/module-list.js';
 import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
+import { applyStacks, type InspectedStack, type InspectedStacks } from './inspect-stacks.js';
+
+export type { InspectedFrame, InspectedStack, InspectedStacks } from './inspect-stacks.js';
 
 export interface InspectedSystem {
   arch: string;
@@ -62,6 +65,8 @@ export interface InspectedException {
   nested?: boolean;
   /** CLR exceptions (0xe0434352/0xe0434f4d): the HRESULT and runtime the parameters name. */
   clr?: InspectedClrException;
+  /** Registers at the exception (`.ecxr; r`), when stacks were walked. */
+  registers?: Record<string, string>;
 }
 
 export interface InspectedThread {
@@ -81,6 +86,8 @@ export interface InspectedThread {
   userTimeMs?: number;
   kernelTimeMs?: number;
   startAddress?: string;
+  /** The walked stack (`~*k`), when stacks were asked for. */
+  stack?: InspectedStack;
 }
 
 export interface InspectedModule {
@@ -158,6 +165,8 @@ export interface InspectedDumpOk {
   memory: InspectedMemory;
   comments?: string[];
   streams: InspectedStream[];
+  /** Where the stack walk found each module image it used (`dump`, a file path, `not found`). */
+  images?: Record<string, string>;
   /** File bytes the inspection read (a full dump's memory is never touched). */
   bytesRead: number;
   warnings: string[];
@@ -175,6 +184,11 @@ export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
 
 export interface InspectDumpOptions {
   signal?: AbortSignal;
+  /**
+   * Walks the stacks of the open dump (the stack walker lives above this leaf and is handed in:
+   * src/workflows/stacks/dump-stacks.ts). Its reads count in `bytesRead`.
+   */
+  stacks?: (dump: Minidump) => Promise<InspectedStacks>;
 }
 
 export async function inspectDump(
@@ -184,7 +198,7 @@ export async function inspectDump(
   let dump: Minidump | undefined;
   try {
     dump = await openMinidump(path, options.signal === undefined ? {} : { signal: options.signal });
-    return await describe(dump);
+    return await describe(dump, options.stacks);
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     const failed: InspectedDumpFailed = {
@@ -202,7 +216,10 @@ export async function inspectDump(
   }
 }
 
-async function describe(dump: Minidump): Promise<InspectedDumpOk> {
+async function describe(
+  dump: Minidump,
+  walk: InspectDumpOptions['stacks'],
+): Promise<InspectedDumpOk> {
   const [
     systemInfo,
     miscInfo,
@@ -326,6 +343,7 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
   }
   if (handles) result.handles = handles;
   if (comments.length > 0) result.comments = comments;
+  if (walk !== undefined) applyStacks(result, await walk(dump), extraWarnings);
   result.warnings = [...new Set([...dump.warnings(), ...extraWarnings])];
   result.bytesRead = dump.bytesRead;
   return result;
