@@ -4,6 +4,12 @@
 // Only an abort is rethrown, because the caller asked for it.
 import { AbortedError, isHarnessError, type HarnessErrorCode } from '../errors.js';
 import { hex, hex32 } from './bytes.js';
+import {
+  clrExceptionDetail,
+  findClrRuntime,
+  type InspectedClr,
+  type InspectedClrException,
+} from './clr.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
 import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
 import { openMinidump, type Minidump, type MinidumpThread } from './minidump.js';
@@ -55,6 +61,8 @@ export interface InspectedException extends walked.WalkedException {
   moduleOffset?: string;
   /** True when the record chains to another (ExceptionRecord ≠ 0). */
   nested?: boolean;
+  /** CLR exceptions (0xe0434352/0xe0434f4d): the HRESULT and runtime the parameters name. */
+  clr?: InspectedClrException;
 }
 
 export interface InspectedThread extends walked.WalkedThread {
@@ -141,6 +149,8 @@ export interface InspectedDumpOk extends walked.WalkedDump {
   writerEvidence?: string;
   system: InspectedSystem | null;
   process: InspectedProcess;
+  /** The CLR runtime module (coreclr.dll, clr.dll, mscorwks.dll) when the process loaded one. */
+  clr?: InspectedClr;
   exception: InspectedException | null;
   threads: InspectedThread[];
   modules: InspectedModule[];
@@ -311,6 +321,8 @@ async function describe(dump: Minidump, options: InspectDumpOptions): Promise<In
     bytesRead: 0,
     warnings: [],
   };
+  const clr = findClrRuntime(modules);
+  if (clr) result.clr = clr;
   if (writer) {
     result.writer = writer.writer;
     result.writerEvidence = writer.evidence;
@@ -348,6 +360,8 @@ function describeException(
     out.moduleOffset = hex(exception.address - module.base);
   }
   if (exception.nestedRecord !== 0n) out.nested = true;
+  const clr = clrExceptionDetail(exception.code, exception.parameters, modules);
+  if (clr) out.clr = clr;
   return out;
 }
 

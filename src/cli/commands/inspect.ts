@@ -192,11 +192,24 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address} in ${where}`,
     );
     if (ex.parameters.length > 0) row('', `parameters ${ex.parameters.join(' ')}`);
+    const clrEx = ex.clr;
+    if (clrEx?.hresult !== undefined) {
+      const name = clrEx.hresultName === undefined ? '' : ` ${clrEx.hresultName}`;
+      const types = clrEx.types === undefined ? '' : ` (${clrEx.types.join(', ')})`;
+      const by = clrEx.raisedBy === undefined ? '' : `, raised by ${clrEx.raisedBy}`;
+      row('', `HRESULT ${clrEx.hresult}${name}${types}${by}`);
+    } else if (clrEx?.note !== undefined) {
+      row('', clrEx.note);
+    }
     row('faulting', ex.module ?? '(no module holds the exception address)');
   } else if (cut.includes(streamName(dump, EXCEPTION_STREAM) ?? '\0')) {
     row('exception', 'UNKNOWN: the exception stream was cut off with the end of the file');
   } else {
     row('exception', 'none (the dump has no exception stream)');
+  }
+  if (dump.clr) {
+    const version = dump.clr.fileVersion === undefined ? '' : ` ${dump.clr.fileVersion}`;
+    row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
   }
   row('threads', `${dump.threads.length}`);
   const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;

@@ -2,6 +2,7 @@
 // the `AnalyzeSummary` (summary.json). Field names follow shared/spec/records.md "Workflow
 // outputs: analyze" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
+import type { InspectedClr, InspectedClrException } from '../../minidump/clr.js';
 import type { HeapSummaryRecord, Hex, PrintExceptionRecord } from '../../parsers/records.js';
 
 export type AnalyzeEngineName = 'cdb' | 'winedbg' | 'builtin';
@@ -38,6 +39,8 @@ export interface AnalyzeException {
   accessAddress?: Hex;
   flags?: Hex;
   parameters?: Hex[];
+  /** CLR exceptions: the HRESULT (parameter 0) and the raising runtime, from the dump's record. */
+  clr?: InspectedClrException;
   /** Registers at the exception (`rip` → `0x…`), when the engine recovered the context. */
   registers?: Record<string, Hex>;
 }
@@ -142,6 +145,8 @@ export interface AnalyzeDumpRecord {
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };
+  /** The CLR runtime the dump's module list shows (coreclr.dll, clr.dll, mscorwks.dll). */
+  clr?: InspectedClr;
   clrException?: PrintExceptionRecord;
   heapSummary?: HeapSummaryRecord;
   analyze?: AnalyzeKeyFields;

@@ -246,6 +246,7 @@ function fromBuiltin(
     modules: base.modules,
     threadCount: base.threadCount,
     memory: base.memory,
+    ...(base.clr === undefined ? {} : { clr: base.clr }),
     notAvailable: base.notAvailable,
     warnings: base.warnings,
   };

@@ -3,6 +3,7 @@
 // exception address, `module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import type { InspectedClr } from '../../minidump/clr.js';
 import type { InspectedFrame } from '../../minidump/inspect-stacks.js';
 import type { InspectedDumpOk, InspectedModule } from '../../minidump/inspect.js';
 import type {
@@ -23,6 +24,7 @@ export interface BuiltinFields {
   modules: AnalyzeModules;
   threadCount: number;
   memory: { rangeCount: number; totalBytes: number };
+  clr?: InspectedClr;
   notAvailable: NotAvailable[];
   warnings: string[];
 }
@@ -39,6 +41,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
     ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
     ...(exception.registers === undefined ? {} : { registers: exception.registers }),
+    ...(exception.clr === undefined ? {} : { clr: exception.clr }),
   };
   const faultingModule =
     exception?.module === undefined
@@ -70,6 +73,7 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     modules: moduleSummary(dump.modules, faultingModule),
     threadCount: dump.threads.length,
     memory: { rangeCount: dump.memory.rangeCount, totalBytes: dump.memory.totalBytes },
+    ...(dump.clr === undefined ? {} : { clr: dump.clr }),
     notAvailable,
     warnings: [...dump.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
   };

@@ -1,6 +1,7 @@
 // Reads a dump we just wrote back with the built-in minidump reader: it must parse, hold the
 // process we dumped and, at an exception stop, the exception we stopped on. "The debugger said
 // it worked" is not proof (survey §2.10: no source gave cdb's failure text).
+import type { InspectedClrException } from '../../minidump/clr.js';
 import { inspectDump } from '../../minidump/inspect.js';
 
 export interface DumpExpectations {
@@ -18,6 +19,10 @@ export interface DumpVerification {
   kind?: 'full' | 'mini';
   pid?: number;
   exceptionCode?: string | null;
+  /** The dump's exception record parameters (winedbg's text never shows them). */
+  exceptionParameters?: string[];
+  /** For a CLR exception: the HRESULT the record carries, or why it carries none. */
+  clr?: InspectedClrException;
   threads?: number;
   modules?: number;
   /** Why it is not verified, or what looked odd while still verified. */
@@ -47,6 +52,8 @@ export async function verifyDump(
   result.modules = info.modules.length;
   if (info.process.pid !== undefined) result.pid = info.process.pid;
   result.exceptionCode = info.exception?.code ?? null;
+  if (info.exception) result.exceptionParameters = info.exception.parameters;
+  if (info.exception?.clr) result.clr = info.exception.clr;
   if (
     expect.pid !== undefined &&
     info.process.pid !== undefined &&
