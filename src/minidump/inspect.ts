@@ -12,11 +12,11 @@ import {
 } from './clr.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
 import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
-import { openMinidump, type Minidump, type MinidumpThread } from './minidump.js';
+import { openMinidump, type Minidump } from './minidump.js';
 import type { MemoryInfoSummary } from './streams/memory-info-list.js';
 import type { DumpModule } from './streams/module-list.js';
-import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
+import { describeModule, describeThread, epochToIso } from './inspect-describe.js';
 import * as walked from './inspect-stacks.js';
 
 export interface InspectedSystem {
@@ -363,52 +363,4 @@ function describeException(
   const clr = clrExceptionDetail(exception.code, exception.parameters, modules);
   if (clr) out.clr = clr;
   return out;
-}
-
-function describeThread(thread: MinidumpThread, faultingId: number | undefined): InspectedThread {
-  const out: InspectedThread = {
-    id: thread.id,
-    suspendCount: thread.suspendCount,
-    teb: hex(thread.teb),
-    stackStart: hex(thread.stack.start),
-    stackSize: thread.stack.size,
-    priority: thread.priority,
-    priorityClass: thread.priorityClass,
-  };
-  if (thread.name !== undefined) out.name = thread.name;
-  if (faultingId === thread.id) out.faulting = true;
-  const info = thread.info;
-  if (info) {
-    if ((info.dumpFlags & ThreadDumpFlags.WritingThread) !== 0) out.writingThread = true;
-    const created = fileTimeToIso(info.createTime);
-    if (created !== undefined) out.createTime = created;
-    out.userTimeMs = Number(info.userTime / 10_000n);
-    out.kernelTimeMs = Number(info.kernelTime / 10_000n);
-    if (info.startAddress !== 0n) out.startAddress = hex(info.startAddress);
-  }
-  return out;
-}
-
-function describeModule(module: DumpModule): InspectedModule {
-  const out: InspectedModule = {
-    base: hex(module.base),
-    size: module.size,
-    path: module.path,
-    name: module.name,
-    timestamp: epochToIso(module.timeDateStamp),
-    timestampEpoch: module.timeDateStamp,
-    checksum: module.checksum,
-    codeId: module.codeId,
-  };
-  if (module.fileVersion !== undefined) out.fileVersion = module.fileVersion;
-  const cv = module.codeView;
-  if (cv?.pdbName !== undefined) out.pdbName = cv.pdbName;
-  if (cv?.pdbPath !== undefined) out.pdbPath = cv.pdbPath;
-  if (cv?.debugId !== undefined) out.debugId = cv.debugId;
-  return out;
-}
-
-/** Seconds since 1970 (a u32 time stamp) as ISO 8601. */
-function epochToIso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
 }
