@@ -55,6 +55,16 @@ export default tseslint.config(
   },
   layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump']),
   layer('minidump', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
+  layer('stackwalk', [
+    'cli',
+    'workflows',
+    'report',
+    'engine',
+    'pty',
+    'parsers',
+    'minidump',
+    'symbols',
+  ]),
   layer('pty', ['cli', 'workflows', 'report', 'engine', 'parsers', 'minidump']),
   layer('engine', ['cli', 'workflows', 'report']),
   layer('report', ['cli', 'workflows']),
@@ -78,6 +88,27 @@ export default tseslint.config(
           message: 'Throw one of the typed errors of src/errors.ts (InternalError for a bug).',
         },
       ],
+    },
+  },
+  // The symbols leaf reads through a ByteSource and downloads through a fetch it is handed.
+  {
+    files: ['src/symbols/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:net'].map(
+            (name) => ({ name, message: 'src/symbols is a leaf: I/O is handed in.' }),
+          ),
+          patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers', 'stackwalk'].map(
+            (name) => ({
+              group: [`**/${name}/**`, `../${name}`, `../../${name}`],
+              message: `src/symbols must not import src/${name}: imports point down only (design.md).`,
+            }),
+          ),
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'fetch is handed in.' }],
     },
   },
 );

@@ -32,6 +32,8 @@ const PLANS: Record<string, BenchPlan> = {
   'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },
   'heap-trend-sampling.ts': { quick: ['--samples', '5'], needsWine: true },
   'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
+  'analyze-walk.ts': { quick: ['--dumps', '100', '--runs', '2'] },
+  'inspect-stacks.ts': { quick: ['--mb', '64', '--runs', '5'], needsWine: true },
   'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
   'parse-throughput.ts': { quick: ['--mb', '5'] },
   'umdh-diff.ts': { quick: ['--snapshots', '5', '--stacks', '5000'] },

@@ -11,6 +11,12 @@ command -v winedbg >/dev/null || need+=(wine)
 command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64)
 command -v x86_64-w64-mingw32-g++ >/dev/null || need+=(g++-mingw-w64-x86-64)
 command -v chromium >/dev/null || need+=(chromium)
+# clang + lld build the test programs that need a real PDB (scripts/build-pdb-targets.sh).
+command -v clang >/dev/null || need+=(clang)
+command -v ld.lld >/dev/null || need+=(lld)
+# gcab makes (and cabextract checks) MSZIP cabinets for the compressed-symbol (.pd_) tests.
+command -v gcab >/dev/null || need+=(gcab)
+command -v cabextract >/dev/null || need+=(cabextract)
 # node-pty builds from source with node-gyp: python3, make and a C++ compiler.
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)

@@ -10,6 +10,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
+bash scripts/build-dotnet-targets.sh
+bash scripts/build-pdb-targets.sh
 # The real Debugger Engine (NuGet) for the test:dbgeng tier. Exit 3 means the package cannot be had
 # (no NuGet here): the tier is skipped with that reason; any other failure is a real one.
 dbgeng_status=0

@@ -14,6 +14,7 @@ export type HarnessErrorCode =
   | 'USAGE'
   | 'TARGET'
   | 'BAD_DUMP'
+  | 'BAD_SYMBOLS'
   | 'IO'
   /** Anything that is not one of the harness's own errors (a bug, or a library's error). */
   | 'INTERNAL';
@@ -169,6 +170,15 @@ export class BadDumpError extends HarnessError {
 export class IoError extends HarnessError {
   constructor(message: string, options: HarnessErrorOptions = {}) {
     super('IO', message, options);
+  }
+}
+
+/** A symbol file (PDB, Breakpad .sym, CAB) that cannot be read: truncated, absurd, cyclic. */
+export class BadSymbolsError extends HarnessError {
+  readonly file: string;
+  constructor(file: string, message: string, options: HarnessErrorOptions = {}) {
+    super('BAD_SYMBOLS', message, options);
+    this.file = file;
   }
 }
 

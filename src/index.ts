@@ -47,6 +47,13 @@ export { parseWinedbgInfoMaps } from './engine/dialects/winedbg/info-maps.js';
 // The built-in minidump reader.
 export * from './minidump/index.js';
 
+// The stack walker (a pure leaf) and its wiring to a dump: images, export names, every thread.
+export * as stackwalk from './stackwalk/index.js';
+export { walkDumpStacks } from './workflows/stacks/dump-stacks.js';
+export type { DumpStacks, DumpStacksOptions } from './workflows/stacks/dump-stacks.js';
+export { dumpImages, localPaths } from './workflows/stacks/image-locator.js';
+export type { DumpImages, ImageLocatorOptions } from './workflows/stacks/image-locator.js';
+
 // Schemas (ajv; precompiled validators when built, see src/report/schemas.ts).
 export { validate, assertValid, schemaNames } from './report/schemas.js';
 export { packageInfo } from './package-info.js';

@@ -20,6 +20,7 @@ export async function buildProgram(
   setExitCode: (code: number) => void,
   argv?: readonly string[],
 ): Promise<Command> {
+  // Loaded here, not at the top: a bare `--version` does not need commander.
   const { Command } = await import('commander');
   const program = new Command('cdb-harness')
     .description(

@@ -54,6 +54,9 @@ const NAMES = new Map<number, string>([
   [0xc06d007e, 'Delay-load module not found'],
   [0xc06d007f, 'Delay-load procedure not found'],
   [0xe0434352, 'CLR exception (.NET)'],
+  // clrjit's fatal() (dotnet/runtime src/coreclr/jit/error.cpp), caught by the JIT's own filter;
+  // a debugger sees it as a first chance (test/watch/watch-clr-winedbg.test.ts).
+  [0x02345678, '.NET JIT internal exception (FATAL_JIT_EXCEPTION, handled by clrjit)'],
   [0xe0434f4d, 'CLR exception (.NET 1.x/2.0 "COM+")'],
   [0xe06d7363, 'C++ exception (MSVC)'],
   [0x20474343, 'C++ exception (GCC/mingw)'],

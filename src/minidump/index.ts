@@ -16,6 +16,7 @@ export type {
   InspectedMemory,
   InspectedStream,
 } from './inspect.js';
+export type { InspectedFrame, InspectedStack, InspectedStacks } from './inspect-stacks.js';
 export { exceptionName, accessViolationDetail, parseExceptionCode } from './exception-codes.js';
 export type { AccessKind } from './exception-codes.js';
 export type { StreamInfo } from './directory.js';

@@ -4,13 +4,20 @@
 // Only an abort is rethrown, because the caller asked for it.
 import { AbortedError, errorToJSON, type HarnessErrorCode } from '../errors.js';
 import { hex, hex32 } from './bytes.js';
+import {
+  clrExceptionDetail,
+  findClrRuntime,
+  type InspectedClr,
+  type InspectedClrException,
+} from './clr.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
 import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
-import { openMinidump, type Minidump, type MinidumpThread } from './minidump.js';
+import { openMinidump, type Minidump } from './minidump.js';
 import type { MemoryInfoSummary } from './streams/memory-info-list.js';
 import type { DumpModule } from './streams/module-list.js';
-import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
+import { describeModule, describeThread, epochToIso } from './inspect-describe.js';
+import * as walked from './inspect-stacks.js';
 
 export interface InspectedSystem {
   arch: string;
@@ -38,7 +45,7 @@ export interface InspectedProcess {
   workingSetSize?: number;
 }
 
-export interface InspectedException {
+export interface InspectedException extends walked.WalkedException {
   threadId: number;
   code: string;
   name: string;
@@ -54,9 +61,11 @@ export interface InspectedException {
   moduleOffset?: string;
   /** True when the record chains to another (ExceptionRecord ≠ 0). */
   nested?: boolean;
+  /** CLR exceptions (0xe0434352/0xe0434f4d): the HRESULT and runtime the parameters name. */
+  clr?: InspectedClrException;
 }
 
-export interface InspectedThread {
+export interface InspectedThread extends walked.WalkedThread {
   id: number;
   suspendCount: number;
   teb: string;
@@ -122,7 +131,7 @@ export interface InspectedStream {
   rva: number;
 }
 
-export interface InspectedDumpOk {
+export interface InspectedDumpOk extends walked.WalkedDump {
   file: string;
   ok: true;
   fileSize: number;
@@ -140,6 +149,8 @@ export interface InspectedDumpOk {
   writerEvidence?: string;
   system: InspectedSystem | null;
   process: InspectedProcess;
+  /** The CLR runtime module (coreclr.dll, clr.dll, mscorwks.dll) when the process loaded one. */
+  clr?: InspectedClr;
   exception: InspectedException | null;
   threads: InspectedThread[];
   modules: InspectedModule[];
@@ -165,6 +176,8 @@ export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
 
 export interface InspectDumpOptions {
   signal?: AbortSignal;
+  /** Walks the open dump's stacks (workflows/stacks/dump-stacks.ts); counted in bytesRead. */
+  stacks?: (dump: Minidump) => Promise<walked.InspectedStacks>;
 }
 
 export async function inspectDump(
@@ -174,7 +187,7 @@ export async function inspectDump(
   let dump: Minidump | undefined;
   try {
     dump = await openMinidump(path, options.signal === undefined ? {} : { signal: options.signal });
-    return await describe(dump);
+    return await describe(dump, options);
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     const failed: InspectedDumpFailed = {
@@ -190,7 +203,7 @@ export async function inspectDump(
   }
 }
 
-async function describe(dump: Minidump): Promise<InspectedDumpOk> {
+async function describe(dump: Minidump, options: InspectDumpOptions): Promise<InspectedDumpOk> {
   const [
     systemInfo,
     miscInfo,
@@ -306,12 +319,15 @@ async function describe(dump: Minidump): Promise<InspectedDumpOk> {
     bytesRead: 0,
     warnings: [],
   };
+  const clr = findClrRuntime(modules);
+  if (clr) result.clr = clr;
   if (writer) {
     result.writer = writer.writer;
     result.writerEvidence = writer.evidence;
   }
   if (handles) result.handles = handles;
   if (comments.length > 0) result.comments = comments;
+  if (options.stacks) walked.applyStacks(result, await options.stacks(dump), extraWarnings);
   result.warnings = [...new Set([...dump.warnings(), ...extraWarnings])];
   result.bytesRead = dump.bytesRead;
   return result;
@@ -342,53 +358,7 @@ function describeException(
     out.moduleOffset = hex(exception.address - module.base);
   }
   if (exception.nestedRecord !== 0n) out.nested = true;
+  const clr = clrExceptionDetail(exception.code, exception.parameters, modules);
+  if (clr) out.clr = clr;
   return out;
-}
-
-function describeThread(thread: MinidumpThread, faultingId: number | undefined): InspectedThread {
-  const out: InspectedThread = {
-    id: thread.id,
-    suspendCount: thread.suspendCount,
-    teb: hex(thread.teb),
-    stackStart: hex(thread.stack.start),
-    stackSize: thread.stack.size,
-    priority: thread.priority,
-    priorityClass: thread.priorityClass,
-  };
-  if (thread.name !== undefined) out.name = thread.name;
-  if (faultingId === thread.id) out.faulting = true;
-  const info = thread.info;
-  if (info) {
-    if ((info.dumpFlags & ThreadDumpFlags.WritingThread) !== 0) out.writingThread = true;
-    const created = fileTimeToIso(info.createTime);
-    if (created !== undefined) out.createTime = created;
-    out.userTimeMs = Number(info.userTime / 10_000n);
-    out.kernelTimeMs = Number(info.kernelTime / 10_000n);
-    if (info.startAddress !== 0n) out.startAddress = hex(info.startAddress);
-  }
-  return out;
-}
-
-function describeModule(module: DumpModule): InspectedModule {
-  const out: InspectedModule = {
-    base: hex(module.base),
-    size: module.size,
-    path: module.path,
-    name: module.name,
-    timestamp: epochToIso(module.timeDateStamp),
-    timestampEpoch: module.timeDateStamp,
-    checksum: module.checksum,
-    codeId: module.codeId,
-  };
-  if (module.fileVersion !== undefined) out.fileVersion = module.fileVersion;
-  const cv = module.codeView;
-  if (cv?.pdbName !== undefined) out.pdbName = cv.pdbName;
-  if (cv?.pdbPath !== undefined) out.pdbPath = cv.pdbPath;
-  if (cv?.debugId !== undefined) out.debugId = cv.debugId;
-  return out;
-}
-
-/** Seconds since 1970 (a u32 time stamp) as ISO 8601. */
-function epochToIso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
 }

@@ -246,6 +246,15 @@ export class Minidump {
     return Buffer.concat(parts);
   }
 
+  /**
+   * Bytes of a LOCATION_DESCRIPTOR (file offset + size), e.g. a thread's CONTEXT; shorter when the
+   * file ends first.
+   */
+  readLocation(rva: number, size: number): Promise<Buffer> {
+    const length = Math.max(0, Math.min(size, this.fileSize - rva));
+    return this.#reader.read(rva, length);
+  }
+
   /** The module whose image holds `address`. */
   async moduleAt(address: bigint): Promise<DumpModule | undefined> {
     return (await this.modules()).find(

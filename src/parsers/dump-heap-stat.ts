@@ -19,6 +19,8 @@ export interface DumpHeapStatType {
 export interface DumpHeapStatRecord extends RecordBase {
   types: DumpHeapStatType[];
   totalObjects?: number;
+  /** Bytes, from the footer's `, N bytes` (newer SOS prints it). */
+  totalSize?: number;
   /** Rows parsed, also when the caller streamed them out instead of keeping them. */
   typeCount?: number;
 }
@@ -34,7 +36,8 @@ const HEADER_RE = /^\s*MT\s+Count\s+TotalSize\s+Class Name\s*$/i;
 // (Counts may carry thousands separators in newer SOS builds; commas are accepted, not required.)
 const ROW_RE = /^\s*([0-9a-fA-F`]{1,17})\s+([\d,]+)\s+([\d,]+)\s+(\S.*)$/;
 // Total 12345 objects   (the footer; the netfx48 transcript's author cut it off)
-const TOTAL_RE = /^\s*Total\s+([\d,]+)\s+objects\b/i;
+// Total 476 objects, 10,558,234 bytes   (dotnet-dump 10; test/fixtures/transcripts/dotnet-dump/)
+const TOTAL_RE = /^\s*Total\s+([\d,]+)\s+objects\b(?:,\s*([\d,]+)\s+bytes\b)?/i;
 
 export type DumpHeapStatParser = LineParser<DumpHeapStatRecord>;
 
@@ -47,6 +50,7 @@ export function createDumpHeapStatParser(
   const types: DumpHeapStatType[] = [];
   let typeCount = 0;
   let totalObjects: number | undefined;
+  let totalSize: number | undefined;
 
   return {
     push(line: string): void {
@@ -73,6 +77,8 @@ export function createDumpHeapStatParser(
       if (total) {
         const n = toInt(total[1] ?? '');
         if (n !== null) totalObjects = n;
+        const bytes = total[2] === undefined ? null : toInt(total[2]);
+        if (bytes !== null) totalSize = bytes;
         return;
       }
       if (STATISTICS_RE.test(line) || HEADER_RE.test(line)) return;
@@ -82,6 +88,7 @@ export function createDumpHeapStatParser(
     finish(): DumpHeapStatRecord {
       const record: DumpHeapStatRecord = { types, typeCount, warnings: warnings.list() };
       if (totalObjects !== undefined) record.totalObjects = totalObjects;
+      if (totalSize !== undefined) record.totalSize = totalSize;
       return record;
     },
   };

@@ -1,7 +1,8 @@
 // SOS `!eeheap -gc`: the GC heaps (one for workstation GC, `Heap N (ADDR)` blocks for server GC),
 // each with its generation starts and segment rows, then the GC-wide totals. The only transcript is
-// the segments-era .NET 6 server GC (misc/eeheap-gc-server-12heaps-net6-x64.txt); other layouts
-// (workstation without `Heap N`, .NET 7+ regions) keep what matches these lines and warn on the rest.
+// the segments-era .NET 6 server GC (misc/eeheap-gc-server-12heaps-net6-x64.txt) and the .NET 7+
+// regions layout (area headings, `generation N:` above each generation's regions, a NonGC heap;
+// test/fixtures/transcripts/dotnet-dump/eeheap-gc-*-linux-net10.txt); other lines warn.
 import { defineParser, SOS_PREFIX } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
 import { normalizeHex } from './text.js';
@@ -9,8 +10,13 @@ import { createWarningList, unplaced } from './warning-list.js';
 import type { Hex, RecordBase } from './records.js';
 
 export interface EeHeapGcSegment {
-  /** `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap). */
-  area: 'soh' | 'loh' | 'poh';
+  /**
+   * `soh` before `Large object heap starts at`, then `loh`, then `poh` (pinned object heap); in the
+   * regions layout, from the area headings, with `nongc` for the NonGC (frozen objects) heap.
+   */
+  area: 'soh' | 'loh' | 'poh' | 'nongc';
+  /** Regions layout: the `generation N:` the region is listed under. */
+  generation?: number;
   segment: Hex;
   begin: Hex;
   allocated: Hex;
@@ -39,6 +45,8 @@ export interface EeHeapGcRecord extends RecordBase {
   totalSize?: number;
   totalCommitted?: number;
   heapCount?: number;
+  /** `DATAS = …` when it carries a value (.NET 8+). */
+  datas?: string;
 }
 
 // 0:000> !eeheap -gc
@@ -54,24 +62,33 @@ const EPHEMERAL_RE = /^\s*ephemeral segment allocation context:\s*(.*)$/i;
 // Large object heap starts at 0x0000021BF3461000
 // Pinned object heap starts at 0x0000021CB3461000
 const AREA_START_RE = /^\s*(Large|Pinned) object heap starts at\s+(0x[0-9a-f`]+)\s*$/i;
+// Regions: `Small object heap`, `Large object heap`, `Pinned object heap`, `NonGC heap`
+const AREA_HEADING_RE = /^\s*(Small|Large|Pinned|NonGC)(?: object)? heap\s*$/i;
+// Regions: `generation 0:` (the rows below are that generation's regions)
+const REGION_GENERATION_RE = /^\s*generation\s+(\d+):\s*$/i;
+// DATAS =     (.NET 8+ dynamic adaptation to application sizes; blank when off)
+const DATAS_RE = /^\s*DATAS\s*=\s*(.*)$/;
 //          segment             begin         allocated         committed    allocated size    committed size
 const SEGMENT_HEADER_RE = /^\s*segment\s+begin\s+allocated\b/i;
 // 00000218F3460000  00000218F3461000  00000218F3A0BDC8  00000218F3F02000  0x5aadc8(5942728)  0xaa1000(11145216)
+//     7fdec32532c0     7fdedd000028     7fdedd004068     7fdedd011000 0x4040 (16448)      0x11000 (69632)
 const SEGMENT_RE =
-  /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})(?:\s+([0-9a-f`]{8,17}))?((?:\s+0x[0-9a-f]+\(\d+\))*)\s*$/i;
-// 0x5aadc8(5942728)
-const SIZE_PAIR_RE = /0x[0-9a-f]+\((\d+)\)/gi;
+  /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})(?:\s+([0-9a-f`]{8,17}))?((?:\s+0x[0-9a-f]+\s?\(\d+\))*)\s*$/i;
+// 0x5aadc8(5942728), 0x4040 (16448)
+const SIZE_PAIR_RE = /0x[0-9a-f]+\s?\((\d+)\)/gi;
 // Allocated Heap Size:       Size: 0x15ec688 (22988424) bytes.
 // GC Committed Heap Size:    Size: 0x182d4000 (405618688) bytes.
 const SIZE_LINE_RE = /^\s*([A-Za-z][A-Za-z ]*?):\s+Size:\s+0x[0-9a-f]+\s+\((\d+)\)\s+bytes\.?\s*$/i;
 // ------------------------------
-const RULE_RE = /^\s*-{5,}\s*$/;
+// ========================================   (regions layout)
+const RULE_RE = /^\s*(?:-{5,}|={5,})\s*$/;
 
 export function parseEeHeapGc(text: string): EeHeapGcRecord {
   const warnings = createWarningList();
   const record: EeHeapGcRecord = { heaps: [], warnings: [] };
   let heap: EeHeapGcHeap | null = null;
   let area: EeHeapGcSegment['area'] = 'soh';
+  let generation: number | undefined;
 
   // A workstation GC prints no `Heap N` line: its first generation line opens the one heap.
   const ensureHeap = (): EeHeapGcHeap => {
@@ -91,6 +108,7 @@ export function parseEeHeapGc(text: string): EeHeapGcRecord {
     if ((m = SEGMENT_RE.exec(line))) {
       const segment = segmentRow(m, area);
       if (segment) {
+        if (generation !== undefined) segment.generation = generation;
         ensureHeap().segments.push(segment);
         continue;
       }
@@ -104,6 +122,16 @@ export function parseEeHeapGc(text: string): EeHeapGcRecord {
       if (address !== null) heap.address = address;
       record.heaps.push(heap);
       area = 'soh';
+    } else if ((m = AREA_HEADING_RE.exec(line))) {
+      const name = (m[1] ?? '').toLowerCase();
+      area =
+        name === 'small' ? 'soh' : name === 'large' ? 'loh' : name === 'pinned' ? 'poh' : 'nongc';
+      generation = undefined;
+    } else if ((m = REGION_GENERATION_RE.exec(line))) {
+      generation = Number(m[1]);
+    } else if ((m = DATAS_RE.exec(line))) {
+      const value = (m[1] ?? '').trim();
+      if (value.length > 0) record.datas = value;
     } else if ((m = AREA_START_RE.exec(line))) {
       const start = normalizeHex(m[2] ?? '');
       const current = ensureHeap();
@@ -136,6 +164,13 @@ function segmentRow(m: RegExpExecArray, area: EeHeapGcSegment['area']): EeHeapGc
   }
   const sizes = [...(m[5] ?? '').matchAll(SIZE_PAIR_RE)].map((s) => Number(s[1]));
   // Columns as printed: `allocated size`, then `committed size` when there is a committed column.
+  // The regions layout leaves `allocated size` blank for an empty region (allocated = begin): its
+  // one number is then the committed size.
+  if (sizes.length === 1 && row.committed !== undefined && allocated === begin) {
+    row.allocatedSize = 0;
+    row.committedSize = sizes[0] ?? 0;
+    return row;
+  }
   if (sizes[0] !== undefined) row.allocatedSize = sizes[0];
   if (sizes[1] !== undefined) row.committedSize = sizes[1];
   return row;

@@ -46,7 +46,9 @@ const COMMAND_RE = /^!?(?:pe|printexception)\b/i;
 const FIELD_RE =
   /^\s*(Exception object|Exception type|Message|InnerException|StackTrace \(generated\)|StackTraceString|HResult):\s?(.*)$/;
 // InnerException:   System.Net.WebException, Use !PrintException a902fae5 to see more.
-const INNER_RE = /^(.*?),\s*Use !PrintException ([0-9a-f`]+) to see more\.?\s*$/i;
+// InnerException:   System.FormatException, Use printexception 00007F4BE180DB10 to see more.
+//   (dotnet-dump 10, test/fixtures/transcripts/dotnet-dump/pe-current-widget-inner-format-linux-net10.txt)
+const INNER_RE = /^(.*?),\s*Use !?PrintException ([0-9a-f`]+) to see more\.?\s*$/i;
 // Nested exception -------------------------------------------------------------
 const NESTED_RE = /^\s*Nested exception\s*-+\s*$/i;
 //     SP       IP       Function

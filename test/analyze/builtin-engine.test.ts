@@ -93,7 +93,7 @@ describe('analyze --engine builtin (real winedbg dumps, no debugger)', function 
     expect(byName(records, 'empty.dmp')).to.include({ ok: false, size: 0, bucket: null });
   });
 
-  it('scans the stack when the exception is in system code, the same way for every run of a crash', async function () {
+  it('walks out of system code to the program, the same way for every run of a crash', async function () {
     if (!wineRigReady()) this.skip(); // needs second runs of these crashes, written by the rig
     const dir = await folderWith({
       'clr-1.dmp': await dumpOf('clr-raise', 1),
@@ -105,9 +105,19 @@ describe('analyze --engine builtin (real winedbg dumps, no debugger)', function 
     await analyzeDumps({ inputs: [dir], outDir: scanOut, engine: 'builtin' });
     const records = readNdjson(join(scanOut, 'records.ndjson'));
     const clr = byName(records, 'clr-1.dmp');
-    // Frame 0 is RaiseException's address in kernelbase; the rest are scanned program words.
+    // Frame 0 is RaiseException's address in kernelbase; the callers come from unwind data where
+    // an image was found (raise.exe at its recorded Z:\ path) and from a scan elsewhere.
     expect(clr.frames[0]).to.include({ module: 'kernelbase', trust: 'exception' });
-    expect(clr.frames.slice(1).every((f) => f.trust === 'scan')).to.equal(true);
+    // The registers at the exception come with the record (.ecxr), RIP at frame 0's address.
+    expect(clr.exception?.registers?.['rip']).to.equal(clr.frames[0]?.address);
+    const callers = clr.frames.slice(1);
+    expect(callers.map((f) => f.trust)).to.satisfy((trusts: string[]) =>
+      trusts.every((t) => ['cfi', 'scan-call', 'scan'].includes(t)),
+    );
+    // Every frame in raise.exe (whose image is on disk) is verified: by unwind data or a call.
+    const ours = callers.filter((f) => f.module === 'raise');
+    expect(ours.length).to.be.at.least(2);
+    expect(ours.every((f) => f.trust === 'cfi' || f.trust === 'scan-call')).to.equal(true);
     expect(clr.bucket?.signature).to.match(/^0xe0434352 \| raise\+0x/);
     expect(byName(records, 'clr-2.dmp').bucket?.id).to.equal(clr.bucket?.id);
     const cpp = byName(records, 'cpp-1.dmp');

@@ -136,6 +136,29 @@ describe('analyze run management (resume, shard, merge, rebucket, interrupt)', f
     expect(readFileSync(join(out, 'report.html'), 'utf8')).to.include(signer.algorithm);
   });
 
+  it('moves a cdbh-sig-1 folder forward to cdbh-sig-2, frames as they were stored', async () => {
+    const out = tempDir('sig1');
+    await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin', walkStacks: false });
+    // Make it look like a run of the previous release: one frame per record, old ids.
+    const lines = readFileSync(join(out, 'records.ndjson'), 'utf8').trim().split('\n');
+    const old = lines.map((line) => {
+      const r = JSON.parse(line) as { bucket: { algorithm: string; id: string } | null };
+      if (r.bucket) r.bucket = { ...r.bucket, algorithm: 'cdbh-sig-1', id: '0000000000000000' };
+      return JSON.stringify(r);
+    });
+    writeFileSync(join(out, 'records.ndjson'), `${old.join('\n')}\n`);
+    const result = await rebucketOutputs(out, createSigner());
+    expect(result.changed).to.equal(5);
+    expect(readSummary(out).algorithm).to.equal('cdbh-sig-2');
+    const records = readNdjson(join(out, 'records.ndjson'));
+    for (const r of records) expect(r.bucket?.algorithm).to.equal('cdbh-sig-2');
+    // Same crash, same bucket after the move; the stored single frame is what it is signed by.
+    const a = records.find((r) => r.file.endsWith('a.dmp'));
+    expect(records.find((r) => r.file.endsWith('b.dmp'))?.bucket?.id).to.equal(a?.bucket?.id);
+    expect(a?.frames).to.have.length(1);
+    expect(a?.bucket?.signature).to.match(/^0xc0000005 write \| av\+0x[0-9a-f]+$/);
+  });
+
   it('skips a torn last line in records.ndjson instead of failing', async () => {
     const out = tempDir('torn');
     await analyzeDumps({ inputs: [join(input, 'a.dmp')], outDir: out, engine: 'builtin' });

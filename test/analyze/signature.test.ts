@@ -28,7 +28,7 @@ const RAISE_STACK: AnalyzeFrame[] = [
   { module: 'raise', offset: '0x14e6' },
 ];
 
-describe('analyze signatures (cdbh-sig-1)', () => {
+describe('analyze signatures (cdbh-sig-2)', () => {
   const signer = createSigner();
 
   it('names the algorithm and gives a 16-hex bucket id', () => {
@@ -106,7 +106,7 @@ describe('analyze signatures (cdbh-sig-1)', () => {
 
   it('gives a custom skip list its own algorithm id, so old and new buckets never mix', () => {
     const custom = createSigner({ skipModules: parseSkipModules('ntdll.dll\nraise # ours\n') });
-    expect(custom.algorithm).to.match(/^cdbh-sig-1\+skip\.[0-9a-f]{8}$/);
+    expect(custom.algorithm).to.match(/^cdbh-sig-2\+skip\.[0-9a-f]{8}$/);
     const bucket = custom.sign(crash({ code: '0xe0434352', name: 'CLR' }, RAISE_STACK));
     expect(bucket.signature).to.equal('0xe0434352 | kernelbase!RaiseException');
     const same = createSigner({ skipModules: parseSkipModules('raise\n$$ comment\nNTDLL\n') });
@@ -124,5 +124,34 @@ describe('analyze signatures (cdbh-sig-1)', () => {
       'Access violation writing',
     );
     expect(commonName('Breakpoint', 'Breakpoint')).to.equal('Breakpoint');
+  });
+
+  it('keeps scanned frames (modules whose image was not found) next to unwound ones', () => {
+    // The program's image is missing, the system DLL's was found: the program's frames can only
+    // come from a scan, and they are what tells this crash from others.
+    const frames: AnalyzeFrame[] = [
+      { module: 'av', offset: '0x154a', trust: 'exception' },
+      { module: 'av', offset: '0x16bc', trust: 'scan' },
+      { module: 'kernel32', function: 'BaseThreadInitThunk', offset: '0x9', trust: 'cfi' },
+      { module: 'av', offset: '0x13ae', trust: 'scan' },
+    ];
+    expect(signer.sign(crash(AV_WRITE, frames)).signature).to.equal(
+      '0xc0000005 write | av+0x154a | av+0x16bc | av+0x13ae',
+    );
+  });
+
+  it('counts a recursion once, so its depth does not split a bucket', () => {
+    const at = (offset: string): AnalyzeFrame => ({ module: 'chain', offset, trust: 'cfi' });
+    const deep = (n: number) => [
+      at('0x159b'),
+      ...Array.from({ length: n }, () => at('0x1640')),
+      at('0x1826'),
+    ];
+    const three = signer.sign(crash(AV_WRITE, deep(3)));
+    const eight = signer.sign(crash(AV_WRITE, deep(8)));
+    expect(three.signature).to.equal(
+      '0xc0000005 write | chain+0x159b | chain+0x1640 | chain+0x1826',
+    );
+    expect(eight.id).to.equal(three.id);
   });
 });

@@ -19,6 +19,7 @@ import {
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
+import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
 import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -42,6 +43,7 @@ interface AnalyzeCliOptions {
   json?: boolean;
   symbols?: string;
   symbolPath?: string;
+  imagePath?: string[];
   debugger?: string;
   z?: string[];
   ext?: string[];
@@ -63,7 +65,10 @@ output lines; one that crashes the debugger twice is quarantined. The batch alwa
 Engines:
   cdb       cdb.exe (Windows; found via CDB_PATH or the Windows SDK folders)
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
-  builtin   no debugger: exception, threads, modules and memory straight from the file
+  builtin   no debugger: exception, threads, modules and memory straight from the file, and
+            the crashing thread's stack walked with the modules' unwind data (images from the
+            dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
+            frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
@@ -72,15 +77,21 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
   report.html      self-contained page: bucket table and chart, one section per dump
   raw/<sha>/       debugger output per command per dump
 
-Buckets group dumps by a versioned signature (cdbh-sig-1): the exception (code, AV
+Buckets group dumps by a versioned signature (cdbh-sig-2): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
-runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md.
+runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md. With
+builtin symbols the algorithm is cdbh-sig-2+names: frames are module!function when all 3 have a
+name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
 
 Examples:
   cdb-harness analyze examples/dumps --engine builtin
       triage the example dumps without a debugger; prints buckets and where the report is
   cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
       every .dmp, .mdmp and .hdmp under crashes/, four cdb processes at once (-y works too)
+  cdb-harness analyze crashes/ --engine builtin --symbols "srv*$HOME/symcache*https://symbols.example.com"
+      no debugger; names and source lines from PDBs (or Breakpad .sym files) in a symbol store,
+      downloaded once into ~/symcache in the store's own layout; the record says which modules
+      had no symbols and why
   cdb-harness analyze "crashes/**/app-*.dmp" --timeout 5m --out triage --json > summary.json
       a glob (quote it), 5 minutes per dump, summary JSON on stdout
   cdb-harness analyze C:\\ProgramData\\Microsoft\\Windows\\WER --ext dump --engine builtin
@@ -143,6 +154,11 @@ export function registerAnalyze(context: CommandContext): void {
       '--resume',
       'skip dumps already recorded in --out (same path, size and sha256; a copy elsewhere is analysed)',
     )
+    .option(
+      '--image-path <dir>',
+      'builtin engine: a folder of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME; repeatable)',
+      collect,
+    )
     .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
     .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records')
@@ -165,15 +181,18 @@ export async function runAnalyze(
 ): Promise<number> {
   const skipModules =
     options.skipModules === undefined ? undefined : readSkipModules(options.skipModules);
-  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
+  const symbolPath = symbolPathOf(options);
   if (options.rebucket !== undefined) {
     if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
+    const names = symbolPath !== undefined || (await outputsUseNames(options.rebucket));
+    const signer = createSigner({ ...(skipModules === undefined ? {} : { skipModules }), names });
     const result = await rebucketOutputs(options.rebucket, signer);
     process.stderr.write(
       `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
     );
     return finish(result.summary, outputFiles(options.rebucket), options);
   }
+  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
   if (options.merge !== undefined) {
     if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
     if (options.out === undefined)
@@ -185,7 +204,6 @@ export async function runAnalyze(
     return finish(result.summary, outputFiles(options.out), options);
   }
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
-  const symbolPath = symbolPathOf(options);
 
   const outDir = options.out ?? join('cdb-harness-out', `analyze-${timestamp(new Date())}`);
   const controller = new AbortController();
@@ -216,6 +234,7 @@ export async function runAnalyze(
       ...(symbolPath === undefined ? {} : { symbolPath }),
       ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
       ...(options.ext === undefined ? {} : { extensions: options.ext }),
+      ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),

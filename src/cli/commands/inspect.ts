@@ -4,13 +4,29 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { inspectDump, type InspectedDump, type InspectedDumpOk } from '../../minidump/index.js';
+import { symbolPathOf } from '../options.js';
+import {
+  inspectDump,
+  type InspectDumpOptions,
+  type InspectedDump,
+  type InspectedDumpOk,
+} from '../../minidump/index.js';
 import { truncatedStreams } from '../../minidump/truncated-streams.js';
+import { walkDumpStacks } from '../../workflows/stacks/dump-stacks.js';
+import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
+import { symbolFileProvider } from '../../workflows/symbols/symbol-provider.js';
+import type { Symbolizer } from '../../workflows/symbols/symbolizer.js';
+import { formatStacks } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
 interface InspectOptions {
   json?: boolean;
   verbose?: boolean;
+  /** False with --no-stacks. */
+  stacks?: boolean;
+  imagePath?: string[];
+  symbols?: string;
+  symbolPath?: string;
   z?: string[];
 }
 
@@ -33,6 +49,17 @@ export function registerInspect(context: CommandContext): void {
     .option('-z <dump>', 'a dump file, like a DUMP operand (cdb -z; repeatable)', collect)
     .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
     .option('-v, --verbose', 'text mode: also list every thread and module')
+    .option('--no-stacks', "do not walk the threads' stacks (registers and `k` per thread)")
+    .option(
+      '--image-path <dir>',
+      'a folder of module images (.exe/.dll), flat or in symbol-store layout NAME/TIMESTAMPSIZE/NAME (repeatable)',
+      collect,
+    )
+    .option(
+      '-y, --symbols <path>',
+      'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
+    )
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
     .addHelpText(
       'after',
       `
@@ -44,6 +71,14 @@ Examples:
   cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
+  cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
+  cdb-harness inspect app.dmp --symbols "srv*$HOME/symcache*https://symbols.example.com"
+                                                frames as module!function+0xoff [file @ line]
+
+Stacks are walked without a debugger: x64 with the images' unwind data (.pdata/.xdata), x86 by
+frame pointers; images come from the dump itself (full dumps), the path the dump records (a
+Wine Z:\\ path is a unix path, C:\\ is $WINEPREFIX/drive_c), then --image-path. Frames found
+without unwind data say so (trust: scan). Names come from the images' export tables.
 
 A dump cut short (streams that run past the end of the file) is read as far as it goes and
 flagged TRUNCATED in the text, in its JSON warnings, and by exit code 4.
@@ -68,17 +103,23 @@ export async function runInspect(
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
   let truncated = 0;
-  for (const file of files) {
-    const dump = await inspectDump(file);
-    const cut = dump.ok ? truncationWarning(dump) : null;
-    if (dump.ok && cut !== null) {
-      truncated++;
-      dump.warnings.unshift(cut);
-      process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+  const symbolizer =
+    options.stacks === false ? undefined : builtinSymbolizer(pathOption(symbolPathOf(options)));
+  try {
+    for (const file of files) {
+      const dump = await inspectDump(file, stackOptions(options, symbolizer));
+      const cut = dump.ok ? truncationWarning(dump) : null;
+      if (dump.ok && cut !== null) {
+        truncated++;
+        dump.warnings.unshift(cut);
+        process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+      }
+      dumps.push(dump);
+      if (options.json !== true)
+        process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
     }
-    dumps.push(dump);
-    if (options.json !== true)
-      process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+  } finally {
+    await symbolizer?.close();
   }
   if (options.json === true) {
     const envelope = { schemaVersion: 1, dumps };
@@ -94,6 +135,23 @@ export async function runInspect(
   const failed = dumps.filter((d) => !d.ok).length;
   if (failed === dumps.length) return ExitCode.Failure;
   return failed + truncated === 0 ? ExitCode.Ok : ExitCode.Partial;
+}
+
+function stackOptions(options: InspectOptions, symbolizer?: Symbolizer): InspectDumpOptions {
+  if (options.stacks === false) return {};
+  const imagePaths = options.imagePath ?? [];
+  const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
+  return {
+    stacks: async (dump) =>
+      walkDumpStacks(dump, {
+        imagePaths,
+        ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
+      }),
+  };
+}
+
+function pathOption(path: string | undefined): { symbolPath?: string } {
+  return path === undefined ? {} : { symbolPath: path };
 }
 
 /** The readable triage block for one dump. */
@@ -134,11 +192,24 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address} in ${where}`,
     );
     if (ex.parameters.length > 0) row('', `parameters ${ex.parameters.join(' ')}`);
+    const clrEx = ex.clr;
+    if (clrEx?.hresult !== undefined) {
+      const name = clrEx.hresultName === undefined ? '' : ` ${clrEx.hresultName}`;
+      const types = clrEx.types === undefined ? '' : ` (${clrEx.types.join(', ')})`;
+      const by = clrEx.raisedBy === undefined ? '' : `, raised by ${clrEx.raisedBy}`;
+      row('', `HRESULT ${clrEx.hresult}${name}${types}${by}`);
+    } else if (clrEx?.note !== undefined) {
+      row('', clrEx.note);
+    }
     row('faulting', ex.module ?? '(no module holds the exception address)');
   } else if (cut.includes(streamName(dump, EXCEPTION_STREAM) ?? '\0')) {
     row('exception', 'UNKNOWN: the exception stream was cut off with the end of the file');
   } else {
     row('exception', 'none (the dump has no exception stream)');
+  }
+  if (dump.clr) {
+    const version = dump.clr.fileVersion === undefined ? '' : ` ${dump.clr.fileVersion}`;
+    row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
   }
   row('threads', `${dump.threads.length}`);
   const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
@@ -180,6 +251,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       );
     }
   }
+  lines.push(...formatStacks(dump));
   for (const warning of dump.warnings) row('warning', warning);
   lines.push('');
   return lines.join('\n');

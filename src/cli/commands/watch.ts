@@ -181,12 +181,15 @@ export function formatWatchEvent(event: WatchEvent): string | null {
     case 'exception': {
       const l = event.line;
       const what = `${(l.code ?? 'unknown').replace(/^0x/, '').toUpperCase()}${l.clrType !== undefined ? `.${l.clrType}` : ''}${l.clrMessage !== undefined ? ` ("${l.clrMessage}")` : l.description !== undefined && l.description !== l.code ? ` (${l.description})` : ''}`;
+      // The HRESULT when SOS did not name the type (winedbg: read from the dump's record).
+      const hresult =
+        l.hresult !== undefined && l.clrType === undefined ? ` HRESULT ${l.hresult}` : '';
       const chance = l.chance === 'second' ? 'Unhandled' : 'Exception';
       const action =
         l.action === 'dumped'
           ? `dumped ${l.dumpPath ?? ''}${l.dumpVerified === false ? ' (NOT verified)' : l.dumpVerified === true ? ' (verified)' : ''}`
           : `skipped: ${l.reason ?? ''}${l.dumpError !== undefined ? ` (${l.dumpError})` : ''}`;
-      return `[${clock(l.time)}] ${chance}: ${what} -> ${action}; held ${Math.round(l.suspendedMs)} ms`;
+      return `[${clock(l.time)}] ${chance}: ${what}${hresult} -> ${action}; held ${Math.round(l.suspendedMs)} ms`;
     }
     case 'dump-progress':
       return null;

@@ -3,6 +3,7 @@
 // outputs: analyze" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
 import type { DialectName } from '../../engine/dialects/index.js';
+import type { InspectedClr, InspectedClrException } from '../../minidump/clr.js';
 import type { HeapSummaryRecord, Hex, PrintExceptionRecord } from '../../parsers/records.js';
 
 export type AnalyzeEngineName = DialectName | 'builtin';
@@ -16,10 +17,15 @@ export interface AnalyzeFrame {
   address?: Hex;
   source?: string;
   /**
-   * Where the frame came from when it is not a debugger's unwind: `exception` (the exception
-   * address itself) or `scan` (a stack word pointing into a module: builtin engine heuristic).
+   * How the frame was found: `debugger` (a debugger's `k`), `exception` (the exception address:
+   * frame 0), and from the builtin walker `context`, `cfi` (unwind data), `frame-pointer`,
+   * `scan-call` (a stack word just after a call) or `scan` (a stack word pointing into a module).
    */
-  trust?: 'exception' | 'debugger' | 'scan';
+  trust?: 'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+  /** Offset from the module base (builtin walker), whatever `offset` is measured from. */
+  moduleOffset?: Hex;
+  /** The frame's stack pointer (builtin walker). */
+  stackPointer?: Hex;
 }
 
 export interface AnalyzeException {
@@ -34,6 +40,8 @@ export interface AnalyzeException {
   accessAddress?: Hex;
   flags?: Hex;
   parameters?: Hex[];
+  /** CLR exceptions: the HRESULT (parameter 0) and the raising runtime, from the dump's record. */
+  clr?: InspectedClrException;
   /** Registers at the exception (`rip` → `0x…`), when the engine recovered the context. */
   registers?: Record<string, Hex>;
 }
@@ -100,6 +108,19 @@ export type NotAvailable =
   | 'exception'
   | 'modules.versions';
 
+/** Where the builtin engine's frame names came from, per module a frame lands in. */
+export interface AnalyzeSymbolsInfo {
+  modules: {
+    module: string;
+    status: 'loaded' | 'missing';
+    format?: 'pdb' | 'breakpad';
+    /** The store folder or URL the symbol file came from. */
+    origin?: string;
+    /** Why there are no symbols: not found (and where it looked), wrong build, corrupt file. */
+    reason?: string;
+  }[];
+}
+
 export interface AnalyzeDumpRecord {
   schemaVersion: 1;
   file: string;
@@ -120,9 +141,13 @@ export interface AnalyzeDumpRecord {
   process: { name?: string; pid?: number };
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /** Builtin engine with a symbol path: which modules had symbols, and why not. */
+  symbols?: AnalyzeSymbolsInfo;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };
+  /** The CLR runtime the dump's module list shows (coreclr.dll, clr.dll, mscorwks.dll). */
+  clr?: InspectedClr;
   clrException?: PrintExceptionRecord;
   heapSummary?: HeapSummaryRecord;
   analyze?: AnalyzeKeyFields;

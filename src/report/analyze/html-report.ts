@@ -117,7 +117,10 @@ function hashLink(kind: 'bucket' | 'file', value: string, html: string, title?: 
 
 function bucketRow(b: SummaryBucket): string {
   const versions = b.moduleVersions
-    .map((v) => `${escapeHtml(v.module)} ${escapeHtml(v.version ?? '?')} (${v.count})`)
+    .map(
+      (v) =>
+        `${escapeHtml(v.module)} ${v.version === null ? '<span class="muted">(no version)</span>' : escapeHtml(v.version)} ×${v.count}`,
+    )
     .join('<br>');
   const representative = hashLink(
     'file',

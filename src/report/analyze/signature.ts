@@ -1,4 +1,4 @@
-// Crash signatures and bucket ids, algorithm `cdbh-sig-1` (docs/bucketing.md). A signature is
+// Crash signatures and bucket ids, algorithm `cdbh-sig-2` (docs/bucketing.md). A signature is
 // readable text, `<exception> | <frame> | <frame> | <frame>`, and the bucket id is a hash of the
 // algorithm id plus that text. The algorithm id is stored with every bucket so that a later
 // change (new skip list, more frames) makes new ids instead of silently regrouping old ones
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { AnalyzeBucketRef, AnalyzeDumpRecord, AnalyzeFrame } from './analyze-record.js';
 import { DEFAULT_SKIP_MODULES, normalizeModuleName, skipListHash } from './skip-modules.js';
 
-export const SIGNATURE_ALGORITHM = 'cdbh-sig-1';
+export const SIGNATURE_ALGORITHM = 'cdbh-sig-2';
 
 /** How many relevant frames a signature keeps (Socorro keeps a prefix; BugId hashes 2–3). */
 export const SIGNATURE_FRAMES = 3;
@@ -18,7 +18,16 @@ const IN_PAGE_ERROR = '0xc0000006';
 export interface SignatureOptions {
   /** Modules whose frames are looked through. Defaults to DEFAULT_SKIP_MODULES. */
   skipModules?: readonly string[];
+  /**
+   * Symbol-aware signatures (`+names` on the algorithm id), for records named from symbol files:
+   * frames are `module!function` when every signature frame has a function name, else
+   * `module+0xoff` for all of them, so a dump whose symbols were found for only some frames
+   * never mixes the two spellings into a bucket of its own.
+   */
+  names?: boolean;
 }
+
+export const NAMES_SUFFIX = '+names';
 
 export interface Signer {
   algorithm: string;
@@ -29,20 +38,21 @@ export interface Signer {
 
 /**
  * A signer for one configuration. With the default skip list the algorithm id is plain
- * `cdbh-sig-1`; with another list it is `cdbh-sig-1+skip.<8 hex of the list>`.
+ * `cdbh-sig-2`; with another list it is `cdbh-sig-2+skip.<8 hex of the list>`.
  */
 export function createSigner(options: SignatureOptions = {}): Signer {
   const custom = options.skipModules;
   const skip = new Set((custom ?? DEFAULT_SKIP_MODULES).map(normalizeModuleName));
+  const names = options.names === true;
   const algorithm =
-    custom === undefined || skipListHash(custom) === skipListHash(DEFAULT_SKIP_MODULES)
+    (custom === undefined || skipListHash(custom) === skipListHash(DEFAULT_SKIP_MODULES)
       ? SIGNATURE_ALGORITHM
-      : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`;
+      : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`) + (names ? NAMES_SUFFIX : '');
   return {
     algorithm,
     skips: (module) => skip.has(normalizeModuleName(module)),
     sign(record) {
-      const signature = signatureText(record, skip);
+      const signature = signatureText(record, skip, names);
       const id = createHash('sha256')
         .update(`${algorithm}\n${signature}`)
         .digest('hex')
@@ -55,6 +65,7 @@ export function createSigner(options: SignatureOptions = {}): Signer {
 function signatureText(
   record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>,
   skip: ReadonlySet<string>,
+  names = false,
 ): string {
   const managed = record.clrException?.exceptions[0];
   if (managed !== undefined && managed.type !== '') {
@@ -64,12 +75,14 @@ function signatureText(
       .map((f) => stripOffset(f.function))
       .filter((f) => f !== '')
       .slice(0, SIGNATURE_FRAMES);
-    const frames = managedFrames.length > 0 ? managedFrames : relevantFrames(record.frames, skip);
+    const frames =
+      managedFrames.length > 0 ? managedFrames : relevantFrames(record.frames, skip, names);
     return [`clr:${managed.type}`, ...orEmpty(frames)].join(' | ');
   }
-  return [exceptionPart(record.exception), ...orEmpty(relevantFrames(record.frames, skip))].join(
-    ' | ',
-  );
+  return [
+    exceptionPart(record.exception),
+    ...orEmpty(relevantFrames(record.frames, skip, names)),
+  ].join(' | ');
 }
 
 function exceptionPart(exception: AnalyzeDumpRecord['exception']): string {
@@ -89,13 +102,32 @@ function exceptionPart(exception: AnalyzeDumpRecord['exception']): string {
 export function relevantFrames(
   frames: readonly AnalyzeFrame[],
   skip: ReadonlySet<string>,
+  names = false,
 ): string[] {
-  const tokens = frames.map((frame) => ({ frame, token: frameToken(frame) }));
-  const relevant = tokens.filter(
-    ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
-  );
-  const chosen = relevant.length > 0 ? relevant : tokens;
-  return chosen.slice(0, SIGNATURE_FRAMES).map((t) => t.token);
+  // cdbh-sig-2: recursion (the same frame again and again) counts once, so the depth of a
+  // recursion does not split a bucket. Frames found by a scan stay: the walker gives `scan` only
+  // in modules whose image was not found, and those are often the program's own.
+  const trusted = frames;
+  const pick = (tokenOf: (frame: AnalyzeFrame) => string) => {
+    const tokens = trusted
+      .map((frame) => ({ frame, token: tokenOf(frame) }))
+      .filter((t, i, all) => i === 0 || all[i - 1]?.token !== t.token);
+    const relevant = tokens.filter(
+      ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
+    );
+    return (relevant.length > 0 ? relevant : tokens).slice(0, SIGNATURE_FRAMES);
+  };
+  const chosen = pick(frameToken);
+  if (
+    names &&
+    !chosen.every(({ frame }) => frame.function !== undefined && frame.function !== '')
+  ) {
+    // `+names`: all names or none, so partly found symbols never make a bucket of their own.
+    return pick(({ function: _named, ...f }) =>
+      frameToken({ ...f, ...(f.moduleOffset === undefined ? {} : { offset: f.moduleOffset }) }),
+    ).map((t) => t.token);
+  }
+  return chosen.map((t) => t.token);
 }
 
 /** `av!crash_here`, or `av+0x154a` when there is no symbol, or `?` when nothing is known. */
@@ -123,7 +155,8 @@ function orEmpty(frames: string[]): string[] {
 export function frameText(frame: AnalyzeFrame): string {
   const module = frame.module ?? '?';
   if (frame.function !== undefined) {
-    return `${module}!${frame.function}${frame.offset === undefined ? '' : `+${frame.offset}`}`;
+    const at = `${module}!${frame.function}${frame.offset === undefined ? '' : `+${frame.offset}`}`;
+    return frame.source === undefined ? at : `${at} [${frame.source}]`;
   }
   if (frame.offset !== undefined) return `${module}+${frame.offset}`;
   return frame.address ?? module;

@@ -22,11 +22,12 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
-import { scanStack } from './stack-scan.js';
+import { walkDumpStacks } from '../stacks/dump-stacks.js';
+import type { ImageCache } from '../stacks/image-cache.js';
+import { nameFrames } from './symbol-names.js';
+import { symbolFileProvider } from '../symbols/symbol-provider.js';
+import type { Symbolizer } from '../symbols/symbolizer.js';
 import type { ScriptStep } from './triage-script.js';
-
-const STACK_SCAN_NOTE =
-  'frames after the first come from a stack scan (words pointing into modules), not an unwind';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
 export const CRASHES_BEFORE_QUARANTINE = 2;
@@ -41,8 +42,16 @@ export interface DumpRunContext {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   symbolPath?: string;
+  /** builtin engine: names frames from PDB / Breakpad files (one per batch, shared). */
+  symbolizer?: Symbolizer;
   env?: NodeJS.ProcessEnv;
   recordDir?: string;
+  /** Builtin engine: walk the crashing thread's stack (default true). */
+  walkStacks?: boolean;
+  /** Builtin engine: `--image-path` directories for the stack walk. */
+  imagePaths?: readonly string[];
+  /** Builtin engine: images found on disk, shared by the dumps of the run. */
+  imageCache?: ImageCache;
   /** Told when a dump is retried after a debugger crash. */
   onRetry?: (file: string, error: AnalyzeError) => void;
 }
@@ -54,7 +63,23 @@ export async function analyzeOneDump(
 ): Promise<AnalyzeDumpRecord> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const inspected = await inspectDump(file, ctx.signal === undefined ? {} : { signal: ctx.signal });
+  const walk = ctx.engine === 'builtin' && ctx.walkStacks !== false;
+  const provider = ctx.symbolizer === undefined ? undefined : symbolFileProvider(ctx.symbolizer);
+  const inspected = await inspectDump(file, {
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(walk
+      ? {
+          stacks: (dump) =>
+            walkDumpStacks(dump, {
+              threads: 'exception',
+              imagePaths: ctx.imagePaths ?? [],
+              ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
+              ...(ctx.env === undefined ? {} : { env: ctx.env }),
+              ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
+            }),
+        }
+      : {}),
+  });
   if (!inspected.ok) {
     return {
       ...emptyRecord(file, hashed, ctx.engine),
@@ -85,20 +110,18 @@ export async function analyzeOneDump(
     );
   }
   if (ctx.engine === 'builtin') {
-    const exception = inspected.exception;
-    if (exception?.module !== undefined && ctx.signer.skips(exception.module)) {
-      // The exception address is in system code (RaiseException, a breakpoint): look for the
-      // program's frames on the stack instead.
-      const scanned = await scanStack(file, {
-        threadId: exception.threadId,
-        modules: inspected.modules,
-        wordSize: inspected.system?.arch === 'x86' ? 4 : 8,
-        ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-      });
-      base.frames.push(...scanned);
-      if (scanned.length > 0) base.warnings.push(STACK_SCAN_NOTE);
-    }
     const record = fromBuiltin(file, hashed, base, 'builtin');
+    if (ctx.symbolizer !== undefined) {
+      record.symbols = await nameFrames(
+        record.frames,
+        inspected.modules,
+        ctx.symbolizer,
+        record.warnings,
+      );
+      if (record.frames.some((f) => f.function !== undefined)) {
+        record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');
+      }
+    }
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };
     record.bucket = ctx.signer.sign(record);
@@ -229,6 +252,7 @@ function fromBuiltin(
     modules: base.modules,
     threadCount: base.threadCount,
     memory: base.memory,
+    ...(base.clr === undefined ? {} : { clr: base.clr }),
     notAvailable: base.notAvailable,
     warnings: base.warnings,
   };

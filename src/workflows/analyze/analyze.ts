@@ -15,10 +15,13 @@ import type {
 import { readRecords, RecordAppender } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
+import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
+import { createImageCache } from '../stacks/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
+import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -52,7 +55,18 @@ export interface AnalyzeOptions {
   jobs?: number;
   /** Per-dump deadline (start, every command, close). */
   timeoutMs?: number;
+  /** cdb: passed as -y. builtin: PDB / Breakpad symbols found through it (else _NT_SYMBOL_PATH). */
   symbolPath?: string;
+  /** builtin: where `srv*URL` keeps downloads (default ~/.cache/cdb-harness/symbols). */
+  symbolCacheDir?: string;
+  /** builtin: fetch for symbol servers (default the global fetch). */
+  symbolFetch?: FetchLike;
+  /** builtin: deadline per symbol download (default 60 s). */
+  symbolDownloadTimeoutMs?: number;
+  /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
+  imagePaths?: readonly string[];
+  /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
+  walkStacks?: boolean;
   resume?: boolean;
   /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
   extensions?: readonly string[];
@@ -124,16 +138,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   if (options.resume === true) {
     for await (const record of readRecords(files.records)) done.add(resumeKey(record));
   }
-  const signer = createSigner(
-    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
-  );
+  // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
+  const stop = new AbortController();
+  const symbolizer =
+    choice.engine === 'builtin'
+      ? builtinSymbolizer({ ...options, signal: stop.signal })
+      : undefined;
+  const signer = createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(symbolizer === undefined ? {} : { names: true }),
+  });
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
   );
 
-  // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
-  const stop = new AbortController();
   const onUserAbort = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onUserAbort, { once: true });
   if (options.signal?.aborted === true) stop.abort(options.signal.reason);
@@ -154,6 +173,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       env: options.env,
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
+    ...(symbolizer === undefined ? {} : { symbolizer }),
+    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
+    imageCache: createImageCache(),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
@@ -248,6 +271,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   } finally {
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
+    await ctx.imageCache?.close();
+    await symbolizer?.close();
   }
   if (fatal !== undefined) {
     throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);

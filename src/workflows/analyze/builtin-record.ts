@@ -1,7 +1,10 @@
 // What the dump alone says, as the fields of an analyze record: exception, process, modules,
-// threads, memory, and one frame for the exception address (`module+0xoff`). This is the whole
+// threads, memory, and the crashing thread's walked frames (or, not walked, one frame for the
+// exception address, `module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import type { InspectedClr } from '../../minidump/clr.js';
+import type { InspectedFrame } from '../../minidump/inspect-stacks.js';
 import type { InspectedDumpOk, InspectedModule } from '../../minidump/inspect.js';
 import type {
   AnalyzeException,
@@ -21,6 +24,7 @@ export interface BuiltinFields {
   modules: AnalyzeModules;
   threadCount: number;
   memory: { rangeCount: number; totalBytes: number };
+  clr?: InspectedClr;
   notAvailable: NotAvailable[];
   warnings: string[];
 }
@@ -36,14 +40,18 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     parameters: exception.parameters,
     ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
     ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
+    ...(exception.registers === undefined ? {} : { registers: exception.registers }),
+    ...(exception.clr === undefined ? {} : { clr: exception.clr }),
   };
   const faultingModule =
     exception?.module === undefined
       ? undefined
       : dump.modules.find((m) => m.name === exception.module);
-  const frames: AnalyzeFrame[] = [];
-  if (exception) {
-    // No unwinder here: the one frame we can name for sure is where the exception happened.
+  const stack = dump.threads.find((t) => t.id === exception?.threadId)?.stack;
+  const frames: AnalyzeFrame[] =
+    stack !== undefined && stack.frames.length > 0 ? stack.frames.map(analyzeFrame) : [];
+  if (exception && frames.length === 0) {
+    // Not walked: the one frame we can name for sure is where the exception happened.
     frames.push({
       ...(exception.module === undefined ? {} : { module: stripExtension(exception.module) }),
       ...(exception.moduleOffset === undefined ? {} : { offset: exception.moduleOffset }),
@@ -65,9 +73,33 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
     modules: moduleSummary(dump.modules, faultingModule),
     threadCount: dump.threads.length,
     memory: { rangeCount: dump.memory.rangeCount, totalBytes: dump.memory.totalBytes },
+    ...(dump.clr === undefined ? {} : { clr: dump.clr }),
     notAvailable,
-    warnings: [...dump.warnings],
+    warnings: [...dump.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
   };
+}
+
+/**
+ * A walked frame as a record frame: `module!function+offset` parts (offset from the export when
+ * named, else from the module base). Frame 0 of the exception context keeps trust `exception`
+ * (it is the exception address); callers say how they were found (`cfi`, `scan-call`, …).
+ */
+export function analyzeFrame(frame: InspectedFrame): AnalyzeFrame {
+  const out: AnalyzeFrame = {};
+  if (frame.module !== undefined) out.module = stripExtension(frame.module);
+  if (frame.function !== undefined) out.function = frame.function;
+  const offset = frame.function !== undefined ? frame.functionOffset : frame.moduleOffset;
+  if (offset !== undefined) out.offset = offset;
+  if (frame.moduleOffset !== undefined) out.moduleOffset = frame.moduleOffset;
+  if (frame.file !== undefined && frame.line !== undefined) {
+    out.source = `${frame.file} @ ${frame.line}`;
+  }
+  out.address = frame.address;
+  out.stackPointer = frame.stackPointer;
+  out.trust = (
+    frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust
+  ) as NonNullable<AnalyzeFrame['trust']>;
+  return out;
 }
 
 export function moduleSummary(

@@ -4,6 +4,7 @@
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import type { Dialect } from '../../engine/dialects/types.js';
 import { errorMessage } from '../../errors.js';
+import type { InspectedClrException } from '../../minidump/clr.js';
 import { inspectDump } from '../../minidump/inspect.js';
 
 export interface DumpExpectations {
@@ -21,6 +22,10 @@ export interface DumpVerification {
   kind?: 'full' | 'mini';
   pid?: number;
   exceptionCode?: string | null;
+  /** The dump's exception record parameters (winedbg's text never shows them). */
+  exceptionParameters?: string[];
+  /** For a CLR exception: the HRESULT the record carries, or why it carries none. */
+  clr?: InspectedClrException;
   threads?: number;
   modules?: number;
   /** Why it is not verified, or what looked odd while still verified. */
@@ -55,6 +60,8 @@ export async function verifyDump(
   result.modules = info.modules.length;
   if (info.process.pid !== undefined) result.pid = info.process.pid;
   result.exceptionCode = info.exception?.code ?? null;
+  if (info.exception) result.exceptionParameters = info.exception.parameters;
+  if (info.exception?.clr) result.clr = info.exception.clr;
   if (
     expect.pid !== undefined &&
     info.process.pid !== undefined &&

@@ -13,6 +13,7 @@ const CODE_NAMES: Readonly<Record<string, string>> = {
   access_violation: AV_CODE,
   clr: '0xe0434352',
   complus: '0xe0434f4d',
+  jit: '0x02345678',
   cpp: '0xe06d7363',
   eh: '0xe06d7363',
   gcc: '0x20474343',

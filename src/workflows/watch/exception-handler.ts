@@ -195,7 +195,22 @@ export class ExceptionHandler {
         { engine: session.dialect },
       );
       line.dumpVerified = check.verified;
+      // What the debugger's text left out (winedbg prints no exception parameters): a CLR
+      // exception's HRESULT from the record the dump holds (src/minidump/clr.ts).
+      const parameters = check.exceptionParameters ?? [];
+      if (line.parameters === undefined && parameters.length > 0) line.parameters = parameters;
+      if (line.hresult === undefined && check.clr?.hresult !== undefined) {
+        line.hresult = check.clr.hresult;
+      }
       const notes = [...check.problems, ...check.notes];
+      // Why the record has no HRESULT, when nothing else (SOS) named the exception.
+      if (
+        check.clr?.note !== undefined &&
+        line.hresult === undefined &&
+        line.clrType === undefined
+      ) {
+        notes.push(check.clr.note);
+      }
       if (notes.length > 0) line.notes = [...(line.notes ?? []), ...notes];
     }
     line.dumpMs = round(performance.now() - dumpStart);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Re-records the real SOS transcripts under test/fixtures/transcripts/dotnet-dump/: runs the CLR
+# test program natively on Linux (framework-dependent, the SDK's runtime), takes two dumps with
+# `dotnet-dump collect` (one parked inside nested catch blocks, one after a managed + native
+# leak) and saves `dotnet-dump analyze -c CMD` output per command, each with the 5-line header
+# the transcript corpus uses. Tests read only the committed files; run this by hand after a
+# runtime or dotnet-dump update, then UPDATE_GOLDEN=1 npx mocha test/parsers/dotnet-dump-fixtures.test.ts
+# and review the diff. Needs the .NET SDK (scripts/build-dotnet-targets.sh builds and restores).
+set -euo pipefail
+repo_root=$(cd "$(dirname "$0")/.." && pwd)
+src="$repo_root/test/targets/dotnet"
+dest="$repo_root/test/fixtures/transcripts/dotnet-dump"
+bash "$repo_root/scripts/build-dotnet-targets.sh" >/dev/null
+program="${CDB_HARNESS_DOTNET_DIR:-$repo_root/build/dotnet}/linux-x64/cdbh-dotnet"
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$dest"
+
+dotnet_dump() { (cd "$src" && dotnet tool run dotnet-dump -- "$@"); }
+tool_version=$(dotnet_dump --version | cut -d+ -f1)
+runtime_version=$(dotnet --list-runtimes | sed -n 's/^Microsoft.NETCore.App \([^ ]*\) .*/\1/p' | tail -1)
+today=$(date -u +%Y-%m-%d)
+
+# Starts the program with its stdout in $work/NAME.log, waits for `holding`, then dumps it.
+collect() {
+  local name=$1
+  shift
+  "$program" "$@" >"$work/$name.log" 2>&1 &
+  pids+=($!)
+  local pid=$!
+  for _ in $(seq 1 200); do
+    grep -q '^holding' "$work/$name.log" && break
+    sleep 0.1
+  done
+  grep -q '^holding' "$work/$name.log" || {
+    echo "the program did not reach its hold point:" >&2
+    cat "$work/$name.log" >&2
+    exit 1
+  }
+  dotnet_dump collect -p "$pid" --type Heap -o "$work/$name.core" >/dev/null
+  kill "$pid"
+}
+
+# record DUMP FILE COMMAND NOTES: one transcript file per command.
+record() {
+  local dump=$1 file=$2 command=$3 notes=$4
+  local out="$dest/$file"
+  {
+    echo "# source: recorded by scripts/record-dotnet-dump.sh on $today (test program test/targets/dotnet)"
+    echo "# tool: dotnet-dump $tool_version analyze (SOS) on Linux x64, .NET runtime $runtime_version"
+    echo "# command: $command"
+    echo "# notes: $notes; dotnet-dump analyze DUMP -c '$command' -c exit, the 'Loading core dump' line removed"
+    echo "# ---"
+    dotnet_dump analyze "$work/$dump.core" -c "$command" -c exit | grep -v '^Loading core dump: '
+  } >"$out"
+  echo "recorded $out"
+}
+
+collect exceptions exceptions --acts invalid-op,null,inner,hold --hold 120000 -i 10
+collect leak leak -n 40 -i 10 --managed-kb 256 --native-kb 128 --hold 120000
+
+nested='main thread parked in a catch (WidgetException with an inner FormatException) inside a catch (InvalidOperationException)'
+record exceptions pe-current-widget-inner-format-linux-net10.txt 'pe' "$nested"
+record exceptions pe-nested-widget-within-invalidop-linux-net10.txt 'pe -nested' "$nested"
+record exceptions clrstack-hold-in-nested-catch-linux-net10.txt 'clrstack' "$nested"
+record exceptions clrstack-a-hold-in-nested-catch-linux-net10.txt 'clrstack -a' "$nested"
+record exceptions threads-exceptions-linux-net10.txt 'threads' "$nested"
+record exceptions eeheap-gc-workstation-linux-net10.txt 'eeheap -gc' "$nested"
+record exceptions dumpheap-stat-small-linux-net10.txt 'dumpheap -stat' "$nested"
+leak='after 40 leak ticks (40 x 256 KB byte[] in a static List, 40 x 128 KB AllocHGlobal)'
+record leak dumpheap-stat-leak-byte-arrays-linux-net10.txt 'dumpheap -stat' "$leak"
+record leak eeheap-gc-leak-linux-net10.txt 'eeheap -gc' "$leak"
+record leak pe-no-current-exception-linux-net10.txt 'pe' "$leak; no exception on the main thread"

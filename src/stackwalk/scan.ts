@@ -1,0 +1,122 @@
+// The last-resort unwinder (Breakpad's and rust-minidump's "scan"): the first stack word above
+// the stack pointer that looks like a return address. With the module's image at hand a word
+// counts only when it points into an executable section just after a `call` instruction
+// (trust `scan-call`); without an image, any word inside a module past its header page counts
+// (trust `scan`). Call encodings from the Intel SDM, CALL: e8 rel32, ff /2 with every ModRM form.
+import type { FrameTrust, ImageView, ModuleRef } from './types.js';
+import type { WalkMemory } from './walk-memory.js';
+
+export interface ModuleIndex {
+  at(address: bigint): ModuleRef | undefined;
+  image(module: ModuleRef): Promise<ImageView | undefined>;
+}
+
+export interface ScanHit {
+  /** The return address found. */
+  ip: bigint;
+  /** Where it was on the stack. */
+  slot: bigint;
+  trust: Extract<FrameTrust, 'scan' | 'scan-call'>;
+}
+
+/** No code lives in the first page of an image (the PE headers). */
+const HEADER_BYTES = 0x1000n;
+
+/** True when the bytes just before `returnRva` end with a call instruction. */
+export function endsWithCall(before: Uint8Array): boolean {
+  const n = before.length;
+  const at = (back: number) => (back <= n ? (before[n - back] ?? -1) : -1);
+  const reg = (modrm: number) => (modrm >> 3) & 7;
+  // e8 rel32
+  if (at(5) === 0xe8) return true;
+  // ff /2, mod 3 (call reg): ff d0..d7, 41 ff d0..d7
+  if (at(2) === 0xff && reg(at(1)) === 2 && at(1) >> 6 === 3) return true;
+  // ff /2 [reg] (mod 0, not rbp/rsp forms): ff 10..17
+  if (
+    at(2) === 0xff &&
+    reg(at(1)) === 2 &&
+    at(1) >> 6 === 0 &&
+    (at(1) & 7) !== 4 &&
+    (at(1) & 7) !== 5
+  )
+    return true;
+  // ff /2 [reg+disp8]: ff 50..57 XX; with SIB: ff 54 SS XX
+  if (at(3) === 0xff && reg(at(2)) === 2 && at(2) >> 6 === 1 && (at(2) & 7) !== 4) return true;
+  if (at(4) === 0xff && reg(at(3)) === 2 && at(3) >> 6 === 1 && (at(3) & 7) === 4) return true;
+  // ff /2 [rip+disp32] or [reg+disp32]: ff 15 XXXXXXXX, ff 90..97 XXXXXXXX; with SIB: ff 94 SS …
+  if (
+    at(6) === 0xff &&
+    reg(at(5)) === 2 &&
+    (at(5) === 0x15 || (at(5) >> 6 === 2 && (at(5) & 7) !== 4))
+  )
+    return true;
+  if (at(7) === 0xff && reg(at(6)) === 2 && at(6) >> 6 === 2 && (at(6) & 7) === 4) return true;
+  // ff /2 [sib] (mod 0): ff 14 SS
+  if (at(3) === 0xff && at(2) === 0x14) return true;
+  return false;
+}
+
+/** Does `value` look like a return address? Which trust would it get? */
+export async function returnAddressTrust(
+  value: bigint,
+  modules: ModuleIndex,
+): Promise<ScanHit['trust'] | null> {
+  const module = modules.at(value);
+  if (module === undefined) return null;
+  const offset = value - module.base;
+  if (offset < HEADER_BYTES) return null;
+  const image = await modules.image(module);
+  if (image === undefined) return 'scan';
+  const rva = Number(offset);
+  if (!image.isExecutable(rva - 1)) return null;
+  const before = await image.readRva(rva - 7, 7);
+  if (before === null || before.length < 7) return null;
+  return endsWithCall(before) ? 'scan-call' : null;
+}
+
+/** The first plausible return address in [from, limit), one word at a time. */
+export async function scanForReturn(
+  from: bigint,
+  limit: bigint,
+  wordSize: 4 | 8,
+  memory: WalkMemory,
+  modules: ModuleIndex,
+): Promise<ScanHit | null> {
+  const size = BigInt(wordSize);
+  // Stack slots are word aligned; a misaligned stack pointer is corrupt anyway.
+  let slot = from - (from % size);
+  while (slot + size <= limit) {
+    // A block of words up to the next 512-byte line, read once.
+    const lineEnd = slot - (slot % 512n) + 512n;
+    const blockEnd = lineEnd < limit ? lineEnd : limit - ((limit - slot) % size);
+    const block = await memory.bytes(slot, Number(blockEnd - slot));
+    if (block === null) return scanWords(slot, limit, wordSize, memory, modules);
+    const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+    for (let at = 0; at + wordSize <= block.length; at += wordSize) {
+      const value = wordSize === 8 ? view.getBigUint64(at, true) : BigInt(view.getUint32(at, true));
+      if (modules.at(value) === undefined) continue;
+      const trust = await returnAddressTrust(value, modules);
+      if (trust !== null) return { ip: value, slot: slot + BigInt(at), trust };
+    }
+    slot = blockEnd;
+  }
+  return null;
+}
+
+/** Word by word, for the part of a block that was not captured in one piece. */
+async function scanWords(
+  from: bigint,
+  limit: bigint,
+  wordSize: 4 | 8,
+  memory: WalkMemory,
+  modules: ModuleIndex,
+): Promise<ScanHit | null> {
+  const size = BigInt(wordSize);
+  for (let slot = from; slot + size <= limit; slot += size) {
+    const value = await memory.word(slot, wordSize);
+    if (value === null) return null;
+    const trust = await returnAddressTrust(value, modules);
+    if (trust !== null) return { ip: value, slot, trust };
+  }
+  return null;
+}

@@ -1,0 +1,207 @@
+// Walks one thread's stack, rust-minidump style: frame 0 from the register context, then for
+// each caller the best unwinder that gives a plausible answer: unwind data (x64 .pdata/.xdata,
+// x86 FPO / STACK WIN from an UnwindProvider), the frame-pointer chain (x86), then a bounded scan.
+// An answer is plausible when the stack pointer grows, stays inside the stack, and the new
+// instruction pointer lies in a module. Bounds: maxFrames, a read budget, maxScanBytes per scan.
+// Nothing here throws on bad data: a corrupt stack ends the walk with a warning.
+import { unwindAmd64 } from './amd64-unwind.js';
+import { scanForReturn, type ModuleIndex } from './scan.js';
+import type {
+  FrameTrust,
+  ModuleRef,
+  RegisterSet,
+  StackFrame,
+  StackWalk,
+  WalkInput,
+} from './types.js';
+import { WalkMemory } from './walk-memory.js';
+import { unwindX86ByFrameData, unwindX86ByFramePointer } from './x86-unwind.js';
+
+export const DEFAULT_MAX_FRAMES = 256;
+export const DEFAULT_MAX_READS = 4096;
+export const DEFAULT_MAX_SCAN_BYTES = 8192;
+/** Below this no code is mapped on Windows: an instruction pointer there ends the walk. */
+const LOWEST_CODE = 0x10000n;
+
+interface Caller {
+  registers: RegisterSet;
+  trust: FrameTrust;
+}
+
+/** A sorted module table with binary-search lookup (a process has a few hundred modules). */
+export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
+  const sorted = [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+  const cache = new Map<ModuleRef, Promise<Awaited<ReturnType<ModuleIndex['image']>>>>();
+  return {
+    at(address) {
+      let low = 0;
+      let high = sorted.length - 1;
+      while (low <= high) {
+        const mid = (low + high) >>> 1;
+        const m = sorted[mid]!;
+        if (address < m.base) high = mid - 1;
+        else if (address >= m.base + BigInt(m.size)) low = mid + 1;
+        else return m;
+      }
+      return undefined;
+    },
+    image(module) {
+      const images = input.images;
+      if (images === undefined) return Promise.resolve(undefined);
+      let found = cache.get(module);
+      if (!found) {
+        found = images.image(module);
+        cache.set(module, found);
+      }
+      return found;
+    },
+  };
+}
+
+export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<StackWalk> {
+  const maxFrames = input.limits?.maxFrames ?? DEFAULT_MAX_FRAMES;
+  const maxScan = BigInt(input.limits?.maxScanBytes ?? DEFAULT_MAX_SCAN_BYTES);
+  const memory = new WalkMemory(input.memory, input.limits?.maxReads ?? DEFAULT_MAX_READS);
+  const modules = index ?? moduleIndex(input.modules, input);
+  const x64 = input.arch === 'amd64';
+  const ipName = x64 ? 'rip' : 'eip';
+  const spName = x64 ? 'rsp' : 'esp';
+  const wordSize = x64 ? 8 : 4;
+  const warnings: string[] = [];
+  const frames: StackFrame[] = [];
+  const stackHigh = input.stack?.high;
+
+  let registers: RegisterSet = { ...input.registers };
+  let trust: FrameTrust = 'context';
+  let stop: StackWalk['stop'] = 'end';
+  for (;;) {
+    const ip = registers[ipName] ?? 0n;
+    const sp = registers[spName] ?? 0n;
+    frames.push(makeFrame(frames.length, ip, sp, registers, trust, modules, x64));
+    if (frames.length >= maxFrames) {
+      stop = 'limit';
+      warnings.push(`stopped after ${maxFrames} frames`);
+      break;
+    }
+    if (input.limits?.outOfTime?.() === true) {
+      stop = 'budget';
+      warnings.push(`time budget spent after ${frames.length} frames`);
+      break;
+    }
+    const caller = await callerOf(registers, frames.length === 1, input, memory, modules);
+    let next = caller && plausible(caller.registers) ? caller : null;
+    // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
+    // (the thread's first function): a scan there would only find leftovers.
+    const cfiEnd =
+      caller !== null &&
+      caller.trust === 'cfi' &&
+      (caller.registers[spName] ?? 0n) > sp &&
+      modules.at(caller.registers[ipName] ?? 0n) === undefined;
+    // An x86 EBP of 0 is the chain's documented end (the thread's first frame clears it), and so
+    // is a saved return address of 0 found by a clean unwind step (Breakpad stops there too).
+    const chainEnd =
+      (!x64 && trust !== 'scan' && trust !== 'scan-call' && registers['ebp'] === 0n) ||
+      (caller !== null &&
+        (caller.registers[ipName] ?? 0n) === 0n &&
+        (caller.registers[spName] ?? 0n) > sp);
+    if (next === null && !cfiEnd && !chainEnd) {
+      // Scan from the callee's stack pointer for the next return address.
+      const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
+      const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
+      if (hit !== null) {
+        next = {
+          registers: { ...registers, [ipName]: hit.ip, [spName]: hit.slot + BigInt(wordSize) },
+          trust: hit.trust,
+        };
+      }
+    }
+    if (memory.exhausted) {
+      stop = 'budget';
+      warnings.push(`read budget of ${input.limits?.maxReads ?? DEFAULT_MAX_READS} reads spent`);
+      break;
+    }
+    if (next === null) {
+      const callerIp = caller?.registers[ipName];
+      if (cfiEnd || chainEnd || (callerIp !== undefined && callerIp < LOWEST_CODE)) stop = 'end';
+      else {
+        stop = 'lost';
+        warnings.push(
+          `no caller found for frame ${frames.length - 1} (0x${ip.toString(16)}): walk ends`,
+        );
+      }
+      break;
+    }
+    registers = next.registers;
+    trust = next.trust;
+
+    function plausible(candidate: RegisterSet): boolean {
+      const nextIp = candidate[ipName] ?? 0n;
+      const nextSp = candidate[spName] ?? 0n;
+      if (nextSp <= sp) return false; // a cycle, or a stack pointer going down
+      if (stackHigh !== undefined && nextSp > stackHigh) return false;
+      return modules.at(nextIp) !== undefined;
+    }
+  }
+  const last = frames[frames.length - 1];
+  if (stop === 'lost' && last !== undefined && last.module === undefined) {
+    warnings.push(`frame ${last.index} (0x${last.address.toString(16)}) is in no module`);
+  }
+  return { threadId: input.threadId, frames, warnings, stop };
+}
+
+async function callerOf(
+  registers: RegisterSet,
+  first: boolean,
+  input: WalkInput,
+  memory: WalkMemory,
+  modules: ModuleIndex,
+): Promise<Caller | null> {
+  if (input.arch === 'amd64') {
+    const ip = registers['rip'] ?? 0n;
+    const module = modules.at(ip);
+    if (module === undefined) return null;
+    const image = await modules.image(module);
+    if (image === undefined) return null;
+    const outcome = await unwindAmd64(image, module.base, registers, memory, first);
+    return outcome.kind === 'unwound' ? { registers: outcome.registers, trust: 'cfi' } : null;
+  }
+  const ip = registers['eip'] ?? 0n;
+  const module = modules.at(ip);
+  if (module !== undefined && input.unwind?.x86Frame !== undefined) {
+    const rva = Number(ip - module.base) - (first ? 0 : 1);
+    const data = await input.unwind.x86Frame(module, rva);
+    if (data !== undefined) {
+      const outcome = await unwindX86ByFrameData(registers, data, memory);
+      if (outcome.kind === 'unwound') return { registers: outcome.registers, trust: 'cfi' };
+    }
+  }
+  const esp = registers['esp'] ?? 0n;
+  const ebp = registers['ebp'] ?? 0n;
+  // EBP must point into the stack above ESP for the chain to mean anything.
+  if (ebp < esp || (input.stack !== undefined && ebp >= input.stack.high)) return null;
+  const outcome = await unwindX86ByFramePointer(registers, memory);
+  return outcome.kind === 'unwound'
+    ? { registers: outcome.registers, trust: 'frame-pointer' }
+    : null;
+}
+
+function makeFrame(
+  index: number,
+  ip: bigint,
+  sp: bigint,
+  registers: RegisterSet,
+  trust: FrameTrust,
+  modules: ModuleIndex,
+  x64: boolean,
+): StackFrame {
+  const frame: StackFrame = { index, address: ip, stackPointer: sp, trust };
+  if (index > 0) frame.returnAddress = ip;
+  const fp = registers[x64 ? 'rbp' : 'ebp'];
+  if (fp !== undefined) frame.framePointer = fp;
+  const module = modules.at(index > 0 && ip > 0n ? ip - 1n : ip);
+  if (module !== undefined) {
+    frame.module = module;
+    frame.moduleOffset = Number(ip - module.base);
+  }
+  return frame;
+}

@@ -1,0 +1,79 @@
+// One x86 unwind step. With frame data from symbol files (FPO / STACK WIN) the caller is found
+// from the function's frame sizes (a STACK WIN 4 program string is evaluated by postfix.ts);
+// otherwise by the EBP chain: the caller's EIP at [ebp+4], its ESP at ebp+8 and its EBP at
+// [ebp] (the standard `push ebp; mov ebp, esp` frame: Intel SDM vol. 1 §6.5.6, and Breakpad's
+// StackwalkerX86::GetCallerByEBPAtBase). The walker checks what this returns and falls back to a
+// bounded scan when the chain is broken.
+import { evaluatePostfix } from './postfix.js';
+import type { RegisterSet, X86FrameData } from './types.js';
+import type { WalkMemory } from './walk-memory.js';
+
+export type X86Outcome =
+  | { kind: 'unwound'; registers: RegisterSet; how: 'cfi' | 'frame-pointer' }
+  | { kind: 'failed'; reason: string };
+
+export async function unwindX86ByFramePointer(
+  registers: RegisterSet,
+  memory: WalkMemory,
+): Promise<X86Outcome> {
+  const ebp = registers['ebp'] ?? 0n;
+  const savedEbp = await memory.u32(ebp);
+  const eip = await memory.u32(ebp + 4n);
+  if (savedEbp === null || eip === null) {
+    return { kind: 'failed', reason: `frame at ebp 0x${ebp.toString(16)} was not captured` };
+  }
+  return {
+    kind: 'unwound',
+    registers: { ...registers, eip, esp: ebp + 8n, ebp: savedEbp },
+    how: 'frame-pointer',
+  };
+}
+
+/**
+ * FPO / FrameData: the return address sits above the locals and the saved registers
+ * (`.raSearchStart = $esp + cbLocals + cbSavedRegs`), as Breakpad's
+ * StackwalkerX86::GetCallerByWindowsFrameInfo computes it when a record has no program string.
+ */
+export async function unwindX86ByFrameData(
+  registers: RegisterSet,
+  frame: X86FrameData,
+  memory: WalkMemory,
+): Promise<X86Outcome> {
+  const esp = registers['esp'] ?? 0n;
+  const raSearch = esp + BigInt(frame.localSize) + BigInt(frame.savedRegisterSize);
+  if (frame.programString !== undefined && frame.programString !== '') {
+    const result = await evaluatePostfix(
+      frame.programString,
+      {
+        ...registers,
+        '.raSearch': raSearch,
+        '.raSearchStart': raSearch,
+        '.cbSavedRegs': BigInt(frame.savedRegisterSize),
+        '.cbLocals': BigInt(frame.localSize),
+        '.cbParams': BigInt(frame.parameterSize),
+      },
+      memory,
+    );
+    if (result === null) return { kind: 'failed', reason: 'program string did not evaluate' };
+    const eip = result['$eip'];
+    const espOut = result['$esp'];
+    if (eip === undefined || espOut === undefined) {
+      return { kind: 'failed', reason: 'program string set no $eip/$esp' };
+    }
+    const out: RegisterSet = { ...registers, eip, esp: espOut };
+    for (const name of ['ebp', 'ebx', 'esi', 'edi']) {
+      const value = result[`$${name}`];
+      if (value !== undefined) out[name] = value;
+    }
+    return { kind: 'unwound', registers: out, how: 'cfi' };
+  }
+  const eip = await memory.u32(raSearch);
+  if (eip === null) return { kind: 'failed', reason: 'return address slot was not captured' };
+  const out: RegisterSet = { ...registers, eip, esp: raSearch + 4n };
+  if (frame.allocatesBasePointer) {
+    // The function pushed EBP first, so it sits just under the saved registers' end.
+    const savedEbp = await memory.u32(raSearch - 4n);
+    if (savedEbp !== null) out['ebp'] = savedEbp;
+  }
+  return { kind: 'unwound', registers: out, how: 'cfi' };
+}

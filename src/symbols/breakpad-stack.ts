@@ -1,0 +1,152 @@
+// STACK CFI and STACK WIN records of a Breakpad symbol file: the unwind data a stack walker needs
+// for code it has no image of (x86 frame-pointer-omitted code above all). Kept as the file spells
+// the rules (postfix programs, `.cfa: $esp 4 + .ra: .cfa 4 - ^`); the walker evaluates them.
+// Grammar: https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/docs/symbol_files.md
+import { floorIndex } from './module-stream.js';
+
+export interface StackCfiEntry {
+  rva: number;
+  size: number;
+  /** Rules at the start of the range (`STACK CFI INIT`). */
+  init: string;
+  /** Rule changes at later addresses (`STACK CFI addr rules`), sorted by address. */
+  deltas: { rva: number; rules: string }[];
+}
+
+export interface StackWinEntry {
+  /** 4 = FrameData (program string), 0 = FPO, others as the file says. */
+  type: number;
+  rva: number;
+  codeSize: number;
+  prologueSize: number;
+  epilogueSize: number;
+  parameterSize: number;
+  savedRegisterSize: number;
+  localSize: number;
+  maxStackSize: number;
+  /** The postfix program when the record has one. */
+  programString?: string;
+  /** FPO records without a program: does the function use EBP as a frame pointer? */
+  allocatesBasePointer?: boolean;
+}
+
+// Sample: "STACK CFI INIT 1690 30 .cfa: $rsp 8 + .ra: .cfa -8 + ^"
+const CFI_INIT = /^STACK CFI INIT ([0-9a-fA-F]+) ([0-9a-fA-F]+) (.+)$/;
+// Sample: "STACK CFI 1691 .cfa: $rsp 16 +"
+const CFI_DELTA = /^STACK CFI ([0-9a-fA-F]+) (.+)$/;
+// Sample: "STACK WIN 4 1600 25 4 0 0 0 8 0 1 $T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + ="
+const WIN = /^STACK WIN ([0-9a-fA-F]+)((?: [0-9a-fA-F]+){8}) ([01]) (.*)$/;
+
+export class StackRecords {
+  readonly cfi: StackCfiEntry[] = [];
+  readonly win: StackWinEntry[] = [];
+  #cfiRvas: number[] = [];
+  #winRvas: number[] = [];
+  #lastCfi: StackCfiEntry | undefined;
+
+  /** Sorts what parse collected; called once at the end of the file. */
+  finish(): void {
+    this.cfi.sort((a, b) => a.rva - b.rva);
+    for (const entry of this.cfi) entry.deltas.sort((a, b) => a.rva - b.rva);
+    this.win.sort((a, b) => a.rva - b.rva);
+    this.#cfiRvas = this.cfi.map((c) => c.rva);
+    this.#winRvas = this.win.map((w) => w.rva);
+    this.#lastCfi = undefined;
+  }
+
+  /** CFI rules in force at rva: INIT rules then every delta up to rva, in order. */
+  cfiAt(rva: number): { entry: StackCfiEntry; rules: string[] } | undefined {
+    const entry = this.cfi[floorIndex(this.#cfiRvas, rva)];
+    if (!entry || rva >= entry.rva + entry.size) return undefined;
+    const rules = [entry.init, ...entry.deltas.filter((d) => d.rva <= rva).map((d) => d.rules)];
+    return { entry, rules };
+  }
+
+  /**
+   * The rules in force at rva as register → postfix expression (`.cfa`, `.ra`, `$rbx`…): the
+   * INIT record's, each later delta overriding the registers it names.
+   */
+  cfiRulesAt(
+    rva: number,
+  ): { cfa: string; ra: string; registers: Record<string, string> } | undefined {
+    const found = this.cfiAt(rva);
+    if (!found) return undefined;
+    const rules: Record<string, string> = {};
+    for (const text of found.rules) Object.assign(rules, splitRules(text));
+    const { ['.cfa']: cfa, ['.ra']: ra, ...registers } = rules;
+    if (cfa === undefined || ra === undefined) return undefined;
+    return { cfa, ra, registers };
+  }
+
+  /** The STACK WIN record covering rva (the last one that starts at or below it). */
+  winAt(rva: number): StackWinEntry | undefined {
+    const entry = this.win[floorIndex(this.#winRvas, rva)];
+    return entry && rva < entry.rva + Math.max(entry.codeSize, 1) ? entry : undefined;
+  }
+
+  /** @internal: parse() hands each STACK line here. */
+  add(line: string): boolean {
+    const init = CFI_INIT.exec(line);
+    if (init) {
+      this.#lastCfi = {
+        rva: parseInt(init[1] ?? '', 16),
+        size: parseInt(init[2] ?? '', 16),
+        init: init[3] ?? '',
+        deltas: [],
+      };
+      this.cfi.push(this.#lastCfi);
+      return true;
+    }
+    const delta = CFI_DELTA.exec(line);
+    if (delta) {
+      if (!this.#lastCfi) return false;
+      this.#lastCfi.deltas.push({ rva: parseInt(delta[1] ?? '', 16), rules: delta[2] ?? '' });
+      return true;
+    }
+    const win = WIN.exec(line);
+    if (!win) return false;
+    const n = (win[2] ?? '')
+      .trim()
+      .split(' ')
+      .map((h) => parseInt(h, 16));
+    const hasProgram = win[3] === '1';
+    this.win.push({
+      type: parseInt(win[1] ?? '', 16),
+      rva: n[0] ?? 0,
+      codeSize: n[1] ?? 0,
+      prologueSize: n[2] ?? 0,
+      epilogueSize: n[3] ?? 0,
+      parameterSize: n[4] ?? 0,
+      savedRegisterSize: n[5] ?? 0,
+      localSize: n[6] ?? 0,
+      maxStackSize: n[7] ?? 0,
+      ...(hasProgram
+        ? { programString: win[4] ?? '' }
+        : { allocatesBasePointer: (win[4] ?? '0').trim() !== '0' }),
+    });
+    return true;
+  }
+}
+
+export function parseStackLine(line: string, records: StackRecords): boolean {
+  return records.add(line);
+}
+
+/** `.cfa: $rsp 8 + .ra: .cfa -8 + ^` → {'.cfa': '$rsp 8 +', '.ra': '.cfa -8 + ^'}. */
+export function splitRules(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let register: string | undefined;
+  let expression: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    if (token.length === 0) continue;
+    if (token.endsWith(':')) {
+      if (register !== undefined) out[register] = expression.join(' ');
+      register = token.slice(0, -1);
+      expression = [];
+    } else {
+      expression.push(token);
+    }
+  }
+  if (register !== undefined) out[register] = expression.join(' ');
+  return out;
+}

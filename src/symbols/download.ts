@@ -1,0 +1,91 @@
+// One bounded download from a symbol server through a fetch function the caller hands in (the
+// global fetch in production, anything fetch-shaped in tests). The caller's AbortSignal carries
+// the deadline; the body is read chunk by chunk and given up as soon as it passes maxBytes, so a
+// misbehaving server can cost neither unbounded memory nor unbounded time. A file over the limit
+// is that file's problem (BadSymbolsError); a server that fails is an IoError.
+import { AbortedError, BadSymbolsError, IoError } from '../errors.js';
+
+export type FetchLike = (
+  url: string,
+  init: { signal: AbortSignal; redirect: 'follow'; headers: Record<string, string> },
+) => Promise<{
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  body: ReadableStream<Uint8Array> | null;
+}>;
+
+export type DownloadResult = { found: true; bytes: Buffer } | { found: false; status: number };
+
+export async function download(
+  fetch: FetchLike,
+  url: string,
+  options: { signal: AbortSignal; maxBytes: number },
+): Promise<DownloadResult> {
+  let response: Awaited<ReturnType<FetchLike>>;
+  try {
+    response = await fetch(url, {
+      signal: options.signal,
+      redirect: 'follow',
+      headers: { 'user-agent': 'cdb-harness-symbols' },
+    });
+  } catch (error) {
+    throw failure(url, error, options.signal);
+  }
+  if (response.status === 404 || response.status === 410) {
+    await response.body?.cancel().catch(() => undefined);
+    return { found: false, status: response.status };
+  }
+  if (response.status < 200 || response.status >= 300) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new IoError(`${url}: HTTP ${response.status} ${response.statusText}`.trim());
+  }
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new BadSymbolsError(
+      url,
+      `${url}: ${declared} bytes is over the ${options.maxBytes}-byte download limit`,
+    );
+  }
+  if (!response.body) return { found: true, bytes: Buffer.alloc(0) };
+  const reader = response.body.getReader();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > options.maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new BadSymbolsError(
+          url,
+          `${url}: more than the ${options.maxBytes}-byte download limit`,
+        );
+      }
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    }
+  } catch (error) {
+    if (error instanceof BadSymbolsError) throw error;
+    throw failure(url, error, options.signal);
+  } finally {
+    reader.releaseLock();
+  }
+  return { found: true, bytes: Buffer.concat(chunks, total) };
+}
+
+function failure(url: string, error: unknown, signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (signal.aborted) {
+    const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+    return timedOut
+      ? new IoError(`${url}: no answer before the download deadline`, { cause: error })
+      : new AbortedError(`${url}: download aborted`, { cause: error });
+  }
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return new IoError(`${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
+    cause: error,
+  });
+}

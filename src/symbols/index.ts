@@ -1,0 +1,26 @@
+// Symbols without a debugger: PDB and Breakpad readers, cdb symbol-path parsing, store layouts,
+// cabinet extraction and bounded downloads. A pure leaf: files and HTTP come in from the caller.
+export { BufferSource, type ByteSource } from './byte-source.js';
+export { PdbFile, type PdbIdentity } from './pdb.js';
+export { BreakpadSymbols, type BreakpadLookup, type InlineFrame } from './breakpad-sym.js';
+export type { StackCfiEntry, StackWinEntry, StackRecords } from './breakpad-stack.js';
+export type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
+export {
+  chooseSymbolPath,
+  isHttpLocation,
+  parseSymbolPath,
+  type ParsedSymbolPath,
+  type SymbolPathElement,
+} from './symbol-path.js';
+export {
+  breakpadName,
+  caseVariants,
+  folderCandidates,
+  storeCandidates,
+  type StoreCandidate,
+  type SymbolFileFormat,
+  type SymbolKey,
+} from './store-layout.js';
+export { extractCab, isCab } from './cab.js';
+export { readImageIdentity, type ImageIdentity } from './pe-codeview.js';
+export { download, type FetchLike } from './download.js';

@@ -1,0 +1,19 @@
+// What a symbol file answers for one address, whichever kind of file it is (PDB or Breakpad .sym).
+
+export interface SymbolLookup {
+  /** Function (or public symbol) name as the symbol file spells it. */
+  function: string;
+  /** rva − start of the function. */
+  functionOffset: number;
+  /** Source file as the compiler recorded it (often a build machine's absolute path). */
+  file?: string;
+  line?: number;
+  /** Where the name came from: a procedure with a range, or the nearest public symbol below. */
+  kind: 'function' | 'public';
+}
+
+/** A loaded symbol file for one module, keyed by RVA (address − module base). */
+export interface ModuleSymbolFile {
+  readonly format: 'pdb' | 'breakpad';
+  lookup(rva: number): Promise<SymbolLookup | undefined>;
+}

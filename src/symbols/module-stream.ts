@@ -1,0 +1,197 @@
+// One module's stream: CodeView symbol records (the procedures, with their address ranges) and
+// C13 line tables (address → file:line). Record kinds and layouts:
+// https://llvm.org/docs/PDB/CodeViewSymbols.html, https://llvm.org/docs/PDB/ModiStream.html and
+// https://llvm.org/docs/PDB/CodeViewTypes.html; C13 subsections as LLVM's CodeView.h defines them.
+import type { StringTable } from './pdb-info.js';
+
+const S_LPROC32 = 0x110f;
+const S_GPROC32 = 0x1110;
+const S_LPROC32_ID = 0x1146;
+const S_GPROC32_ID = 0x1147;
+const PROC_KINDS = new Set([S_LPROC32, S_GPROC32, S_LPROC32_ID, S_GPROC32_ID]);
+const DEBUG_S_LINES = 0xf2;
+const DEBUG_S_FILECHKSMS = 0xf4;
+/** Compilers mark compiler-generated code with these line numbers ("hidden" lines). */
+const HIDDEN_LINES = new Set([0xfeefee, 0xf00f00]);
+
+export interface ProcRange {
+  rva: number;
+  size: number;
+  name: string;
+}
+
+/** Line starts sorted by RVA; a line runs to the next entry (or its block's end). */
+export interface LineTable {
+  rvas: Uint32Array;
+  ends: Uint32Array;
+  lines: Uint32Array;
+  files: (string | undefined)[];
+}
+
+export interface ModuleSymbols {
+  procs: ProcRange[];
+  lines: LineTable;
+  /** Things skipped as malformed (counted, not fatal: the rest of the module is still good). */
+  skipped: number;
+}
+
+export type SectionToRva = (section: number, offset: number) => number | undefined;
+
+/** Procedures in a module's symbol substream (the bytes after the 4-byte CV signature). */
+export function parseProcs(
+  symbols: Buffer,
+  toRva: SectionToRva,
+): { procs: ProcRange[]; skipped: number } {
+  const procs: ProcRange[] = [];
+  let skipped = 0;
+  let at = 4;
+  while (at + 4 <= symbols.length) {
+    const length = symbols.readUInt16LE(at);
+    const kind = symbols.readUInt16LE(at + 2);
+    const end = at + 2 + length;
+    if (length < 2 || end > symbols.length) {
+      skipped++;
+      break;
+    }
+    if (PROC_KINDS.has(kind) && length >= 38) {
+      const size = symbols.readUInt32LE(at + 16);
+      const offset = symbols.readUInt32LE(at + 32);
+      const section = symbols.readUInt16LE(at + 36);
+      const nameEnd = symbols.indexOf(0, at + 39);
+      const rva = toRva(section, offset);
+      if (rva === undefined || nameEnd === -1 || nameEnd > end) skipped++;
+      else procs.push({ rva, size, name: symbols.toString('utf8', at + 39, nameEnd) });
+    }
+    at = end;
+  }
+  procs.sort((a, b) => a.rva - b.rva);
+  return { procs, skipped };
+}
+
+/** Line tables from a module's C13 substream; file names through the checksums and /names. */
+export function parseC13Lines(
+  c13: Buffer,
+  names: StringTable,
+  toRva: SectionToRva,
+): { lines: LineTable; skipped: number } {
+  const checksumNames = new Map<number, string | undefined>();
+  const blocks: { at: number; end: number }[] = [];
+  let skipped = 0;
+  let at = 0;
+  while (at + 8 <= c13.length) {
+    const kind = c13.readUInt32LE(at);
+    const length = c13.readUInt32LE(at + 4);
+    const start = at + 8;
+    const end = start + length;
+    if (end > c13.length) {
+      skipped++;
+      break;
+    }
+    if (kind === DEBUG_S_FILECHKSMS) {
+      let p = start;
+      while (p + 6 <= end) {
+        const nameOffset = c13.readUInt32LE(p);
+        const checksumSize = c13[p + 4] ?? 0;
+        checksumNames.set(p - start, names.get(nameOffset));
+        p = (p + 6 + checksumSize + 3) & ~3;
+      }
+    } else if (kind === DEBUG_S_LINES) {
+      blocks.push({ at: start, end });
+    }
+    at = (end + 3) & ~3;
+  }
+  const rvas: number[] = [];
+  const ends: number[] = [];
+  const lines: number[] = [];
+  const files: (string | undefined)[] = [];
+  for (const { at: s, end } of blocks) {
+    if (s + 12 > end) {
+      skipped++;
+      continue;
+    }
+    const base = toRva(c13.readUInt16LE(s + 4), c13.readUInt32LE(s));
+    const codeSize = c13.readUInt32LE(s + 8);
+    if (base === undefined) {
+      skipped++;
+      continue;
+    }
+    let p = s + 12;
+    while (p + 12 <= end) {
+      const fileId = c13.readUInt32LE(p);
+      const count = c13.readUInt32LE(p + 4);
+      const blockSize = c13.readUInt32LE(p + 8);
+      const entries = p + 12;
+      if (blockSize < 12 || p + blockSize > end || entries + count * 8 > end) {
+        skipped++;
+        break;
+      }
+      const file = checksumNames.get(fileId);
+      for (let i = 0; i < count; i++) {
+        const offset = c13.readUInt32LE(entries + i * 8);
+        const line = c13.readUInt32LE(entries + i * 8 + 4) & 0xffffff;
+        const next = i + 1 < count ? c13.readUInt32LE(entries + (i + 1) * 8) : codeSize;
+        if (HIDDEN_LINES.has(line) || line === 0) continue;
+        rvas.push(base + offset);
+        ends.push(base + Math.max(offset + 1, next));
+        lines.push(line);
+        files.push(file);
+      }
+      // Column entries (flag 1 in the header) follow the line entries, inside blockSize.
+      p += blockSize;
+    }
+  }
+  const order = rvas.map((_, i) => i).sort((a, b) => (rvas[a] ?? 0) - (rvas[b] ?? 0));
+  return {
+    lines: {
+      rvas: Uint32Array.from(order, (i) => rvas[i] ?? 0),
+      ends: Uint32Array.from(order, (i) => ends[i] ?? 0),
+      lines: Uint32Array.from(order, (i) => lines[i] ?? 0),
+      files: order.map((i) => files[i]),
+    },
+    skipped,
+  };
+}
+
+/** Index of the last element of a sorted array that is ≤ value, or -1. */
+export function floorIndex(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  let best = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] ?? 0) <= value) {
+      best = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best;
+}
+
+/** The procedure containing rva, if any. */
+export function procAt(procs: readonly ProcRange[], rva: number): ProcRange | undefined {
+  let lo = 0;
+  let hi = procs.length - 1;
+  let best: ProcRange | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const p = procs[mid];
+    if (p === undefined) break;
+    if (p.rva <= rva) {
+      best = p;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best !== undefined && rva < best.rva + Math.max(best.size, 1) ? best : undefined;
+}
+
+/** file:line for rva from a line table. */
+export function lineAt(table: LineTable, rva: number): { file?: string; line: number } | undefined {
+  const i = floorIndex(table.rvas, rva);
+  if (i < 0 || rva >= (table.ends[i] ?? 0)) return undefined;
+  const file = table.files[i];
+  return { line: table.lines[i] ?? 0, ...(file === undefined ? {} : { file }) };
+}

@@ -1,0 +1,172 @@
+// Finds a module's image for the stack walker, in this order: (a) the dump's own memory (a full
+// dump holds the mapped image), (b) the path the dump records, mapped to this machine (`Z:\x` is
+// the unix path `/x` under Wine; `C:\…` is `$WINEPREFIX/drive_c/…`), (c) every `--image-path`
+// directory, flat (`DIR/av.exe`) and in symbol-store layout (`DIR/av.exe/<TIMESTAMP><SIZE>/av.exe`,
+// https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
+// handed in (a symbol server's image download). A candidate counts only
+// when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { PositionedFileReader } from '../../minidump/file-reader.js';
+import type { Minidump } from '../../minidump/minidump.js';
+import { StreamType } from '../../minidump/stream-types.js';
+import type { ImageCache } from './image-cache.js';
+import { PeImage } from '../../stackwalk/pe-image.js';
+import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
+
+export interface ImageLocatorOptions {
+  /** `--image-path` directories. */
+  imagePaths?: readonly string[];
+  /** Look at the recorded paths (default true). */
+  recordedPaths?: boolean;
+  /** The Wine prefix whose drive_c a `C:\` path maps to (default $WINEPREFIX, else ~/.wine). */
+  winePrefix?: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * More places to ask, after the above (a symbol server's image download, a build cache): each
+   * candidate is checked against the module's time stamp and size like the rest.
+   */
+  locators?: readonly ImageLocator[];
+  /** Images found on disk, shared across the dumps of a batch (image-cache.ts). */
+  cache?: ImageCache;
+}
+
+/** Module images for one dump; `close()` releases every file it opened. */
+export interface DumpImages extends ModuleImages {
+  image(module: ModuleRef): Promise<PeImage | undefined>;
+  /** Where each image looked up so far was found, by module name. */
+  origins(): Record<string, string>;
+  /** Bytes read from image files (not the dump) so far. */
+  readonly fileBytesRead: number;
+  close(): Promise<void>;
+}
+
+export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): DumpImages {
+  const readers: PositionedFileReader[] = [];
+  const found = new Map<bigint, Promise<PeImage | undefined>>();
+  const origins: Record<string, string> = {};
+  const env = options.env ?? process.env;
+  const prefix =
+    options.winePrefix ?? env['WINEPREFIX'] ?? (env['HOME'] ? join(homedir(), '.wine') : undefined);
+
+  const matches = async (bytes: ImageBytes, module: ModuleRef) => {
+    const image = await PeImage.open(bytes).catch(() => null);
+    if (image === null) return undefined;
+    const { timestamp, sizeOfImage } = image.headers;
+    // Dumps written from the process (mini dumps) may record a zero stamp; size must still agree.
+    const sameStamp = module.timestamp === 0 || timestamp === module.timestamp;
+    return sameStamp && sizeOfImage === module.size ? image : undefined;
+  };
+
+  const fromFile = async (path: string, module: ModuleRef, origin: string) => {
+    if (!existsSync(path)) return undefined;
+    let reader: PositionedFileReader;
+    try {
+      reader = await PositionedFileReader.open(path, { cacheBytes: 256 * 1024 });
+    } catch {
+      return undefined;
+    }
+    const bytes: ImageBytes = {
+      layout: 'file',
+      origin,
+      path,
+      read: (offset, length) => reader.read(offset, length),
+    };
+    const image = await matches(bytes, module);
+    if (image === undefined) await reader.close();
+    else if (options.cache) options.cache.own(reader);
+    else readers.push(reader);
+    return image;
+  };
+
+  // Mapped images are in the dump's memory only in full dumps (Memory64List) or dumps asked to
+  // keep code (MiniDumpWithCodeSegs 0x2000, FullMemory 0x2); elsewhere looking would only cost
+  // building the dump's address map.
+  const mayHoldImages =
+    dump.stream(StreamType.Memory64List) !== undefined || (dump.header.flags & 0x2002n) !== 0n;
+
+  const locate = async (module: ModuleRef): Promise<PeImage | undefined> => {
+    const inDump =
+      mayHoldImages &&
+      (await matches(
+        {
+          layout: 'mapped',
+          origin: 'dump',
+          read: (offset, length) => dump.readMemory(module.base + BigInt(offset), length),
+        },
+        module,
+      ));
+    if (inDump) return inDump;
+    const onDisk = () => fromDisk(module);
+    if (!options.cache) return onDisk();
+    return options.cache.get(`${module.path}|${module.timestamp}|${module.size}`, onDisk);
+  };
+
+  const fromDisk = async (module: ModuleRef): Promise<PeImage | undefined> => {
+    if (options.recordedPaths !== false) {
+      for (const path of localPaths(module.path, prefix)) {
+        const image = await fromFile(path, module, 'recorded-path');
+        if (image) return image;
+      }
+    }
+    const name = module.name;
+    const key = `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    for (const dir of options.imagePaths ?? []) {
+      for (const candidate of [
+        join(dir, name),
+        join(dir, name.toLowerCase()),
+        join(dir, name, key, name),
+      ]) {
+        const image = await fromFile(candidate, module, 'image-path');
+        if (image) return image;
+      }
+    }
+    for (const locator of options.locators ?? []) {
+      const bytes = await locator.locate(module).catch(() => undefined);
+      const image = bytes === undefined ? undefined : await matches(bytes, module);
+      if (image) return image;
+    }
+    return undefined;
+  };
+
+  return {
+    image(module) {
+      let image = found.get(module.base);
+      if (!image) {
+        image = locate(module).then((located) => {
+          origins[module.name] = located ? (located.path ?? located.origin) : 'not found';
+          return located;
+        });
+        found.set(module.base, image);
+      }
+      return image;
+    },
+    origins: () => ({ ...origins }),
+    get fileBytesRead() {
+      return readers.reduce((sum, r) => sum + r.bytesRead, 0);
+    },
+    async close() {
+      await Promise.all(readers.splice(0).map((r) => r.close()));
+    },
+  };
+}
+
+/**
+ * Where a recorded Windows path may be on this machine: `Z:\work\av.exe` → `/work/av.exe`;
+ * `C:\windows\system32\ntdll.dll` → `<prefix>/drive_c/windows/system32/ntdll.dll`; a unix path as is.
+ */
+export function localPaths(recorded: string, winePrefix: string | undefined): string[] {
+  // Sample recorded paths: "Z:\work\main\build\targets\av.exe", "C:\windows\system32\ntdll.dll"
+  const drive = /^([A-Za-z]):[\\/](.*)$/.exec(recorded);
+  if (drive === null) return recorded.startsWith('/') ? [recorded] : [];
+  // Sample rest: "windows\\system32\\ntdll.dll" → [windows, system32, ntdll.dll]
+  const rest = (drive[2] ?? '').split(/[\\/]+/);
+  const letter = (drive[1] ?? '').toLowerCase();
+  if (letter === 'z') return [`/${rest.join('/')}`];
+  if (winePrefix === undefined) return [];
+  const root = join(winePrefix, `drive_${letter}`);
+  const exact = join(root, ...rest);
+  const lower = join(root, ...rest.map((p) => p.toLowerCase()));
+  return exact === lower ? [exact] : [exact, lower];
+}

@@ -1,0 +1,78 @@
+// The stack walker's hooks (src/stackwalk/types.ts) served from symbol files: names
+// (SymbolProvider: PDB procedures/publics or Breakpad FUNC/PUBLIC, with file:line) and, from
+// Breakpad files, unwind data (UnwindProvider: STACK CFI rules, STACK WIN frame data — the only
+// unwind data an x86 dump without images has).
+import type {
+  CfiRules,
+  ModuleRef,
+  SymbolHit,
+  SymbolProvider,
+  UnwindProvider,
+  X86FrameData,
+} from '../../stackwalk/types.js';
+import { AbortedError } from '../../errors.js';
+import { BreakpadSymbols } from '../../symbols/index.js';
+import type { SymbolModule, Symbolizer } from './symbolizer.js';
+
+export function moduleOfRef(module: ModuleRef): SymbolModule {
+  const cv = module.codeView;
+  return {
+    name: module.name,
+    path: module.path,
+    timestamp: module.timestamp,
+    size: module.size,
+    ...(module.codeId === undefined ? {} : { codeId: module.codeId }),
+    ...(cv?.pdbName !== undefined && cv.debugId !== undefined
+      ? { codeView: { pdbName: cv.pdbName, debugId: cv.debugId } }
+      : {}),
+  };
+}
+
+export function symbolFileProvider(symbolizer: Symbolizer): SymbolProvider & UnwindProvider {
+  const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
+    const state = await symbolizer.forModule(moduleOfRef(module));
+    return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
+  };
+  return {
+    async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
+      const state = await symbolizer.forModule(moduleOfRef(module));
+      if (!state.ok) return undefined;
+      try {
+        const hit = await state.file.lookup(rva);
+        if (hit === undefined) return undefined;
+        return {
+          function: hit.function,
+          offset: hit.functionOffset,
+          ...(hit.file === undefined ? {} : { file: hit.file }),
+          ...(hit.line === undefined ? {} : { line: hit.line }),
+          source: state.format,
+        };
+      } catch (error) {
+        // A file corrupt past what opening checked costs this frame its name, nothing more.
+        if (error instanceof AbortedError) throw error;
+        symbolizer.noteLookupFailure(module.name, error);
+        return undefined;
+      }
+    },
+    async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
+      return (await breakpad(module))?.stack.cfiRulesAt(rva);
+    },
+    async x86Frame(module: ModuleRef, rva: number): Promise<X86FrameData | undefined> {
+      const win = (await breakpad(module))?.stack.winAt(rva);
+      if (win === undefined) return undefined;
+      return {
+        type: win.type,
+        rva: win.rva,
+        codeSize: win.codeSize,
+        prologSize: win.prologueSize,
+        epilogSize: win.epilogueSize,
+        parameterSize: win.parameterSize,
+        savedRegisterSize: win.savedRegisterSize,
+        localSize: win.localSize,
+        maxStackSize: win.maxStackSize,
+        allocatesBasePointer: win.allocatesBasePointer ?? false,
+        ...(win.programString === undefined ? {} : { programString: win.programString }),
+      };
+    },
+  };
+}

@@ -1,0 +1,257 @@
+// Symbols for the modules of many dumps, through one symbol path: finds each module's PDB or
+// Breakpad .sym (by the dump's CodeView record, or the image's own debug directory when the dump
+// has none, as Wine's dumps do), checks it is the right build (GUID + age), opens it, and keeps
+// it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
+// never an exception: one bad file or dead server never stops a batch.
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
+import { PositionedFileReader } from '../../minidump/file-reader.js';
+import {
+  BreakpadSymbols,
+  PdbFile,
+  parseSymbolPath,
+  readImageIdentity,
+  type ModuleSymbolFile,
+  type SymbolKey,
+  type SymbolLookup,
+} from '../../symbols/index.js';
+import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
+
+/** What a dump says about a module (a subset of the walker's ModuleRef, same field names). */
+export interface SymbolModule {
+  name: string;
+  path: string;
+  timestamp: number;
+  size: number;
+  codeId?: string;
+  codeView?: { pdbName?: string; debugId?: string };
+}
+
+export type ModuleSymbolsState =
+  | {
+      ok: true;
+      file: ModuleSymbolFile;
+      format: 'pdb' | 'breakpad';
+      origin: string;
+      pdbName: string;
+    }
+  | {
+      ok: false;
+      reason: string;
+      /** Symbol files found but unreadable (corrupt, truncated): worth a warning, not just a reason. */
+      badFiles?: string[];
+    };
+
+export interface SymbolizerOptions extends LocatorOptions {
+  /** The symbol path text, cdb syntax. */
+  symbolPath: string;
+  /** Where `srv*URL` and an empty `cache*` keep downloads (default ~/.cache/cdb-harness/symbols). */
+  defaultCache?: string;
+  /** Largest .sym file read into memory (default 512 MiB). */
+  maxSymBytes?: number;
+}
+
+const DEFAULT_MAX_SYM = 512 << 20;
+
+export function defaultSymbolCache(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
+  return join(base, 'cdb-harness', 'symbols');
+}
+
+export class Symbolizer {
+  readonly #locator: SymbolLocator;
+  readonly #options: SymbolizerOptions;
+  readonly #modules = new Map<string, Promise<ModuleSymbolsState>>();
+  readonly #readers: PositionedFileReader[] = [];
+  /** Notes about the path itself (unknown elements), for the first record's warnings. */
+  readonly pathNotes: string[];
+
+  constructor(options: SymbolizerOptions) {
+    const parsed = parseSymbolPath(
+      options.symbolPath,
+      options.defaultCache ?? defaultSymbolCache(),
+    );
+    this.pathNotes = parsed.notes;
+    this.#options = options;
+    this.#locator = new SymbolLocator(parsed.elements, options);
+  }
+
+  /** The symbols of one module, found and opened once per batch (keyed by the build's identity). */
+  forModule(module: SymbolModule): Promise<ModuleSymbolsState> {
+    const cv = module.codeView;
+    const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
+    let state = this.#modules.get(key);
+    if (!state) {
+      state = this.#load(module).catch((error: unknown) => {
+        if (error instanceof AbortedError) throw error;
+        return { ok: false, reason: messageOf(error) };
+      });
+      this.#modules.set(key, state);
+    }
+    return state;
+  }
+
+  /** Name for an address inside a module (rva = address − base), or why there is none. */
+  async lookup(module: SymbolModule, rva: number): Promise<SymbolLookup | { missing: string }> {
+    const state = await this.forModule(module);
+    if (!state.ok) return { missing: state.reason };
+    const hit = await state.file.lookup(rva);
+    return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
+  }
+
+  /** Lookup failures by module file name (a corrupt file found out mid-walk). */
+  readonly lookupFailures = new Map<string, string>();
+
+  noteLookupFailure(moduleName: string, error: unknown): void {
+    if (!this.lookupFailures.has(moduleName)) {
+      this.lookupFailures.set(moduleName, `lookup failed: ${messageOf(error)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#readers.map((r) => r.close()));
+    this.#readers.length = 0;
+  }
+
+  async #load(module: SymbolModule): Promise<ModuleSymbolsState> {
+    let pdbName = module.codeView?.pdbName;
+    let debugId = module.codeView?.debugId;
+    const notes: string[] = [];
+    if (pdbName === undefined || debugId === undefined) {
+      const fromImage = await this.#identityFromImage(module, notes);
+      pdbName = fromImage?.pdbName;
+      debugId = fromImage?.debugId;
+    }
+    if (pdbName === undefined || debugId === undefined) {
+      return { ok: false, reason: `no PDB identity: ${notes.join('; ')}` };
+    }
+    const key: SymbolKey = { name: pdbName, id: debugId };
+    const extension = /\.([a-z0-9]+)$/i.exec(module.name)?.[1];
+    const located = await this.#locator.locate(key, {
+      all: true,
+      ...(extension === undefined ? {} : { imageExtension: extension }),
+    });
+    const problems = [...located.problems];
+    const badFiles: string[] = [];
+    for (const candidate of located.found) {
+      try {
+        const file = await this.#open(candidate, key);
+        if (file) {
+          return { ok: true, file, format: file.format, origin: candidate.from, pdbName };
+        }
+        problems.push(`${candidate.path}: a different build (wanted ${debugId})`);
+      } catch (error) {
+        if (error instanceof AbortedError) throw error;
+        problems.push(messageOf(error));
+        if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
+      }
+    }
+    const tried = problems.length > 0 ? `: ${problems.join('; ')}` : ' on the symbol path';
+    return {
+      ok: false,
+      reason: `${pdbName} ${debugId} not found${tried}`,
+      ...(badFiles.length === 0 ? {} : { badFiles }),
+    };
+  }
+
+  /** Opens a located file and checks it is the build the key names (undefined when not). */
+  async #open(candidate: Located, key: SymbolKey): Promise<ModuleSymbolFile | undefined> {
+    if (candidate.format === 'breakpad') {
+      const size = (await stat(candidate.path)).size;
+      const limit = this.#options.maxSymBytes ?? DEFAULT_MAX_SYM;
+      if (size > limit)
+        throw new IoError(`${candidate.path}: ${size} bytes is over the ${limit}-byte limit`);
+      const sym = BreakpadSymbols.parse(await readFile(candidate.path), candidate.path);
+      return sym.module.debugId === key.id.toUpperCase() ? sym : undefined;
+    }
+    if (candidate.format !== 'pdb') return undefined;
+    const reader = await PositionedFileReader.open(candidate.path, {
+      cacheBytes: 4 << 20,
+      ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
+    });
+    try {
+      const pdb = await PdbFile.open(reader, candidate.path);
+      if (!pdb.matches(key.id)) {
+        await reader.close();
+        return undefined;
+      }
+      this.#readers.push(reader);
+      return pdb;
+    } catch (error) {
+      await reader.close();
+      throw error;
+    }
+  }
+
+  /**
+   * PDB name and id from the image's debug directory: the image at the path the dump recorded
+   * (a Wine `Z:\…` path is this machine's `/…`), else an image found on the symbol path.
+   */
+  async #identityFromImage(
+    module: SymbolModule,
+    notes: string[],
+  ): Promise<{ pdbName: string; debugId: string } | undefined> {
+    const codeId =
+      module.codeId ??
+      `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    const local = unixPathOfWine(module.path);
+    if (local !== undefined) {
+      const found = await this.#imageIdentity(local, codeId, notes);
+      if (found) return found;
+    }
+    // Not on this machine: look for the image on the symbol path (stores keep images too).
+    const located = await this.#locator.locate(
+      { name: module.name, id: codeId },
+      { image: true, all: true },
+    );
+    for (const place of located.found) {
+      const found = await this.#imageIdentity(place.path, codeId, notes);
+      if (found) return found;
+    }
+    if (located.found.length === 0 && local === undefined) {
+      notes.push(`no CodeView record in the dump and no image of ${module.name} (${codeId}) found`);
+    }
+    return undefined;
+  }
+
+  async #imageIdentity(
+    place: string,
+    codeId: string,
+    notes: string[],
+  ): Promise<{ pdbName: string; debugId: string } | undefined> {
+    let reader: PositionedFileReader | undefined;
+    try {
+      reader = await PositionedFileReader.open(place);
+      const image = await readImageIdentity(reader, place);
+      if (image.codeId.toUpperCase() !== codeId.toUpperCase()) {
+        notes.push(`${place} is another build (${image.codeId}, the dump has ${codeId})`);
+        return undefined;
+      }
+      const cv = image.codeView;
+      if (cv?.pdbName !== undefined && cv.debugId !== undefined) {
+        return { pdbName: cv.pdbName, debugId: cv.debugId };
+      }
+      notes.push(`${place} has no CodeView (PDB) record`);
+    } catch (error) {
+      if (error instanceof AbortedError) throw error;
+      notes.push(messageOf(error));
+    } finally {
+      await reader?.close();
+    }
+    return undefined;
+  }
+}
+
+/** `Z:\work\x.exe` → `/work/x.exe` (Wine maps drive Z: to the unix root); others: undefined. */
+export function unixPathOfWine(path: string): string | undefined {
+  // Sample: "Z:\work\wt-12\build\targets\symcrash.exe"
+  const m = /^[zZ]:\\(.*)$/.exec(path);
+  return m ? `/${(m[1] ?? '').replace(/\\/g, '/')}` : undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (isHarnessError(error)) return error.shortMessage;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,132 @@
+// An independent reading of a PDB, for checking ours: LLVM's llvm-pdbutil (installed with clang
+// and lld) prints the GUID/age, section headers, procedures (S_GPROC32/S_LPROC32 with address
+// and size) and C13 line tables. Tests compare our lookups with these, and build Breakpad .sym
+// files from them the way dump_syms would (FILE, FUNC, line records).
+import { spawnSync } from 'node:child_process';
+
+export interface PdbUtilFacts {
+  /** GUID (32 hex digits, as a store path spells it) + age in hex. */
+  debugId: string;
+  procs: { rva: number; size: number; name: string }[];
+  /** Line records: start rva, the next record's start (or block end), line, file. */
+  lines: { rva: number; end: number; line: number; file: string }[];
+}
+
+export function hasPdbUtil(): boolean {
+  return spawnSync('llvm-pdbutil', ['--version'], { encoding: 'utf8' }).status === 0;
+}
+
+function run(args: string[]): string {
+  const result = spawnSync('llvm-pdbutil', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (result.status !== 0) throw new Error(`llvm-pdbutil ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout;
+}
+
+export function pdbUtilFacts(pdb: string): PdbUtilFacts {
+  const summary = run(['dump', '--summary', pdb]);
+  // Sample: "  GUID: {E92ADD91-690E-C93C-4C4C-44205044422E}" and "  Age: 1"
+  const guid = /GUID: \{([0-9A-F-]+)\}/.exec(summary)?.[1]?.replace(/-/g, '') ?? '';
+  const age = Number(/^\s*Age: (\d+)/m.exec(summary)?.[1] ?? '0');
+  const headers = run(['dump', '--section-headers', pdb]);
+  // Sample: "      1000 virtual address"
+  const vas = [...headers.matchAll(/^\s*([0-9A-F]+) virtual address$/gm)].map((m) =>
+    parseInt(m[1] ?? '0', 16),
+  );
+  const rvaOf = (section: number, offset: number) => (vas[section - 1] ?? 0) + offset;
+  const symbols = run(['dump', '--symbols', pdb]);
+  const procs: PdbUtilFacts['procs'] = [];
+  // Sample: "   480 | S_LPROC32 [size = 48] `run_job`" then
+  //         "         parent = 0, end = 660, addr = 0001:1536, code size = 65"
+  const procRe =
+    /S_[GL]PROC32 \[size = \d+\] `([^`]*)`\n\s*parent = \d+, end = \d+, addr = (\d+):(\d+), code size = (\d+)/g;
+  for (const m of symbols.matchAll(procRe)) {
+    procs.push({ name: m[1] ?? '', rva: rvaOf(Number(m[2]), Number(m[3])), size: Number(m[4]) });
+  }
+  const lineDump = run(['dump', '--l', pdb]);
+  const lines: PdbUtilFacts['lines'] = [];
+  let file = '';
+  let module = '';
+  const seen = new Set<string>();
+  let block: { start: number; end: number } | undefined;
+  for (const text of lineDump.split('\n')) {
+    // Sample: "Mod 0003 | `/tmp/symcrash-store-d2680f.o`: "
+    const mod = /^Mod (\d+) \|/.exec(text);
+    if (mod) {
+      module = mod[1] ?? '';
+      continue;
+    }
+    // Sample: "/work/wt-12/test/targets/pdb/symcrash.c (MD5: 80930C5DC2612609B074958B13A57BB0)"
+    const f = /^(\S.*) \((?:MD5|SHA1|SHA256|None)/.exec(text);
+    if (f) {
+      file = f[1] ?? '';
+      continue;
+    }
+    if (text.startsWith('(unknown file name')) {
+      file = '';
+      continue;
+    }
+    // Sample: "  0001:00000690-000006BC, line/addr entries = 4"
+    const b = /^\s+(\d+):([0-9A-F]+)-([0-9A-F]+), line\/addr entries/.exec(text);
+    if (b) {
+      const section = Number(b[1]);
+      block = {
+        start: rvaOf(section, parseInt(b[2] ?? '0', 16)),
+        end: rvaOf(section, parseInt(b[3] ?? '0', 16)) + 1,
+      };
+      continue;
+    }
+    // Sample: "     3 00000690 !    4 0000069D !    5 000006A7 !    6 000006B1 ! "
+    if (block && file !== '' && /^\s+\d+ [0-9A-F]{8} /.test(text)) {
+      const key = `${module}:${block.start}`;
+      const entries = [...text.matchAll(/(\d+) ([0-9A-F]{8}) /g)].map((m) => ({
+        line: Number(m[1]),
+        rva: rvaOf(1, parseInt(m[2] ?? '0', 16)),
+      }));
+      if (seen.has(`${key}:${entries[0]?.rva ?? 0}`)) continue;
+      seen.add(`${key}:${entries[0]?.rva ?? 0}`);
+      for (const e of entries) lines.push({ rva: e.rva, end: 0, line: e.line, file });
+    }
+  }
+  lines.sort((a, b) => a.rva - b.rva);
+  for (let i = 0; i < lines.length; i++) {
+    const here = lines[i];
+    if (here === undefined) continue;
+    const proc = procs.find((p) => here.rva >= p.rva && here.rva < p.rva + p.size);
+    const next = lines[i + 1]?.rva;
+    here.end =
+      proc === undefined
+        ? (next ?? here.rva + 1)
+        : Math.min(next ?? Number.MAX_SAFE_INTEGER, proc.rva + proc.size);
+  }
+  return { debugId: `${guid}${age.toString(16).toUpperCase()}`, procs, lines };
+}
+
+/** A Breakpad .sym text for the PDB, in the documented record format (what dump_syms writes). */
+export function breakpadSymText(
+  facts: PdbUtilFacts,
+  pdbName: string,
+  codeId: string,
+  imageName: string,
+): string {
+  const files = [...new Set(facts.lines.map((l) => l.file))];
+  const out = [
+    `MODULE windows x86_64 ${facts.debugId} ${pdbName}`,
+    `INFO CODE_ID ${codeId} ${imageName}`,
+    ...files.map((f, i) => `FILE ${i} ${f}`),
+  ];
+  for (const proc of [...facts.procs].sort((a, b) => a.rva - b.rva)) {
+    out.push(`FUNC ${proc.rva.toString(16)} ${proc.size.toString(16)} 0 ${proc.name}`);
+    for (const l of facts.lines.filter((x) => x.rva >= proc.rva && x.rva < proc.rva + proc.size)) {
+      out.push(
+        `${l.rva.toString(16)} ${(l.end - l.rva).toString(16)} ${l.line} ${files.indexOf(l.file)}`,
+      );
+    }
+  }
+  for (const proc of facts.procs) {
+    // At a function's first instruction the x64 return address is at [rsp]: true of every function.
+    out.push(
+      `STACK CFI INIT ${proc.rva.toString(16)} ${proc.size.toString(16)} .cfa: $rsp 8 + .ra: .cfa -8 + ^`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,84 @@
+// The stack walker's hooks served from symbol files found on a symbol path: names with file:line
+// (SymbolProvider) and, from a Breakpad file, STACK CFI rules and STACK WIN frame data
+// (UnwindProvider), in the walker's published shapes (src/stackwalk/types.ts).
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModuleRef } from '../../src/stackwalk/types.js';
+import { symbolFileProvider } from '../../src/workflows/symbols/symbol-provider.js';
+import { Symbolizer } from '../../src/workflows/symbols/symbolizer.js';
+
+const ID = '0123456789ABCDEF0123456789ABCDEF2';
+const SYM = `MODULE windows x86 ${ID} demo.pdb
+FILE 0 c:\\src\\demo.c
+FUNC 1000 40 8 outer_function
+1000 40 10 0
+STACK WIN 4 1000 40 5 3 8 4 10 0 1 $T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =
+STACK WIN 0 1100 20 2 1 0 0 4 0 0 1
+STACK CFI INIT 1000 40 .cfa: $esp 4 + .ra: .cfa 4 - ^
+STACK CFI 1001 .cfa: $esp 8 + $ebp: .cfa 8 - ^
+`;
+
+describe('symbols: walker hooks (SymbolProvider, UnwindProvider)', () => {
+  let dir: string;
+  let symbolizer: Symbolizer;
+  const module: ModuleRef = {
+    name: 'demo.dll',
+    path: 'C:\\app\\demo.dll',
+    base: 0x10000000n,
+    size: 0x8000,
+    timestamp: 0x5f3a1b2c,
+    codeView: { pdbName: 'demo.pdb', debugId: ID },
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cdbh-provider-'));
+    writeFileSync(join(dir, 'demo.sym'), SYM);
+    symbolizer = new Symbolizer({ symbolPath: dir, defaultCache: join(dir, 'cache') });
+  });
+  afterEach(async () => {
+    await symbolizer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names an address with file and line, and says where the name came from', async () => {
+    const provider = symbolFileProvider(symbolizer);
+    expect(await provider.lookup(module, 0x1010)).to.deep.equal({
+      function: 'outer_function',
+      offset: 0x10,
+      file: 'c:\\src\\demo.c',
+      line: 10,
+      source: 'breakpad',
+    });
+    expect(
+      await provider.lookup({ ...module, codeView: { pdbName: 'other.pdb', debugId: ID } }, 0x1010),
+    ).to.equal(undefined);
+  });
+
+  it('hands STACK CFI rules and STACK WIN frame data to the walker', async () => {
+    const provider = symbolFileProvider(symbolizer);
+    expect(await provider.cfi?.(module, 0x1000)).to.deep.equal({
+      cfa: '$esp 4 +',
+      ra: '.cfa 4 - ^',
+      registers: {},
+    });
+    expect(await provider.cfi?.(module, 0x1002)).to.deep.equal({
+      cfa: '$esp 8 +',
+      ra: '.cfa 4 - ^',
+      registers: { $ebp: '.cfa 8 - ^' },
+    });
+    expect(await provider.x86Frame?.(module, 0x1020)).to.deep.include({
+      type: 4,
+      rva: 0x1000,
+      codeSize: 0x40,
+      parameterSize: 8,
+      programString: '$T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =',
+    });
+    expect(await provider.x86Frame?.(module, 0x1105)).to.deep.include({
+      type: 0,
+      allocatesBasePointer: true,
+      localSize: 4,
+    });
+    expect(await provider.cfi?.(module, 0x2000)).to.equal(undefined);
+  });
+});
