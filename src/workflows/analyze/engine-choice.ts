@@ -1,8 +1,6 @@
 // `--engine auto`: cdb when it can be found (it is the real thing), else winedbg when it is on
 // PATH (Linux CI, Wine), else the builtin reader (always there). The reason is returned so the
 // CLI can say what it chose and why.
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { DIALECT_NAMES, getDialect } from '../../engine/dialects/index.js';
 import { loadNodePty, nodePtyAvailable } from '../../pty/node-pty.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
@@ -60,16 +58,4 @@ export function chooseEngine(
     engine: 'builtin',
     reason: `auto: neither ${DIALECT_NAMES.join(' nor ')} found; reading dumps directly`,
   };
-}
-
-export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const dirs = (env['PATH'] ?? '').split(delimiter).filter((d) => d !== '');
-  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
-  for (const dir of dirs) {
-    for (const ext of exts) {
-      const candidate = join(dir, name + ext);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return undefined;
 }
