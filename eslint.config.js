@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 const dialectNames = readdirSync(new URL('src/engine/dialects/', import.meta.url), {
   withFileTypes: true,
 })
-  .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+  .filter((entry) => entry.isDirectory() && entry.name !== 'common')
   .map((entry) => entry.name)
   .join('|');
 

@@ -2,7 +2,7 @@
 export * from './errors.js';
 export type * from './parsers/records.js';
 export * from './engine/debugger-session.js';
-export type * from './engine/dialects/shared/stop-event.js';
+export type * from './engine/dialects/common/stop-event.js';
 export { DIALECT_NAMES, getDialect, isDialectName } from './engine/dialects/index.js';
 export type { DialectName } from './engine/dialects/index.js';
 export type {

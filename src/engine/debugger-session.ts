@@ -19,7 +19,7 @@ import type { OutputLimits } from './command-output.js';
 import { runFramedCommand, settleDraining } from './command-framing.js';
 import { settleAfter, waitWithDeadline } from './deadline.js';
 import type { Dialect, SessionTarget } from './dialects/types.js';
-import type { StopEvent } from './dialects/shared/stop-event.js';
+import type { StopEvent } from './dialects/common/stop-event.js';
 import { breakIn } from './interrupt.js';
 import { dialectOf, spawnCommandFor } from './launch.js';
 import { SessionChannel } from './session-channel.js';

@@ -5,7 +5,7 @@ import { AbortedError, DebuggerExitedError, UsageError } from '../errors.js';
 import type { PtyExit, PtyProcess } from '../pty/pty-process.js';
 import { CommandReader } from './command-reader.js';
 import type { Dialect } from './dialects/types.js';
-import type { StopEvent } from './dialects/shared/stop-event.js';
+import type { StopEvent } from './dialects/common/stop-event.js';
 import { LastLines } from './last-lines.js';
 import { MarkerSource } from './marker.js';
 import type { SessionState } from './session-types.js';

@@ -2,7 +2,7 @@
 // stdout/stderr (what Wine's services.exe does to a winedbg that booted the prefix).
 import { expect } from 'chai';
 import { AbortedError } from '../../src/errors.js';
-import { runToFiles } from '../../src/engine/dialects/shared/run-to-file.js';
+import { runToFiles } from '../../src/engine/dialects/common/run-to-file.js';
 
 describe('runToFiles', function () {
   this.timeout(20_000);

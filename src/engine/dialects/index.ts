@@ -32,4 +32,4 @@ export function getDialect(name: string): Dialect {
 }
 
 export type * from './types.js';
-export type { StopEvent, StopKind } from './shared/stop-event.js';
+export type { StopEvent, StopKind } from './common/stop-event.js';

@@ -2,7 +2,7 @@
 // it (identify.ts), run the filters and the dump policy, write the dump and check it, and build
 // the exceptions.ndjson line. Also logs the first chances a debugger printed without stopping.
 import type { DebuggerSession } from '../../engine/debugger-session.js';
-import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
+import type { StopEvent } from '../../engine/dialects/common/stop-event.js';
 import { errorMessage, isHarnessError } from '../../errors.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
 import { exceptionDumpName } from '../dump/dump-name.js';

@@ -6,7 +6,7 @@
 // logged, never dropped.
 import type { DebuggerSession } from '../../engine/debugger-session.js';
 import { errorMessage, isHarnessError } from '../../errors.js';
-import type { StopEvent } from '../../engine/dialects/shared/stop-event.js';
+import type { StopEvent } from '../../engine/dialects/common/stop-event.js';
 import { parseClrStack } from '../../parsers/clr-stack.js';
 import { parseExceptionRecord } from '../../parsers/exception-record.js';
 import { parsePrintException } from '../../parsers/print-exception.js';

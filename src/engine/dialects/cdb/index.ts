@@ -6,15 +6,15 @@
 import { UnsafeArgumentError } from '../../../errors.js';
 import { findDebuggerEvents } from '../../../parsers/debugger-event.js';
 import { parseLastEvent } from '../../../parsers/last-event.js';
-import { isLiveTarget, refuseBadPid } from '../shared/live-target.js';
-import { stopFromEvents, type StopEvent } from '../shared/stop-event.js';
+import { isLiveTarget, refuseBadPid } from '../common/live-target.js';
+import { stopFromEvents, type StopEvent } from '../common/stop-event.js';
 import {
   refuseBadCommand,
   refuseChars,
   refuseControlChars,
   refuseNonAscii,
-} from '../shared/unsafe-text.js';
-import type { Dialect, ExceptionBreakSettings } from '../shared/types.js';
+} from '../common/unsafe-text.js';
+import type { Dialect, ExceptionBreakSettings } from '../common/types.js';
 import { findCdb, locateCdb } from './locate.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing

@@ -1,7 +1,7 @@
 // How cdb's platform (Windows) lists processes: `tasklist /fo csv /nh`, read here.
 import { execa } from 'execa';
 import { TargetError } from '../../../errors.js';
-import type { ProcessInfo, ProcessListOptions } from '../shared/types.js';
+import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 

@@ -1,8 +1,8 @@
 // How big a dump of a Wine process will be, asked before attaching so it costs the target nothing:
 // a second, bare winedbg lists the target's regions (`winedbg --command "info maps <pid>"`) and
 // the committed private bytes are the estimate.
-import { runToFiles } from '../shared/run-to-file.js';
-import type { ProcessListOptions, SizeEstimate } from '../shared/types.js';
+import { runToFiles } from '../common/run-to-file.js';
+import type { ProcessListOptions, SizeEstimate } from '../common/types.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
 
 const TIMEOUT_MS = 15_000;

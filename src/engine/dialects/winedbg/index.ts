@@ -6,15 +6,15 @@
 // https://gitlab.winehq.org/wine/wine/-/tree/master/programs/winedbg.
 import { UnsafeArgumentError, UsageError } from '../../../errors.js';
 import { findDebuggerEvents, parseDebuggerEvent } from '../../../parsers/debugger-event.js';
-import { isLiveTarget, refuseBadPid } from '../shared/live-target.js';
-import { stopFromEvents, type StopEvent } from '../shared/stop-event.js';
+import { isLiveTarget, refuseBadPid } from '../common/live-target.js';
+import { stopFromEvents, type StopEvent } from '../common/stop-event.js';
 import {
   refuseBadCommand,
   refuseChars,
   refuseControlChars,
   refuseNonAscii,
-} from '../shared/unsafe-text.js';
-import type { Dialect } from '../shared/types.js';
+} from '../common/unsafe-text.js';
+import type { Dialect } from '../common/types.js';
 import { findOnPath } from './find-on-path.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
 

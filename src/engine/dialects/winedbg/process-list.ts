@@ -1,8 +1,8 @@
 // How processes are listed under Wine: Linux `ps` shows only the wine loader, never the Windows
 // image name or the Windows pid, so winedbg itself is asked (`winedbg --command "info process"`).
 import { TargetError } from '../../../errors.js';
-import { runToFiles } from '../shared/run-to-file.js';
-import type { ProcessInfo, ProcessListOptions } from '../shared/types.js';
+import { runToFiles } from '../common/run-to-file.js';
+import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
