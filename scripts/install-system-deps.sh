@@ -14,6 +14,8 @@ command -v chromium >/dev/null || need+=(chromium)
 # clang + lld build the test programs that need a real PDB (scripts/build-pdb-targets.sh).
 command -v clang >/dev/null || need+=(clang)
 command -v ld.lld >/dev/null || need+=(lld)
+# llvm-pdbutil is the independent PDB reader the symbol tests check ours against.
+command -v llvm-pdbutil >/dev/null || need+=(llvm)
 # gcab makes (and cabextract checks) MSZIP cabinets for the compressed-symbol (.pd_) tests.
 command -v gcab >/dev/null || need+=(gcab)
 command -v cabextract >/dev/null || need+=(cabextract)
