@@ -1,5 +1,5 @@
 // The stream directory: NumberOfStreams × MINIDUMP_DIRECTORY {StreamType, DataSize, Rva} at
-// StreamDirectoryRva (format notes §2). Padding entries (type 0) are skipped; entries that point
+// StreamDirectoryRva (minidumpapiset.h). Padding entries (type 0) are skipped; entries that point
 // past the end of the file are kept and marked, so a truncated dump still yields what it holds.
 import { BadDumpError } from '../errors.js';
 import { u32 } from './bytes.js';

@@ -1,4 +1,5 @@
-// Exception codes decoded to names a triager recognises (notes §4.5 and winedbg-lab §2), using the
+// Exception codes decoded to names a triager recognises (ntstatus.h, and the names winedbg
+// prints), using the
 // parameters where they say more: an access violation's kind and address, a fail-fast code, the
 // HRESULT of a CLR exception.
 

@@ -1,4 +1,4 @@
-// MINIDUMP_HEADER: the first 32 bytes (format notes §1).
+// MINIDUMP_HEADER: the first 32 bytes (minidumpapiset.h).
 import { BadDumpError } from '../errors.js';
 import { u32, u64 } from './bytes.js';
 

@@ -1,6 +1,6 @@
 // What a stream parser is handed: the stream's bytes (already bounded by the file size), a way to
 // follow RVAs out of the stream (strings, CodeView records), and a warning sink. Plus the two list
-// shapes of the format (notes §4.1), whose counts are checked against the stream size here, before
+// shapes of the format (minidumpapiset.h), whose counts are checked against the stream size here, before
 // any parser loops or allocates: a count of 0xffffffff is clamped to what the stream can hold.
 import { u32, u64 } from './bytes.js';
 import type { StreamInfo } from './directory.js';

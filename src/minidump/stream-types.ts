@@ -1,5 +1,5 @@
 // MINIDUMP_STREAM_TYPE values and their names (minidumpapiset.h, plus the Breakpad, Crashpad and
-// Wine extensions from the format notes §3). Unknown types are listed by number, never fatal.
+// Wine extensions as Wine's dbghelp writes them). Unknown types are listed by number, never fatal.
 
 export const StreamType = {
   Unused: 0,

@@ -1,4 +1,4 @@
-// MINIDUMP_STRING: a u32 byte length (terminator not counted) then UTF-16LE text (notes §2).
+// MINIDUMP_STRING: a u32 byte length (terminator not counted) then UTF-16LE text (minidumpapiset.h).
 // Decode exactly Length bytes, reject odd lengths, cap the length, never rely on the NUL (Wine's
 // thread names have none).
 import { u32 } from './bytes.js';

@@ -1,4 +1,4 @@
-// Which program wrote the dump, where the file says so (notes §6). Each clue is specific; when
+// Which program wrote the dump, where the file says so (the clues below). Each clue is specific; when
 // none applies the writer is left unknown rather than guessed.
 import type { MinidumpHeader } from './header.js';
 import type { StreamInfo } from './directory.js';

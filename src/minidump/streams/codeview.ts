@@ -1,4 +1,4 @@
-// CodeView records a module's CvRecord points at (notes §4.3): RSDS (PDB 7.0) and NB10 (PDB 2.0)
+// CodeView records a module's CvRecord points at (minidumpapiset.h): RSDS (PDB 7.0) and NB10 (PDB 2.0)
 // give the symbol-server key (pdb name + debug id); BpEL is a Breakpad ELF build id.
 import { cString, u16, u32 } from '../bytes.js';
 

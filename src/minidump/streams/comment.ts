@@ -1,5 +1,5 @@
-// CommentStreamA (10) / CommentStreamW (11): no header, the stream bytes are the text (notes
-// §4.10). `.dump /c "…"` writes one. Trailing NULs are trimmed.
+// CommentStreamA (10) / CommentStreamW (11): no header, the stream bytes are the text
+// (minidumpapiset.h). `.dump /c "…"` writes one. Trailing NULs are trimmed.
 import type { StreamContext } from '../stream-context.js';
 
 /** Comments longer than this are cut: a report line, not a payload. */

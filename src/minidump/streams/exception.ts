@@ -1,4 +1,4 @@
-// Exception (6), 168 bytes (notes §4.5): the faulting thread, MINIDUMP_EXCEPTION and the thread's
+// Exception (6), 168 bytes (minidumpapiset.h): the faulting thread, MINIDUMP_EXCEPTION and the thread's
 // context at the fault (the thread list holds the context at dump time).
 import { u32, u64 } from '../bytes.js';
 import type { StreamContext } from '../stream-context.js';

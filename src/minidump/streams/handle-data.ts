@@ -1,5 +1,5 @@
 // HandleData (12): a 16-byte header, then 32-byte (or 40-byte _2) descriptors with type and
-// object name strings (notes §4.7). Summarised by type name: a handle leak shows as a count.
+// object name strings (minidumpapiset.h). Summarised by type name: a handle leak shows as a count.
 import { u32 } from '../bytes.js';
 import { newStyleList, type StreamContext } from '../stream-context.js';
 

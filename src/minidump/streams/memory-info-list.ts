@@ -1,4 +1,4 @@
-// MemoryInfoList (16): the VirtualQuery map of every region, captured or not (notes §4.8):
+// MemoryInfoList (16): the VirtualQuery map of every region, captured or not (minidumpapiset.h):
 // a 16-byte header with a u64 count, then 48-byte MINIDUMP_MEMORY_INFO. Summed here into
 // state/type/protection totals, the input for heap trends (COMMIT + PRIVATE).
 import { u32, u64 } from '../bytes.js';

@@ -1,6 +1,6 @@
 // MemoryList (5): count then 16-byte {Start u64, DataSize u32, Rva u32}, each range with its own
 // file offset. Memory64List (9): {count u64, BaseRva u64} then 16-byte {Start u64, Size u64}, whose
-// bytes lie back to back from BaseRva in descriptor order (notes §4.4). Both become captured ranges
+// bytes lie back to back from BaseRva in descriptor order (minidumpapiset.h). Both become captured ranges
 // here; any part whose bytes are not in the file is cut off (a truncated full dump keeps what is
 // readable) and reported.
 //

@@ -1,4 +1,4 @@
-// MiscInfo (stream 15), versions 1–5 told apart by SizeOfInfo (notes §4.6b). A field counts only
+// MiscInfo (stream 15), versions 1–5 told apart by SizeOfInfo (minidumpapiset.h). A field counts only
 // when it lies inside SizeOfInfo (and inside the stream) and its Flags1 bit is set.
 import { u32, wcharField } from '../bytes.js';
 import type { StreamContext } from '../stream-context.js';

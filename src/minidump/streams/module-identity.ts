@@ -1,5 +1,5 @@
 // MINIDUMP_MODULE and MINIDUMP_UNLOADED_MODULE begin with the same 24 bytes: BaseOfImage (u64),
-// SizeOfImage, CheckSum, TimeDateStamp, ModuleNameRva (notes §4.3, §4.8). Read once, here.
+// SizeOfImage, CheckSum, TimeDateStamp, ModuleNameRva (minidumpapiset.h). Read once, here.
 import { u32, u64 } from '../bytes.js';
 import type { StreamContext } from '../stream-context.js';
 import { baseName } from './codeview.js';

@@ -1,4 +1,4 @@
-// ModuleList (4): 108-byte MINIDUMP_MODULE entries (notes §4.3; 108 is the packed size, never
+// ModuleList (4): 108-byte MINIDUMP_MODULE entries (minidumpapiset.h; 108 is the packed size, never
 // sizeof), each with a name string, VS_FIXEDFILEINFO and an optional CodeView record.
 import { u32 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';

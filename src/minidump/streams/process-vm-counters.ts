@@ -1,5 +1,5 @@
 // ProcessVmCounters (22): PROCESS_VM_COUNTERS_1 (80 B packed) or _2 (152 B, with Revision/Flags and the
-// virtual sizes); notes §4.11. PrivateUsage is the commit charge, the number heap trends want.
+// virtual sizes); minidumpapiset.h. PrivateUsage is the commit charge, the number heap trends want.
 import { u16, u32, u64 } from '../bytes.js';
 import type { StreamContext } from '../stream-context.js';
 

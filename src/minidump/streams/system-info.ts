@@ -1,4 +1,4 @@
-// SystemInfo (stream 7, 56 bytes; notes §4.6), plus the "WINE" blob Wine's dbghelp writes right
+// SystemInfo (stream 7, 56 bytes; minidumpapiset.h), plus the "WINE" blob Wine's dbghelp writes right
 // after it (before the CSD string): "WINE", then {count u32, count × offset u32} with each offset
 // counted from that count field (seen: 3, 0x10, 0x2f, 0x35), to NUL-terminated strings: the Wine
 // build, the host system name and its release.

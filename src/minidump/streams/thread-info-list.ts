@@ -1,4 +1,4 @@
-// ThreadInfoList (17): per-thread flags and times (notes §4.8). DumpFlags 2 marks the thread that
+// ThreadInfoList (17): per-thread flags and times (minidumpapiset.h). DumpFlags 2 marks the thread that
 // wrote the dump, which a triage view hides; times are FILETIME / 100 ns units.
 import { u32, u64 } from '../bytes.js';
 import { newStyleList, type StreamContext } from '../stream-context.js';

@@ -1,5 +1,5 @@
 // ThreadList (3, 48-byte MINIDUMP_THREAD) and ThreadExList (8, 64-byte MINIDUMP_THREAD_EX, which
-// adds an IA-64 backing store); notes §4.2. The context here is the one at dump time; the
+// adds an IA-64 backing store); minidumpapiset.h. The context here is the one at dump time; the
 // exception stream has its own context for the faulting moment.
 import { u32, u64 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';

@@ -1,4 +1,4 @@
-// ThreadNames (24): count, then 12-byte entries {ThreadId u32, RvaOfThreadName u64} (notes §4.8).
+// ThreadNames (24): count, then 12-byte entries {ThreadId u32, RvaOfThreadName u64} (minidumpapiset.h).
 // The only RVA in the format that is 64-bit besides the Memory64 base.
 import { safeNumber, u32, u64 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';

@@ -1,5 +1,5 @@
 // UnloadedModuleList (14): a 12-byte header, then 24-byte entries {Base u64, Size, CheckSum,
-// TimeDateStamp, NameRva} (notes §4.8).
+// TimeDateStamp, NameRva} (minidumpapiset.h).
 import { newStyleList, type StreamContext } from '../stream-context.js';
 import { readModuleIdentity, type ModuleIdentity } from './module-identity.js';
 

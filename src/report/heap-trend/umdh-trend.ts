@@ -1,4 +1,5 @@
-// umdh across N snapshots, not 2 (shared/notes/peer-tools.md §3 item 6). umdh itself compares two
+// umdh across N snapshots, not 2 (umdh compares exactly two logs:
+// https://learn.microsoft.com/en-us/windows-hardware/drivers/debugger/umdh). umdh itself compares two
 // logs at a time; here every allocation stack gets its bytes and allocation counts in every
 // snapshot, a growth slope, and a consistency figure (share of intervals in which it grew), so a
 // stack that grows in 19 of 19 intervals stands apart from one that jumped once.

@@ -1,5 +1,6 @@
-// Dump file names. ProcDump's tokens (PROCESSNAME, PID, EXCEPTIONCODE, YYMMDD, HHMMSS; peer-tools
-// §1.1) in a fixed order, so a folder of dumps sorts by process and reads at a glance:
+// Dump file names. ProcDump's tokens (PROCESSNAME, PID, EXCEPTIONCODE, YYMMDD, HHMMSS; see
+// https://learn.microsoft.com/en-us/sysinternals/downloads/procdump) in a fixed order, so a folder
+// of dumps sorts by process and reads at a glance:
 //   dump:  w3wp.exe_1234_251121_124859.dmp              (process, pid, date, time)
 //   watch: raise.exe_1234_e0434352_251121-124859.dmp   (process, pid, code[-Type], date-time)
 // Only [A-Za-z0-9._-] survive: the name goes onto a debugger command line (winedbg's `minidump`

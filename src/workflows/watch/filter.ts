@@ -1,4 +1,5 @@
-// The watch filter language: one grammar for native and managed exceptions (peer-tools §3 item 2).
+// The watch filter language: one grammar for native and managed exceptions, where ProcDump's -f
+// matches substrings of one string only (https://learn.microsoft.com/en-us/sysinternals/downloads/procdump).
 //
 //   FILTER  := [FIELD ':'] PATTERN
 //   FIELD   := code | type | message | module | frame | text      (default: text)
