@@ -103,7 +103,7 @@ export default tseslint.config(
           patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers', 'stackwalk'].map(
             (name) => ({
               group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-              message: `src/symbols must not import src/${name}: imports point down only (design.md).`,
+              message: `src/symbols must not import src/${name}: imports point down only (README.md, "How it is built").`,
             }),
           ),
         },

@@ -1,7 +1,6 @@
 // Exception codes decoded to names a triager recognises (ntstatus.h, and the names winedbg
-// prints), using the
-// parameters where they say more: an access violation's kind and address, a fail-fast code, the
-// HRESULT of a CLR exception.
+// prints), using the parameters where they say more: an access violation's kind and address, a
+// fail-fast code, the HRESULT of a CLR exception.
 
 const NAMES = new Map<number, string>([
   [0x80000001, 'Guard page violation'],
