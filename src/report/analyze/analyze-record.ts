@@ -1,10 +1,15 @@
 // The analyze outputs as types: one `AnalyzeDumpRecord` per dump (a line of records.ndjson) and
-// the `AnalyzeSummary` (summary.json). Field names follow shared/spec/records.md "Workflow
-// outputs: analyze" and are published API: add fields, never rename. The JSON Schemas
+// the `AnalyzeSummary` (summary.json). Field names follow docs/records.md "Workflow
+// outputs" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { InspectedClr, InspectedClrException } from '../../minidump/clr.js';
-import type { HeapSummaryRecord, Hex, PrintExceptionRecord } from '../../parsers/records.js';
+import type {
+  AnalyzeRecord,
+  HeapSummaryRecord,
+  Hex,
+  PrintExceptionRecord,
+} from '../../parsers/records.js';
 
 export type AnalyzeEngineName = DialectName | 'builtin';
 
@@ -67,17 +72,18 @@ export interface AnalyzeModules {
   list?: { name: string; fileVersion?: string }[];
 }
 
-/** `!analyze -v` key fields (records.md `analyze` kind), when the engine has them. */
-export interface AnalyzeKeyFields {
-  failureBucketId?: string;
-  bucketId?: string;
-  symbolName?: string;
-  moduleName?: string;
-  imageName?: string;
-  faultingFrame?: string;
-  processName?: string;
-  exceptionCode?: Hex;
-}
+/** `!analyze -v` key fields (the parser's `analyze` record), when the engine has them. */
+export type AnalyzeKeyFields = Pick<
+  AnalyzeRecord,
+  | 'failureBucketId'
+  | 'bucketId'
+  | 'symbolName'
+  | 'moduleName'
+  | 'imageName'
+  | 'faultingFrame'
+  | 'processName'
+  | 'exceptionCode'
+>;
 
 export interface AnalyzeBucketRef {
   id: string;

@@ -3,6 +3,7 @@
 // https://learn.microsoft.com/windows-hardware/drivers/debugger/cdb-command-line-options and
 // https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/commands; the output shapes
 // are those of the real transcripts under test/fixtures/transcripts/.
+import { promptRules } from '../common/prompt-rules.js';
 import { UnsafeArgumentError } from '../../../errors.js';
 import { findDebuggerEvents } from '../../../parsers/debugger-event.js';
 import { parseLastEvent } from '../../../parsers/last-event.js';
@@ -51,7 +52,7 @@ const CODE_RE = /^(?:0x)?([0-9a-f]{1,8})$/i;
 
 export const cdbDialect: Dialect = {
   name: 'cdb',
-  promptPattern: PROMPT_RE,
+  ...promptRules(PROMPT_RE, LEADING_PROMPT_RE),
   lastEventCommand: '.lastevent',
   triageScript: 'triage.cdb.txt',
   abilities: {
@@ -126,14 +127,6 @@ export const cdbDialect: Dialect = {
         break;
     }
     return args;
-  },
-
-  isPrompt(lastLine) {
-    return PROMPT_RE.test(lastLine);
-  },
-
-  stripPrompt(line) {
-    return line.replace(LEADING_PROMPT_RE, '');
   },
 
   markerCommand(marker) {

@@ -4,6 +4,7 @@
 // `detach` + `quit`, and the `minidump` path traps. winedbg's commands are listed in its manual
 // page, winedbg(1), and its messages come from its source,
 // https://gitlab.winehq.org/wine/wine/-/tree/master/programs/winedbg.
+import { promptRules } from '../common/prompt-rules.js';
 import { UnsafeArgumentError, UsageError } from '../../../errors.js';
 import { findDebuggerEvents, parseDebuggerEvent } from '../../../parsers/debugger-event.js';
 import { isLiveTarget, refuseBadPid } from '../common/live-target.js';
@@ -39,7 +40,7 @@ const STARTING_PID_RE = /WineDbg starting on pid ([0-9a-f]+)/i;
 
 export const winedbgDialect: Dialect = {
   name: 'winedbg',
-  promptPattern: PROMPT_RE,
+  ...promptRules(PROMPT_RE, LEADING_PROMPT_RE),
   lastEventCommand: 'info exception',
   triageScript: 'triage.winedbg.txt',
   abilities: {
@@ -129,14 +130,6 @@ export const winedbgDialect: Dialect = {
         break;
     }
     return args;
-  },
-
-  isPrompt(lastLine) {
-    return PROMPT_RE.test(lastLine);
-  },
-
-  stripPrompt(line) {
-    return line.replace(LEADING_PROMPT_RE, '');
   },
 
   markerCommand(marker) {
