@@ -53,7 +53,7 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
-  layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump']),
+  layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump', 'processor']),
   layer('minidump', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
   layer('stackwalk', [
     'cli',
@@ -64,7 +64,11 @@ export default tseslint.config(
     'parsers',
     'minidump',
     'symbols',
+    'processor',
   ]),
+  // The dump processor (rust-minidump's minidump-processor): reads a dump through the minidump
+  // reader, walks it with stackwalk, names it through symbols/supplier; the jobs sit above it.
+  layer('processor', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
   layer('pty', ['cli', 'workflows', 'report', 'engine', 'parsers', 'minidump']),
   layer('engine', ['cli', 'workflows', 'report']),
   layer('report', ['cli', 'workflows']),
@@ -90,9 +94,12 @@ export default tseslint.config(
       ],
     },
   },
-  // The symbols leaf reads through a ByteSource and downloads through a fetch it is handed.
+  // The symbols leaf reads through a ByteSource and downloads through a fetch it is handed. Its
+  // supplier (src/symbols/supplier/, breakpad-symbols' SymbolSupplier) is where files are found
+  // on disk and downloaded: I/O allowed there, fetch still handed in.
   {
     files: ['src/symbols/**/*.ts'],
+    ignores: ['src/symbols/supplier/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -100,10 +107,35 @@ export default tseslint.config(
           paths: ['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:net'].map(
             (name) => ({ name, message: 'src/symbols is a leaf: I/O is handed in.' }),
           ),
-          patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers', 'stackwalk'].map(
+          patterns: [
+            'cli',
+            'workflows',
+            'report',
+            'engine',
+            'pty',
+            'parsers',
+            'stackwalk',
+            'processor',
+            'supplier',
+          ].map((name) => ({
+            group: [`**/${name}/**`, `../${name}`, `../../${name}`, `./${name}/**`],
+            message: `src/symbols must not import src/${name}: imports point down only (README.md, "How it is built").`,
+          })),
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'fetch is handed in.' }],
+    },
+  },
+  {
+    files: ['src/symbols/supplier/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers', 'processor'].map(
             (name) => ({
               group: [`**/${name}/**`, `../${name}`, `../../${name}`],
-              message: `src/symbols must not import src/${name}: imports point down only (README.md, "How it is built").`,
+              message: `src/symbols/supplier must not import src/${name}: imports point down only.`,
             }),
           ),
         },

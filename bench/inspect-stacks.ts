@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump, type InspectedDumpOk } from '../src/minidump/index.js';
-import { walkDumpStacks } from '../src/workflows/stacks/dump-stacks.js';
+import { walkDumpStacks } from '../src/processor/dump-stacks.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
 
 const args = process.argv.slice(2);

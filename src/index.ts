@@ -49,10 +49,10 @@ export * from './minidump/index.js';
 
 // The stack walker (a pure leaf) and its wiring to a dump: images, export names, every thread.
 export * as stackwalk from './stackwalk/index.js';
-export { walkDumpStacks } from './workflows/stacks/dump-stacks.js';
-export type { DumpStacks, DumpStacksOptions } from './workflows/stacks/dump-stacks.js';
-export { dumpImages, localPaths } from './workflows/stacks/image-locator.js';
-export type { DumpImages, ImageLocatorOptions } from './workflows/stacks/image-locator.js';
+export { walkDumpStacks } from './processor/dump-stacks.js';
+export type { DumpStacks, DumpStacksOptions } from './processor/dump-stacks.js';
+export { dumpImages, localPaths } from './symbols/supplier/image-locator.js';
+export type { DumpImages, ImageLocatorOptions } from './symbols/supplier/image-locator.js';
 
 // Schemas (ajv; precompiled validators when built, see src/report/schemas.ts).
 export { validate, assertValid, schemaNames } from './report/schemas.js';

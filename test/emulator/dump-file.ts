@@ -9,7 +9,7 @@
 //   ModuleList   one module: the emulated process's main image
 //   Exception    only when stopped at an exception event: that event's code and thread
 //   /ma          Memory64List: a 4 KiB stack range and a 1 MiB range. The reader calls a dump
-//                "full" only when its Memory64List holds >= 1 MiB (src/minidump/dump-kind.ts:
+//                "full" only when its Memory64List holds >= 1 MiB (src/processor/dump-kind.ts:
 //                no real process has less), so the second range is what makes `/ma` read as full.
 //   /m           MemoryList: the stack range and one 256-byte range ("mini")
 //   CommentA     says in the file itself that it is synthetic (`.dump /c` writes the same stream)

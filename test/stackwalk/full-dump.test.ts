@@ -9,7 +9,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/minidump/index.js';
-import { walkDumpStacks } from '../../src/workflows/stacks/dump-stacks.js';
+import { walkDumpStacks } from '../../src/processor/dump-stacks.js';
 import { pollUntil, targetPath, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { dumpWithMdw } from '../minidump/helpers/real-dumps.js';
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
-import { walkDumpStacks, type DumpStacks } from '../../src/workflows/stacks/dump-stacks.js';
+import { walkDumpStacks, type DumpStacks } from '../../src/processor/dump-stacks.js';
 import { targetPath, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { dumpDir } from '../minidump/helpers/real-dumps.js';
 import { startWinedbg } from '../minidump/helpers/winedbg-script.js';

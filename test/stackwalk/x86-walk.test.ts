@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
 import type { UnwindProvider, X86FrameData } from '../../src/stackwalk/types.js';
-import { walkDumpStacks, type DumpStacks } from '../../src/workflows/stacks/dump-stacks.js';
+import { walkDumpStacks, type DumpStacks } from '../../src/processor/dump-stacks.js';
 import { StackWriter, writeX86Dump, type X86DumpSpec } from './helpers/x86-dump.js';
 
 const APP = { name: 'app.exe', base: 0x400000, size: 0x10000 };

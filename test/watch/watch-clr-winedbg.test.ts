@@ -3,7 +3,7 @@
 // so the harness's log is checked against an independent record; the dumps are then read back by
 // inspect and analyze, which must recognise the CLR and a CLR exception's HRESULT.
 //
-// What a real CLR raises (measured here, Wine 8.0; runtime source in src/minidump/clr.ts):
+// What a real CLR raises (measured here, Wine 8.0; runtime source in src/processor/clr.ts):
 // - .NET 10: every managed throw is one first-chance 0xe0434352 with NO parameters (the
 //   debugger notification of .NET 9+'s managed exception handling); a null dereference is first a
 //   0xc0000005 read of 0x8 in JIT-compiled code, then that notification; an unhandled exception is
@@ -19,7 +19,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../../src/minidump/inspect.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/processor/inspect.js';
 import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
 import { validate } from '../../src/report/schemas.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';

@@ -11,11 +11,11 @@ import {
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../minidump/index.js';
-import { truncatedStreams } from '../../minidump/truncated-streams.js';
-import { walkDumpStacks } from '../../workflows/stacks/dump-stacks.js';
+import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { walkDumpStacks } from '../../processor/dump-stacks.js';
 import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
-import { symbolFileProvider } from '../../workflows/symbols/symbol-provider.js';
-import type { Symbolizer } from '../../workflows/symbols/symbolizer.js';
+import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
+import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import { formatStacks } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 

@@ -3,7 +3,7 @@
 // outputs" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
 import type { DialectName } from '../../engine/dialects/index.js';
-import type { InspectedClr, InspectedClrException } from '../../minidump/clr.js';
+import type { InspectedClr, InspectedClrException } from '../../processor/clr.js';
 import type {
   AnalyzeRecord,
   HeapSummaryRecord,

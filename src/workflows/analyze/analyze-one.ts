@@ -4,8 +4,8 @@
 // abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
-import { inspectDump } from '../../minidump/inspect.js';
-import { truncatedStreams } from '../../minidump/truncated-streams.js';
+import { inspectDump } from '../../processor/inspect.js';
+import { truncatedStreams } from '../../processor/truncated-streams.js';
 import {
   AbortedError,
   errorToJSON,
@@ -22,11 +22,11 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
-import { walkDumpStacks } from '../stacks/dump-stacks.js';
-import type { ImageCache } from '../stacks/image-cache.js';
+import { walkDumpStacks } from '../../processor/dump-stacks.js';
+import type { ImageCache } from '../../symbols/supplier/image-cache.js';
 import { nameFrames } from './symbol-names.js';
-import { symbolFileProvider } from '../symbols/symbol-provider.js';
-import type { Symbolizer } from '../symbols/symbolizer.js';
+import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
+import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import type { ScriptStep } from './triage-script.js';
 
 /** How many times a dump may crash the debugger before it is quarantined. */

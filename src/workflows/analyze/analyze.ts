@@ -18,7 +18,7 @@ import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
-import { createImageCache } from '../stacks/image-cache.js';
+import { createImageCache } from '../../symbols/supplier/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
 import { builtinSymbolizer } from './symbols-setup.js';

@@ -3,9 +3,9 @@
 // exception address, `module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
-import type { InspectedClr } from '../../minidump/clr.js';
-import type { InspectedFrame } from '../../minidump/inspect-stacks.js';
-import type { InspectedDumpOk, InspectedModule } from '../../minidump/inspect.js';
+import type { InspectedClr } from '../../processor/clr.js';
+import type { InspectedFrame } from '../../processor/inspect-stacks.js';
+import type { InspectedDumpOk, InspectedModule } from '../../processor/inspect.js';
 import type {
   AnalyzeException,
   AnalyzeFrame,

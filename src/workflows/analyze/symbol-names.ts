@@ -1,11 +1,11 @@
 // Names the builtin engine's frames from symbol files: `module+0xoff` becomes
 // `module!function+0xoff` with `file @ line` (the form cdb prints in `k`), and the record says,
 // per module a frame lands in, where its symbols came from or why there are none.
-import type { InspectedModule } from '../../minidump/inspect.js';
+import type { InspectedModule } from '../../processor/inspect.js';
 import type { AnalyzeFrame, AnalyzeSymbolsInfo } from '../../report/analyze/analyze-record.js';
 import { AbortedError } from '../../errors.js';
 import type { SymbolLookup } from '../../symbols/index.js';
-import type { SymbolModule, Symbolizer } from '../symbols/symbolizer.js';
+import type { SymbolModule, Symbolizer } from '../../symbols/supplier/symbolizer.js';
 
 /** What a dump's module list says, as the symbolizer wants it. */
 export function symbolModule(m: InspectedModule): SymbolModule {

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { NAMES_SUFFIX } from '../../report/analyze/signature.js';
 import { chooseSymbolPath, type FetchLike } from '../../symbols/index.js';
-import { defaultSymbolCache, Symbolizer } from '../symbols/symbolizer.js';
+import { defaultSymbolCache, Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import { outputFiles } from './outputs.js';
 
 export interface BuiltinSymbolOptions {

@@ -4,8 +4,8 @@
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import type { Dialect } from '../../engine/dialects/types.js';
 import { errorMessage } from '../../errors.js';
-import type { InspectedClrException } from '../../minidump/clr.js';
-import { inspectDump } from '../../minidump/inspect.js';
+import type { InspectedClrException } from '../../processor/clr.js';
+import { inspectDump } from '../../processor/inspect.js';
 
 export interface DumpExpectations {
   /** Decimal Windows pid; compared when the dump records one (MiscInfo stream). */

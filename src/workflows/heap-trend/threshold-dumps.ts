@@ -9,7 +9,7 @@ import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { shortErrorMessage } from '../../errors.js';
-import { inspectDump } from '../../minidump/inspect.js';
+import { inspectDump } from '../../processor/inspect.js';
 import type { HeapTrendEngine, ThresholdDump } from '../../report/heap-trend/types.js';
 import type { DebuggerCommandFactory } from './sampler.js';
 

@@ -196,7 +196,7 @@ export class ExceptionHandler {
       );
       line.dumpVerified = check.verified;
       // What the debugger's text left out (winedbg prints no exception parameters): a CLR
-      // exception's HRESULT from the record the dump holds (src/minidump/clr.ts).
+      // exception's HRESULT from the record the dump holds (src/processor/clr.ts).
       const parameters = check.exceptionParameters ?? [];
       if (line.parameters === undefined && parameters.length > 0) line.parameters = parameters;
       if (line.hresult === undefined && check.clr?.hresult !== undefined) {

@@ -1,6 +1,6 @@
 // The shape of walked stacks in inspect's output (records.md "Minidump records": `threads[].stack`,
 // `exception.registers`). Plain data: the walker that fills it lives above this leaf
-// (src/stackwalk/, wired by src/workflows/stacks/dump-stacks.ts) and is handed to inspectDump.
+// (src/stackwalk/, wired by src/processor/dump-stacks.ts) and is handed to inspectDump.
 import type { InspectedDumpOk } from './inspect.js';
 
 /** One frame of a walked stack (`k`): records.md "Minidump records", `threads[].stack`. */

@@ -18,7 +18,7 @@ import {
   type StoreCandidate,
   type SymbolKey,
   type SymbolPathElement,
-} from '../../symbols/index.js';
+} from '../index.js';
 
 export interface LocatorOptions {
   fetch?: FetchLike;

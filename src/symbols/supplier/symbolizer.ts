@@ -16,7 +16,7 @@ import {
   type ModuleSymbolFile,
   type SymbolKey,
   type SymbolLookup,
-} from '../../symbols/index.js';
+} from '../index.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
 /** What a dump says about a module (a subset of the walker's ModuleRef, same field names). */

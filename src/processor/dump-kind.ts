@@ -1,8 +1,8 @@
 // Full or mini, decided from what the dump holds, not from the header flags (a writer may ignore
 // flags: Wine's dbghelp drops most of them). The flags are reported as written, and every place
 // where they promise a stream that is missing, or deny memory that is there, becomes a warning.
-import type { StreamInfo } from './directory.js';
-import { StreamType } from './stream-types.js';
+import type { StreamInfo } from '../minidump/directory.js';
+import { StreamType } from '../minidump/stream-types.js';
 
 export type DumpKind = 'full' | 'mini';
 

@@ -1,10 +1,10 @@
 // How inspect describes one thread and one module of a dump: plain data for `inspect --json`,
 // with times as ISO 8601 (the u32 epoch kept beside as `timestampEpoch`).
-import { hex } from './bytes.js';
+import { hex } from '../minidump/bytes.js';
 import type { InspectedModule, InspectedThread } from './inspect.js';
-import type { MinidumpThread } from './minidump.js';
-import type { DumpModule } from './streams/module-list.js';
-import { fileTimeToIso, ThreadDumpFlags } from './streams/thread-info-list.js';
+import type { MinidumpThread } from '../minidump/minidump.js';
+import type { DumpModule } from '../minidump/streams/module-list.js';
+import { fileTimeToIso, ThreadDumpFlags } from '../minidump/streams/thread-info-list.js';
 
 export function describeThread(
   thread: MinidumpThread,

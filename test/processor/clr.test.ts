@@ -3,7 +3,7 @@
 // .NET 10's unhandled ArgumentException, .NET 8's first-chance InvalidOperationException, and
 // .NET 10's parameterless first-chance notification.
 import { expect } from 'chai';
-import { clrExceptionDetail, describeHresult, findClrRuntime } from '../../src/minidump/clr.js';
+import { clrExceptionDetail, describeHresult, findClrRuntime } from '../../src/processor/clr.js';
 
 const CORECLR_BASE = 0x1600000n;
 const modules = [
@@ -23,7 +23,7 @@ const modules = [
   },
 ];
 
-describe('CLR recognition (src/minidump/clr.ts)', () => {
+describe('CLR recognition (src/processor/clr.ts)', () => {
   it('finds the runtime module and says which runtime it is', () => {
     expect(findClrRuntime(modules)).to.deep.equal({
       runtime: 'coreclr',

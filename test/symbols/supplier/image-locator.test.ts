@@ -1,7 +1,7 @@
 // Where a recorded module path may be on this machine: Wine maps drive Z: to the unix root and
 // C: to the prefix's drive_c (https://gitlab.winehq.org/wine/wine/-/wikis/FAQ, "drive letters").
 import { expect } from 'chai';
-import { localPaths } from '../../src/workflows/stacks/image-locator.js';
+import { localPaths } from '../../../src/symbols/supplier/image-locator.js';
 
 describe('image locator: recorded paths mapped to this machine', () => {
   it('maps Z:\\ to the unix root, whatever the slashes', () => {

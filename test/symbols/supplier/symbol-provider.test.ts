@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModuleRef } from '../../src/stackwalk/types.js';
-import { symbolFileProvider } from '../../src/workflows/symbols/symbol-provider.js';
-import { Symbolizer } from '../../src/workflows/symbols/symbolizer.js';
+import type { ModuleRef } from '../../../src/stackwalk/types.js';
+import { symbolFileProvider } from '../../../src/symbols/supplier/symbol-provider.js';
+import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
 
 const ID = '0123456789ABCDEF0123456789ABCDEF2';
 const SYM = `MODULE windows x86 ${ID} demo.pdb

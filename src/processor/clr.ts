@@ -11,7 +11,7 @@
 //   first chances and .NET 10's unhandled exception both look like this.
 // - .NET 9+ dispatches managed exceptions in managed code and, when a native debugger is attached,
 //   raises `RaiseException(0xE0434352, 0, 0, NULL)` only to notify it: no parameters, no HRESULT.
-import { hex } from './bytes.js';
+import { hex } from '../minidump/bytes.js';
 
 export type ClrRuntimeKind = 'coreclr' | 'clr' | 'mscorwks';
 

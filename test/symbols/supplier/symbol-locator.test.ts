@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSymbolPath } from '../../src/symbols/index.js';
-import { SymbolLocator } from '../../src/workflows/symbols/symbol-locator.js';
-import { startSymbolServer, type SymbolServer } from '../helpers/symbol-server.js';
+import { parseSymbolPath } from '../../../src/symbols/index.js';
+import { SymbolLocator } from '../../../src/symbols/supplier/symbol-locator.js';
+import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
 
 const ID = '0123456789ABCDEF0123456789ABCDEF1';
 

@@ -1,10 +1,10 @@
 // Which program wrote the dump, where the file says so (the clues below). Each clue is specific; when
 // none applies the writer is left unknown rather than guessed.
-import type { MinidumpHeader } from './header.js';
-import type { StreamInfo } from './directory.js';
-import { StreamType } from './stream-types.js';
-import type { MiscInfo } from './streams/misc-info.js';
-import type { SystemInfo } from './streams/system-info.js';
+import type { MinidumpHeader } from '../minidump/header.js';
+import type { StreamInfo } from '../minidump/directory.js';
+import { StreamType } from '../minidump/stream-types.js';
+import type { MiscInfo } from '../minidump/streams/misc-info.js';
+import type { SystemInfo } from '../minidump/streams/system-info.js';
 
 export type DumpWriter = 'dbghelp' | 'wine' | 'crashpad' | 'breakpad' | 'createdump';
 

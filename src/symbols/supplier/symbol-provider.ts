@@ -11,7 +11,7 @@ import type {
   X86FrameData,
 } from '../../stackwalk/types.js';
 import { AbortedError } from '../../errors.js';
-import { BreakpadSymbols } from '../../symbols/index.js';
+import { BreakpadSymbols } from '../index.js';
 import type { SymbolModule, Symbolizer } from './symbolizer.js';
 
 export function moduleOfRef(module: ModuleRef): SymbolModule {

@@ -3,7 +3,7 @@
 // a bad file: an unreadable header or directory, or an I/O error, gives `ok: false` + `error`.
 // Only an abort is rethrown, because the caller asked for it.
 import { AbortedError, errorToJSON, type HarnessErrorCode } from '../errors.js';
-import { hex, hex32 } from './bytes.js';
+import { hex, hex32 } from '../minidump/bytes.js';
 import {
   clrExceptionDetail,
   findClrRuntime,
@@ -11,10 +11,14 @@ import {
   type InspectedClrException,
 } from './clr.js';
 import { classifyDump, type DumpKind } from './dump-kind.js';
-import { accessViolationDetail, exceptionName, type AccessKind } from './exception-codes.js';
-import { openMinidump, type Minidump } from './minidump.js';
-import type { MemoryInfoSummary } from './streams/memory-info-list.js';
-import type { DumpModule } from './streams/module-list.js';
+import {
+  accessViolationDetail,
+  exceptionName,
+  type AccessKind,
+} from '../minidump/exception-codes.js';
+import { openMinidump, type Minidump } from '../minidump/minidump.js';
+import type { MemoryInfoSummary } from '../minidump/streams/memory-info-list.js';
+import type { DumpModule } from '../minidump/streams/module-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
 import { describeModule, describeThread, epochToIso } from './inspect-describe.js';
 import * as walked from './inspect-stacks.js';
@@ -176,7 +180,7 @@ export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
 
 export interface InspectDumpOptions {
   signal?: AbortSignal;
-  /** Walks the open dump's stacks (workflows/stacks/dump-stacks.ts); counted in bytesRead. */
+  /** Walks the open dump's stacks (dump-stacks.ts); counted in bytesRead. */
   stacks?: (dump: Minidump) => Promise<walked.InspectedStacks>;
 }
 

@@ -1,13 +1,13 @@
 // Walks the stacks of an open dump: registers from each thread's CONTEXT (the crashing thread's
 // from the exception stream: `.ecxr`), memory from the dump's captured ranges, module images
-// found by image-locator.ts, names from the export tables (or a SymbolProvider handed in).
+// found by symbols/supplier/image-locator.ts, names from the export tables (or a SymbolProvider handed in).
 // The result is plain data for inspect and analyze; a thread that cannot be walked gets a
 // warning, never an error.
-import type { InspectedFrame, InspectedStack } from '../../minidump/inspect-stacks.js';
-import type { Minidump, MinidumpThread } from '../../minidump/minidump.js';
-import { archFromProcessor, parseContext, REGISTER_ORDER } from '../../stackwalk/context.js';
-import { ExportSymbolProvider } from '../../stackwalk/exports.js';
-import { frameLabel, nameFrames } from '../../stackwalk/name-frames.js';
+import type { InspectedFrame, InspectedStack } from './inspect-stacks.js';
+import type { Minidump, MinidumpThread } from '../minidump/minidump.js';
+import { archFromProcessor, parseContext, REGISTER_ORDER } from '../stackwalk/context.js';
+import { ExportSymbolProvider } from '../stackwalk/exports.js';
+import { frameLabel, nameFrames } from '../stackwalk/name-frames.js';
 import type {
   ModuleRef,
   RegisterSet,
@@ -16,9 +16,9 @@ import type {
   TargetMemory,
   UnwindProvider,
   WalkLimits,
-} from '../../stackwalk/types.js';
-import { moduleIndex, walkStack } from '../../stackwalk/walk.js';
-import { dumpImages, type ImageLocatorOptions } from './image-locator.js';
+} from '../stackwalk/types.js';
+import { moduleIndex, walkStack } from '../stackwalk/walk.js';
+import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
 
 export interface DumpStacksOptions extends ImageLocatorOptions {
   /** Which threads: every thread (inspect) or only the one the exception names (analyze). */
