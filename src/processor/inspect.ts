@@ -22,6 +22,7 @@ import type { DumpModule } from '../minidump/streams/module-list.js';
 import { fingerprintWriter, type DumpWriter } from './writer-fingerprint.js';
 import { describeModule, describeThread, epochToIso } from './inspect-describe.js';
 import * as walked from './inspect-stacks.js';
+import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 
 export interface InspectedSystem {
   arch: string;
@@ -165,6 +166,10 @@ export interface InspectedDumpOk extends walked.WalkedDump {
   streams: InspectedStream[];
   /** File bytes the inspection read (a full dump's memory is never touched). */
   bytesRead: number;
+  /** True when anything the file references lies past its end (see truncated-streams.ts). */
+  truncated: boolean;
+  /** What lies past the end, counted: `{"ModuleList strings": 37, "exception context": 1}`. */
+  pastEnd?: Record<string, number>;
   warnings: string[];
 }
 
@@ -321,6 +326,7 @@ async function describe(dump: Minidump, options: InspectDumpOptions): Promise<In
       rva: s.rva,
     })),
     bytesRead: 0,
+    truncated: false,
     warnings: [],
   };
   const clr = findClrRuntime(modules);
@@ -332,7 +338,16 @@ async function describe(dump: Minidump, options: InspectDumpOptions): Promise<In
   if (handles) result.handles = handles;
   if (comments.length > 0) result.comments = comments;
   if (options.stacks) walked.applyStacks(result, await options.stacks(dump), extraWarnings);
-  result.warnings = [...new Set([...dump.warnings(), ...extraWarnings])];
+  await notePastEndContexts(dump);
+  const pastEnd = dump.pastEnd();
+  if (pastEnd.size > 0) {
+    result.truncated = true;
+    result.pastEnd = Object.fromEntries(pastEnd);
+  }
+  for (const warning of extraWarnings) dump.warn(warning);
+  // One line for a truncated file, first: not a warning per module name it cannot reach.
+  const line = truncationLine(result);
+  result.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
   result.bytesRead = dump.bytesRead;
   return result;
 }

@@ -11,7 +11,7 @@ import {
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../minidump/index.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
 import { walkDumpStacks } from '../../processor/dump-stacks.js';
 import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
 import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
@@ -32,11 +32,9 @@ interface InspectOptions {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** The warning a dump cut short carries, in the text and in the JSON `warnings`. */
+/** The warning a dump cut short carries, first in its JSON `warnings` and on stderr. */
 export function truncationWarning(dump: InspectedDumpOk): string | null {
-  const cut = truncatedStreams(dump);
-  if (cut.length === 0) return null;
-  return `TRUNCATED: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${dump.fileSize} bytes); what follows is partial`;
+  return truncationLine(dump);
 }
 
 export function registerInspect(context: CommandContext): void {
@@ -111,7 +109,6 @@ export async function runInspect(
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
-        dump.warnings.unshift(cut);
         process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
       }
       dumps.push(dump);
@@ -169,7 +166,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
+    `${dump.file}: ${dump.truncated ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {
