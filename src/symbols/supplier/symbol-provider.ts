@@ -12,30 +12,16 @@ import type {
 } from '../../stackwalk/types.js';
 import { AbortedError } from '../../errors.js';
 import { BreakpadSymbols } from '../index.js';
-import type { SymbolModule, Symbolizer } from './symbolizer.js';
-
-export function moduleOfRef(module: ModuleRef): SymbolModule {
-  const cv = module.codeView;
-  return {
-    name: module.name,
-    path: module.path,
-    timestamp: module.timestamp,
-    size: module.size,
-    ...(module.codeId === undefined ? {} : { codeId: module.codeId }),
-    ...(cv?.pdbName !== undefined && cv.debugId !== undefined
-      ? { codeView: { pdbName: cv.pdbName, debugId: cv.debugId } }
-      : {}),
-  };
-}
+import type { Symbolizer } from './symbolizer.js';
 
 export function symbolFileProvider(symbolizer: Symbolizer): SymbolProvider & UnwindProvider {
   const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
-    const state = await symbolizer.forModule(moduleOfRef(module));
+    const state = await symbolizer.forModule(module);
     return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
   };
   return {
     async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-      const state = await symbolizer.forModule(moduleOfRef(module));
+      const state = await symbolizer.forModule(module);
       if (!state.ok) return undefined;
       try {
         const hit = await state.file.lookup(rva);
