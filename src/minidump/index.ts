@@ -18,3 +18,4 @@ export type { HandleSummary } from './streams/handle-data.js';
 export type { ProcessVmCounters } from './streams/process-vm-counters.js';
 export type { MemoryRegion, MemoryInfoSummary } from './streams/memory-info-list.js';
 export type { ThreadInfo } from './streams/thread-info-list.js';
+export type { BreakpadInfo } from './streams/breakpad-info.js';

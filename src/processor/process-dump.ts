@@ -12,7 +12,10 @@ import type { DumpModule } from '../minidump/streams/module-list.js';
 import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
-import { symbolFileProvider } from '../symbols/supplier/symbol-provider.js';
+import {
+  symbolFileProvider,
+  type SymbolFileProvider,
+} from '../symbols/supplier/symbol-provider.js';
 import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
@@ -24,7 +27,7 @@ import type {
   ProcessState,
   ProcessThread,
 } from './process-state.js';
-import { moduleSymbolStatus } from './symbol-status.js';
+import { modulesInUse, moduleSymbolStatus } from './symbol-status.js';
 import { walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
 
@@ -177,11 +180,18 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
   if (handles) state.handles = handles;
 
+  // One symbol-file provider per dump: its lookup failures belong to this dump's record only.
+  const files = options.symbols === undefined ? undefined : symbolFileProvider(options.symbols);
   const which = options.threads ?? 'all';
-  if (which !== 'none') await walk(dump, state, exception, which, options, warnings);
-  if (options.symbols !== undefined) {
-    await nameException(state, options.symbols);
-    state.symbols = await moduleSymbolStatus(state, options.symbols, warnings);
+  if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
+  if (options.symbols !== undefined && files !== undefined) {
+    await nameException(state, files);
+    state.symbols = await moduleSymbolStatus(
+      modulesInUse(state),
+      options.symbols,
+      files,
+      warnings,
+    );
   }
   state.warnings = [...new Set([...dump.warnings(), ...warnings])];
   state.bytesRead = dump.bytesRead;
@@ -195,13 +205,13 @@ async function walk(
   exception: DumpException | null,
   which: 'all' | 'exception',
   options: ProcessOptions,
+  files: SymbolFileProvider | undefined,
   warnings: string[],
 ): Promise<void> {
   if (state.arch === null) {
     warnings.push('stacks not walked: the CPU is not x86 or x64 (or SystemInfo is missing)');
     return;
   }
-  const files = options.symbols === undefined ? undefined : symbolFileProvider(options.symbols);
   const unwind = mergeUnwind(options.unwind, files);
   const images = dumpImages(dump, options.images);
   try {
@@ -230,7 +240,7 @@ async function walk(
 }
 
 /** The exception address named from symbol files (frame 0 when walked; the one frame when not). */
-async function nameException(state: ProcessState, symbols: Symbolizer): Promise<void> {
+async function nameException(state: ProcessState, files: SymbolFileProvider): Promise<void> {
   const exception = state.exception;
   if (exception?.module === undefined) return;
   const frame0 = state.threads.find((t) => t.id === exception.threadId)?.callStack?.frames[0];
@@ -239,7 +249,7 @@ async function nameException(state: ProcessState, symbols: Symbolizer): Promise<
     return;
   }
   const rva = Number(exception.address - exception.module.base);
-  const hit = await symbolFileProvider(symbols).lookup(exception.module, rva);
+  const hit = await files.lookup(exception.module, rva);
   if (hit !== undefined) exception.symbol = hit;
 }
 
