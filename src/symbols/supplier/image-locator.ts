@@ -13,6 +13,7 @@ import type { Minidump } from '../../minidump/minidump.js';
 import { StreamType } from '../../minidump/stream-types.js';
 import type { ImageCache } from './image-cache.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
+import { safeFileName } from '../safe-name.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
 export interface ImageLocatorOptions {
@@ -110,9 +111,11 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
         if (image) return image;
       }
     }
-    const name = module.name;
+    // The dump chose the name: only a safe single segment is joined to an --image-path folder.
+    const safe = safeFileName(module.name, 'image name');
+    const name = safe.ok ? safe.name : '';
     const key = `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
-    for (const dir of options.imagePaths ?? []) {
+    for (const dir of safe.ok ? (options.imagePaths ?? []) : []) {
       for (const candidate of [
         join(dir, name),
         join(dir, name.toLowerCase()),

@@ -117,6 +117,7 @@ export async function analyzeOneDump(
         inspected.modules,
         ctx.symbolizer,
         record.warnings,
+        provider?.failures,
       );
       if (record.frames.some((f) => f.function !== undefined)) {
         record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');

@@ -5,7 +5,11 @@ import type { InspectedModule } from '../../processor/inspect.js';
 import type { AnalyzeFrame, AnalyzeSymbolsInfo } from '../../report/analyze/analyze-record.js';
 import { AbortedError } from '../../errors.js';
 import type { SymbolLookup } from '../../symbols/index.js';
-import type { SymbolModule, Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import {
+  moduleIdentityKey,
+  type SymbolModule,
+  type Symbolizer,
+} from '../../symbols/supplier/symbolizer.js';
 
 /** What a dump's module list says, as the symbolizer wants it. */
 export function symbolModule(m: InspectedModule): SymbolModule {
@@ -33,6 +37,8 @@ export async function nameFrames(
   modules: readonly InspectedModule[],
   symbolizer: Symbolizer,
   warnings: string[] = [],
+  /** This dump's lookup failures during the walk, by module identity (SymbolFileProvider). */
+  failures: ReadonlyMap<string, string> = new Map(),
 ): Promise<AnalyzeSymbolsInfo> {
   const info = new Map<string, AnalyzeSymbolsInfo['modules'][number]>();
   const images = modules.map((m) => ({
@@ -59,7 +65,7 @@ export async function nameFrames(
           : { module: image.m.name, status: 'missing', reason: state.reason },
       );
     }
-    const failure = symbolizer.lookupFailures.get(image.m.name);
+    const failure = failures.get(moduleIdentityKey(module));
     const entry = info.get(image.m.name);
     if (failure !== undefined && entry !== undefined) entry.reason = failure;
     // Frames the stack walker named (through the same symbol files) are already done.
