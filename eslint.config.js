@@ -53,6 +53,19 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
+  // Ground types shared by the dump side (rust-minidump's minidump-common): they import nothing.
+  layer('common', [
+    'cli',
+    'workflows',
+    'report',
+    'engine',
+    'pty',
+    'parsers',
+    'minidump',
+    'stackwalk',
+    'symbols',
+    'processor',
+  ]),
   layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump', 'processor']),
   layer('minidump', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
   layer('stackwalk', [

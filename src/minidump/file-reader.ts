@@ -2,7 +2,8 @@
 // many tiny structure reads (strings, records) and direct reads for anything page-sized or more.
 // A full dump can be tens of GB, so nothing here ever reads the whole file; `bytesRead` counts
 // what really came off the disk so callers (and the benchmark) can hold us to that.
-import { open, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { AbortedError, IoError } from '../errors.js';
 
 export interface FileReaderOptions {
@@ -43,21 +44,8 @@ export class PositionedFileReader {
     if (options.signal?.aborted === true) {
       throw new AbortedError(`opening ${path} was aborted`, { cause: options.signal.reason });
     }
-    let handle: FileHandle;
-    try {
-      handle = await open(path, 'r');
-    } catch (error) {
-      throw new IoError(`cannot open ${path}: ${errorText(error)}`, { cause: error });
-    }
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new IoError(`${path} is not a regular file`);
-      return new PositionedFileReader(path, handle, stat.size, options);
-    } catch (error) {
-      await handle.close();
-      if (error instanceof IoError) throw error;
-      throw new IoError(`cannot stat ${path}: ${errorText(error)}`, { cause: error });
-    }
+    const { handle, size } = await openRegularFile(path);
+    return new PositionedFileReader(path, handle, size, options);
   }
 
   /** Reads shorter than this are served from (and share memory with) the page cache. */
@@ -165,6 +153,55 @@ export class PositionedFileReader {
     this.#bytesRead += done;
     return done === length ? buffer : buffer.subarray(0, done);
   }
+}
+
+/**
+ * Opens a file for reading only if it is a regular file; anything else is refused at once with an
+ * IoError naming what it is. Looked at before it is opened: opening a FIFO blocks until a writer
+ * comes (for good, with none), and /dev/zero or /dev/urandom never end. O_NONBLOCK covers a FIFO
+ * swapped in between the two calls (fstat then refuses it).
+ */
+export async function openRegularFile(
+  path: string | Buffer,
+): Promise<{ handle: FileHandle; size: number }> {
+  const shown = path.toString();
+  const kind = await stat(path).then(fileKind, () => 'missing');
+  if (kind !== 'regular file' && kind !== 'missing') {
+    throw new IoError(`${shown} is not a regular file (${kind}); refused without reading it`);
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NON_BLOCKING);
+  } catch (error) {
+    throw new IoError(`cannot open ${shown}: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new IoError(
+        `${shown} is not a regular file (${fileKind(info)}); refused without reading it`,
+      );
+    }
+    return { handle, size: info.size };
+  } catch (error) {
+    await handle.close();
+    if (error instanceof IoError) throw error;
+    throw new IoError(`cannot stat ${shown}: ${errorText(error)}`, { cause: error });
+  }
+}
+
+/** Not defined on Windows, where no FIFO can block an open. */
+const NON_BLOCKING = (constants.O_NONBLOCK as number | undefined) ?? 0;
+
+/** What a path is, in words for messages: `regular file`, `FIFO`, `character device`… */
+export function fileKind(info: Stats): string {
+  if (info.isFile()) return 'regular file';
+  if (info.isDirectory()) return 'directory';
+  if (info.isFIFO()) return 'FIFO';
+  if (info.isCharacterDevice()) return 'character device';
+  if (info.isBlockDevice()) return 'block device';
+  if (info.isSocket()) return 'socket';
+  return 'special file';
 }
 
 function errorText(error: unknown): string {

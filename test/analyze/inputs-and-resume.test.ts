@@ -2,7 +2,7 @@
 // more) and what --resume skips (the same path, size and content: a copy under another name is
 // its own input). Real dumps written by winedbg (examples/dumps or the rig's cache).
 import { expect } from 'chai';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { resumeKey } from '../../src/workflows/analyze/file-hash.js';
@@ -82,6 +82,56 @@ describe('analyze inputs: extensions and --resume', function () {
     });
     expect(third.skipped.resumed).to.equal(1); // only the copy, unchanged
     expect(readNdjson(join(out, 'records.ndjson'))).to.have.length(3);
+    // Two files, two dumps: the newer record of first.dmp replaces the older in the summary.
+    expect(third.summary.dumps).to.equal(2);
+    expect(third.summary.failures.map((f) => f.file.split('/').pop())).to.deep.equal(['first.dmp']);
+    expect(third.summary.buckets.flatMap((b) => b.files)).to.have.length(1);
+  });
+
+  it('--resume over a cut-off last line removes it and analyses that dump again', async () => {
+    const av = await dumpOf('av-write');
+    const input = dir('torn-in');
+    const out = join(dir('torn-out'), 'out');
+    copyFileSync(av, join(input, 'a.dmp'));
+    copyFileSync(av, join(input, 'b.dmp'));
+    await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin', jobs: 1 });
+    const path = join(out, 'records.ndjson');
+    const whole = readFileSync(path, 'utf8');
+    const firstEnd = whole.indexOf('\n') + 1;
+    // The run was killed while writing b.dmp's record: half a line, no newline.
+    writeFileSync(path, whole.slice(0, firstEnd + 100));
+    const again = await analyzeDumps({
+      inputs: [input],
+      outDir: out,
+      engine: 'builtin',
+      resume: true,
+    });
+    expect(again.skipped.resumed).to.equal(1);
+    expect(again.analyzed).to.equal(1);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.pop()).to.equal('');
+    expect(lines).to.have.length(2);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).to.not.throw();
+    expect(again.summary.dumps).to.equal(2);
+  });
+
+  it('--resume over a last record that lost only its newline: redone once, never doubled', async () => {
+    const av = await dumpOf('av-write');
+    const input = dir('nl-in');
+    const out = join(dir('nl-out'), 'out');
+    copyFileSync(av, join(input, 'a.dmp'));
+    await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin' });
+    const path = join(out, 'records.ndjson');
+    writeFileSync(path, readFileSync(path, 'utf8').trimEnd());
+    const again = await analyzeDumps({
+      inputs: [input],
+      outDir: out,
+      engine: 'builtin',
+      resume: true,
+    });
+    expect(again.analyzed).to.equal(1);
+    expect(again.summary.dumps).to.equal(1);
+    expect(readNdjson(path)).to.have.length(1);
   });
 
   it('keys on the resolved path, size and hash', () => {

@@ -236,4 +236,9 @@ export interface AnalyzeSummary {
   topException: { code: Hex; name: string; count: number } | null;
   /** Set when the run was interrupted: the records listed are complete, others were not done. */
   interrupted?: boolean;
+  /**
+   * What folder scans passed over, by reason (`FIFO`, `broken link`, `link to a directory`,
+   * `unreadable folder`…): entries with a dump extension that are not regular files.
+   */
+  skippedInputs?: Record<string, number>;
 }

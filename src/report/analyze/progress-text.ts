@@ -53,6 +53,12 @@ export function summaryText(
   lines.push(
     `${summary.dumps} dump${summary.dumps === 1 ? '' : 's'} analysed${took}: ${summary.ok} ok, ${summary.failed - summary.quarantined.length} failed, ${summary.quarantined.length} quarantined${summary.interrupted === true ? ' (interrupted: partial)' : ''}`,
   );
+  const passed = Object.entries(summary.skippedInputs ?? {});
+  if (passed.length > 0) {
+    lines.push(
+      `passed over in folder scans (not regular files): ${passed.map(([why, n]) => `${why} ${n}`).join(', ')}`,
+    );
+  }
   if (summary.topException) {
     const t = summary.topException;
     lines.push(`top exception: ${t.code} ${t.name} (${t.count} dump${t.count === 1 ? '' : 's'})`);

@@ -19,6 +19,29 @@ export async function* readRecords(
   path: string,
   options: ReadRecordsOptions = {},
 ): AsyncGenerator<AnalyzeDumpRecord> {
+  for await (const { record } of readNumbered(path, options)) yield record;
+}
+
+/**
+ * The records that still stand: where one input was recorded more than once (it changed after it
+ * was recorded and `--resume` analysed it again), only its last record. Two streamed passes; what
+ * is held is one line number per input path, never the records.
+ */
+export async function* readLatestRecords(
+  path: string,
+  options: ReadRecordsOptions = {},
+): AsyncGenerator<AnalyzeDumpRecord> {
+  const last = new Map<string, number>();
+  for await (const { record, line } of readNumbered(path)) last.set(record.file, line);
+  for await (const { record, line } of readNumbered(path, options)) {
+    if (last.get(record.file) === line) yield record;
+  }
+}
+
+async function* readNumbered(
+  path: string,
+  options: ReadRecordsOptions = {},
+): AsyncGenerator<{ record: AnalyzeDumpRecord; line: number }> {
   if (!existsSync(path)) return;
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   let lineNumber = 0;
@@ -36,7 +59,7 @@ export async function* readRecords(
       options.onBadLine?.(lineNumber, 'not an analyze record (no file/sha256)');
       continue;
     }
-    yield upgradeRecord(value);
+    yield { record: upgradeRecord(value), line: lineNumber };
   }
 }
 
@@ -83,19 +106,28 @@ export class RecordAppender {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    /** Bytes of a torn last line removed when the file was opened (0 when it ended cleanly). */
+    readonly torn = 0,
+  ) {}
 
+  /**
+   * Opens for appending. A run killed mid-write can leave a torn last line: it is cut off here
+   * (the file ends after its last complete line), so the dump it was about, having no record,
+   * is analysed again and the file holds only whole records. Returns the bytes cut in `torn`.
+   */
   static async open(path: string): Promise<RecordAppender> {
     const handle = await open(path, 'a+', 0o644);
-    // A run killed mid-write can leave a torn last line; start on a fresh line so the next
-    // record is not glued to it (readRecords skips the torn one).
-    const { size } = await handle.stat();
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await handle.write('\n');
+    try {
+      const { size } = await handle.stat();
+      const end = await endOfLastLine(handle, size);
+      if (end < size) await handle.truncate(end);
+      return new RecordAppender(handle, size - end);
+    } catch (error) {
+      await handle.close();
+      throw error;
     }
-    return new RecordAppender(handle);
   }
 
   append(record: AnalyzeDumpRecord): Promise<void> {
@@ -113,4 +145,29 @@ export class RecordAppender {
     await this.chain.catch(() => undefined);
     await this.handle.close();
   }
+}
+
+/**
+ * Cuts a torn last line off a records file (see RecordAppender.open); returns the bytes removed.
+ * `--resume` calls it before reading what is done, so a record that lost its newline is not
+ * counted as done and then removed.
+ */
+export async function cutTornLine(path: string): Promise<number> {
+  if (!existsSync(path)) return 0;
+  const appender = await RecordAppender.open(path);
+  await appender.close();
+  return appender.torn;
+}
+
+/** Offset just past the last newline of the file (0 when it has none): where whole lines end. */
+async function endOfLastLine(handle: FileHandle, size: number): Promise<number> {
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - chunk.length);
+    const { bytesRead } = await handle.read(chunk, 0, end - start, start);
+    const at = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (at !== -1) return start + at + 1;
+    end = start;
+  }
+  return 0;
 }

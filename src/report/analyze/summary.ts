@@ -107,7 +107,12 @@ export class SummaryBuilder {
   }
 
   build(
-    extra: { interrupted?: boolean; generatedAt?: Date; options?: AnalyzeRunOptions } = {},
+    extra: {
+      interrupted?: boolean;
+      generatedAt?: Date;
+      options?: AnalyzeRunOptions;
+      skippedInputs?: Record<string, number>;
+    } = {},
   ): AnalyzeSummary {
     const buckets: SummaryBucket[] = [...this.buckets.values()]
       .map((state): SummaryBucket => {
@@ -149,6 +154,7 @@ export class SummaryBuilder {
       buckets,
       topException: top ?? null,
       ...(extra.interrupted === true ? { interrupted: true } : {}),
+      ...(extra.skippedInputs === undefined ? {} : { skippedInputs: extra.skippedInputs }),
     };
   }
 }

@@ -12,7 +12,7 @@ import type {
   AnalyzeError,
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
-import { readRecords, RecordAppender } from '../../report/analyze/records-file.js';
+import { cutTornLine, readRecords, RecordAppender } from '../../report/analyze/records-file.js';
 import { createSigner } from '../../report/analyze/signature.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
@@ -116,20 +116,21 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
 
-  const { files: inputs, unmatched } = await expandInputs(
-    options.inputs,
-    options.cwd,
-    options.extensions,
-  );
+  const {
+    files: inputs,
+    unmatched,
+    skipped: skippedInputs,
+  } = await expandInputs(options.inputs, options.cwd, options.extensions);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
+    const passed = describeSkipped(skippedInputs);
     throw new UsageError(
-      `no dump files found in ${options.inputs.map((p) => `"${p}"`).join(', ') || '(no paths given)'}`,
+      `no dump files found in ${options.inputs.map((p) => `"${p}"`).join(', ') || '(no paths given)'}${passed === '' ? '' : ` (passed over: ${passed})`}`,
     );
   }
 
   const files = outputFiles(options.outDir);
-  await mkdir(options.outDir, { recursive: true });
+  await makeOutDir(options.outDir);
   const existing = await stat(files.records).catch(() => undefined);
   if (existing !== undefined && existing.size > 0 && options.resume !== true) {
     throw new UsageError(
@@ -138,6 +139,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   const done = new Set<string>();
   if (options.resume === true) {
+    await cutTornLine(files.records);
     for await (const record of readRecords(files.records)) done.add(resumeKey(record));
   }
   // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
@@ -298,6 +300,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
+    ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
   });
   emit({ type: 'finish', summary });
   return {
@@ -309,6 +312,34 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     interrupted,
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/** `FIFO 2, broken link 1`: what a folder scan passed over, for messages. */
+export function describeSkipped(skipped: Record<string, number>): string {
+  return Object.entries(skipped)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
+}
+
+/** `--out DIR`, made if missing; a file in the way is said plainly, not as a raw EEXIST. */
+async function makeOutDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      throw new UsageError(
+        `--out ${dir}: a file is in the way (--out wants a folder, new or from an earlier run)`,
+        { cause: error },
+      );
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new UsageError(`--out ${dir}: permission denied (${code}); pick another --out`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
 
 function isNodeFsError(error: unknown): boolean {

@@ -1,9 +1,9 @@
 // sha256 of a file, streamed in 1 MiB reads: dumps can be gigabytes. The hash names shards
 // (`--shard`) and raw-output folders; with the path and the size it is the `--resume` key.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AbortedError } from '../../errors.js';
+import { openRegularFile } from '../../minidump/file-reader.js';
 
 const CHUNK = 1024 * 1024;
 
@@ -11,7 +11,8 @@ export async function sha256File(
   path: string,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; size: number }> {
-  const handle = await open(path, 'r');
+  // A FIFO or a device is refused here, at once: hashing /dev/zero would never end.
+  const { handle } = await openRegularFile(path);
   try {
     const hash = createHash('sha256');
     const buffer = Buffer.allocUnsafe(CHUNK);

@@ -1,10 +1,12 @@
 // Turns the PATH arguments of `analyze` into a sorted list of dump files: files as given,
-// folders searched recursively for dump extensions (any case), anything with glob characters
-// expanded by tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// folders searched recursively for dump extensions (any case, links to files followed), anything
+// with glob characters expanded by tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { UsageError } from '../../errors.js';
+import { fileKind } from '../../minidump/file-reader.js';
 
 /**
  * What a folder scan takes: `.dmp`, plus the names Windows Error Reporting gives its dumps
@@ -27,6 +29,11 @@ export interface ExpandedInputs {
   files: string[];
   /** Arguments that matched nothing (a typo is reported, not silently ignored). */
   unmatched: string[];
+  /**
+   * What folder scans passed over, by reason (`FIFO`, `broken link`, `unreadable folder`…):
+   * entries with a dump extension that are not regular files, and folders that cannot be read.
+   */
+  skipped: Record<string, number>;
 }
 
 export async function expandInputs(
@@ -34,26 +41,20 @@ export async function expandInputs(
   cwd = process.cwd(),
   extraExtensions: readonly string[] = [],
 ): Promise<ExpandedInputs> {
-  const extensions = [
-    ...new Set([...DUMP_EXTENSIONS, ...extraExtensions.map(normalizeExtension)]),
-  ].map((e) => `**/*${e}`);
+  const extensions = [...new Set([...DUMP_EXTENSIONS, ...extraExtensions.map(normalizeExtension)])];
   const files = new Set<string>();
   const unmatched: string[] = [];
+  const skipped: Record<string, number> = {};
   for (const arg of paths) {
     const before = files.size;
     const absolute = resolve(cwd, arg);
-    const info = await stat(absolute).catch(() => undefined);
-    if (info?.isDirectory()) {
-      const found = await glob(extensions, {
-        cwd: absolute,
-        caseSensitiveMatch: false,
-        absolute: true,
-        onlyFiles: true,
-        followSymbolicLinks: false,
-        dot: false,
-      });
-      for (const f of found) files.add(resolve(f));
-    } else if (info !== undefined) {
+    const info = await stat(absolute).catch((error: unknown) => errorCode(error));
+    if (typeof info !== 'string' && info.isDirectory()) {
+      await scanFolder(absolute, extensions, files, skipped);
+    } else if (typeof info !== 'string' || (info !== 'ENOENT' && info !== 'ENOTDIR')) {
+      // A file named explicitly is taken whatever it is: a FIFO, a device or a path the user
+      // cannot reach (EACCES) becomes that input's failed record with the reason, not a
+      // silent "matched nothing".
       files.add(absolute);
     } else if (isDynamicPattern(arg)) {
       const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
@@ -61,7 +62,62 @@ export async function expandInputs(
     }
     if (files.size === before) unmatched.push(arg);
   }
-  return { files: [...files].sort(), unmatched };
+  return { files: [...files].sort(), unmatched, skipped };
+}
+
+/**
+ * Every file under `root` whose name ends in a dump extension (any case), hidden entries left
+ * out. Symbolic links to regular files are followed (a folder of links to dumps is a folder of
+ * dumps); links to folders are not (no cycles), and what is passed over is counted by reason.
+ */
+async function scanFolder(
+  root: string,
+  extensions: readonly string[],
+  files: Set<string>,
+  skipped: Record<string, number>,
+): Promise<void> {
+  const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const pending = [root];
+  for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => undefined);
+    if (entries === undefined) {
+      count('unreadable folder');
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        pending.push(path);
+        continue;
+      }
+      const lower = entry.name.toLowerCase();
+      if (!extensions.some((e) => lower.endsWith(e))) continue;
+      if (entry.isFile()) {
+        files.add(path);
+      } else if (entry.isSymbolicLink()) {
+        const target = await stat(path).catch(() => undefined);
+        if (target === undefined) count('broken link');
+        else if (target.isFile()) files.add(path);
+        else count(`link to a ${fileKind(target)}`);
+      } else {
+        count(fileKindOfEntry(entry));
+      }
+    }
+  }
+}
+
+function fileKindOfEntry(entry: Dirent): string {
+  if (entry.isFIFO()) return 'FIFO';
+  if (entry.isSocket()) return 'socket';
+  if (entry.isCharacterDevice()) return 'character device';
+  if (entry.isBlockDevice()) return 'block device';
+  return 'special file';
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
 }
 
 /**

@@ -13,7 +13,12 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { REPORT_FILE, writeHtmlReport } from '../../report/analyze/html-report.js';
-import { RECORDS_FILE, RecordAppender, readRecords } from '../../report/analyze/records-file.js';
+import {
+  RECORDS_FILE,
+  RecordAppender,
+  readLatestRecords,
+  readRecords,
+} from '../../report/analyze/records-file.js';
 import type { Signer } from '../../report/analyze/signature.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
@@ -44,20 +49,24 @@ export async function writeSummaryAndReport(
     interrupted?: boolean;
     onBadLine?: (line: number, reason: string) => void;
     options?: AnalyzeRunOptions;
+    /** What the folder scans passed over, by reason (FIFOs, broken links…). */
+    skippedInputs?: Record<string, number>;
   } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
   const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
-  for await (const record of readRecords(files.records, readOptions)) builder.add(record);
+  // An input recorded twice (it changed and --resume analysed it again) counts once: its newest.
+  for await (const record of readLatestRecords(files.records, readOptions)) builder.add(record);
   const summary = builder.build({
     ...(extra.interrupted === true ? { interrupted: true } : {}),
     ...(extra.options === undefined ? {} : { options: extra.options }),
+    ...(extra.skippedInputs === undefined ? {} : { skippedInputs: extra.skippedInputs }),
   });
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
-  await writeHtmlReport(tmp, summary, readRecords(files.records));
+  await writeHtmlReport(tmp, summary, readLatestRecords(files.records));
   await rename(tmp, files.report);
   return summary;
 }
