@@ -5,12 +5,14 @@
 // here. Stream type numbers:
 // https://learn.microsoft.com/windows/win32/api/minidumpapiset/ne-minidumpapiset-minidump_stream_type
 import type { Minidump } from '../minidump/minidump.js';
-import type { InspectedDumpOk } from './inspect.js';
 
 const MEMORY_STREAMS = new Set([5, 9]);
 
 /** Names of the structure streams that end beyond the file (empty when the file is whole). */
-export function truncatedStreams(dump: InspectedDumpOk): string[] {
+export function truncatedStreams(dump: {
+  streams: readonly { type: number; rva: number; size: number; name: string }[];
+  fileSize: number;
+}): string[] {
   return dump.streams
     .filter((s) => !MEMORY_STREAMS.has(s.type) && s.rva + s.size > dump.fileSize)
     .map((s) => s.name);
@@ -35,7 +37,10 @@ function pastEnd(location: { size: number; rva: number }, fileSize: number): boo
  * The one line a truncated dump carries (in place of a warning per module):
  * `TRUNCATED: the file (52000 bytes) ends before what it references: 37 ModuleList strings, …`.
  */
-export function truncationLine(dump: InspectedDumpOk): string | null {
+export function truncationLine(dump: {
+  fileSize: number;
+  pastEnd?: Record<string, number>;
+}): string | null {
   const parts = Object.entries(dump.pastEnd ?? {});
   if (parts.length === 0) return null;
   return `TRUNCATED: the file (${dump.fileSize} bytes) ends before what it references: ${parts.map(([what, n]) => `${n} ${what}`).join(', ')}; what follows is partial`;

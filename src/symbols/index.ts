@@ -22,5 +22,13 @@ export {
   type SymbolKey,
 } from './store-layout.js';
 export { extractCab, isCab } from './cab.js';
+export {
+  MAX_SEGMENT_BYTES,
+  safeFileName,
+  safeId,
+  safeKey,
+  urlPath,
+  type SafeName,
+} from './safe-name.js';
 export { readImageIdentity, type ImageIdentity } from './pe-codeview.js';
 export { download, type FetchLike } from './download.js';

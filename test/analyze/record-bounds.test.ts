@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { linkSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/inspect-json.js';
 import { MAX_MODULES } from '../../src/minidump/streams/module-list.js';
 import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../../src/processor/inspect.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/inspect-json.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { cutReferencesDump } from '../helpers/hostile-dumps.js';

@@ -79,6 +79,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<key>',
   '<ext>',
   '<dump>',
+  '<url>',
   '[1]',
 ]);
 
@@ -108,6 +109,7 @@ describe('CLI vocabulary', () => {
       'parse',
       'umdh-diff',
       'gflags',
+      'worker',
     ]);
     let count = 0;
     each(() => count++);
@@ -138,6 +140,7 @@ describe('CLI vocabulary', () => {
       'dump',
       'heap-trend',
       'watch',
+      'worker',
     ]);
     for (const name of ['watch', 'dump', 'heap-trend']) {
       const command = commands.find((c) => c.name() === name);

@@ -13,7 +13,9 @@ import {
   extractCab,
   folderCandidates,
   isHttpLocation,
+  safeKey,
   storeCandidates,
+  urlPath,
   type FetchLike,
   type StoreCandidate,
   type SymbolKey,
@@ -76,6 +78,10 @@ export class SymbolLocator {
   ): Promise<LocateResult> {
     const found: Located[] = [];
     const problems: string[] = [];
+    // Names come from dumps: one that is not a safe path segment is never a path or a URL.
+    const safe = safeKey(key);
+    if (!safe.ok) return { found, problems: [safe.reason] };
+    key = safe.key;
     const image = options.image === true;
     for (const element of this.#elements) {
       if (element.kind === 'directory') {
@@ -120,7 +126,7 @@ export class SymbolLocator {
       return undefined;
     }
     for (const candidate of storeCandidates(key, { twoTier: false, image })) {
-      const url = `${server.replace(/\/+$/, '')}/${candidate.relative}`;
+      const url = `${server.replace(/\/+$/, '')}/${urlPath(candidate.relative)}`;
       let pending = this.#inFlight.get(url);
       if (!pending) {
         pending = this.#fetchOne(url, candidate, downstream);

@@ -44,6 +44,8 @@ export type AnalyzeEvent =
     }
   | { type: 'retry'; file: string; error: AnalyzeError }
   | { type: 'bad-record-line'; line: number; reason: string }
+  /** `--queue`: the queue's state in words (no worker for the engine, Redis lost and back). */
+  | { type: 'queue'; message: string }
   | { type: 'finish'; summary: AnalyzeSummary };
 
 export interface AnalyzeOptions {

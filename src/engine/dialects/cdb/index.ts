@@ -92,7 +92,7 @@ export const cdbDialect: Dialect = {
   findBinary: findCdb,
   // Loaded on first use: only the commands that look for processes need it.
   listProcesses: async (options) =>
-    (await import('./process-list.js')).listTasklistProcesses(options),
+    (await import('./process-list.js')).listCdbHostProcesses(options),
 
   launchArgs(target, options) {
     // -snul: no symbol-server sweeps for unqualified names (a lookup of a name with no module

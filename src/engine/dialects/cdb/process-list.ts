@@ -1,5 +1,7 @@
-// How cdb's platform (Windows) lists processes: `tasklist /fo csv /nh`, read here.
+// How cdb's platform (Windows) lists processes: `tasklist /fo csv /nh`, read here. cdb under Wine
+// (a Linux host, no tasklist) lists the prefix's processes through Wine (wine-host-list.ts).
 import { execa } from 'execa';
+import { findOnPath } from '../winedbg/find-on-path.js';
 import { TargetError } from '../../../errors.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
 
@@ -63,6 +65,20 @@ export function parseTasklistCsv(text: string): ProcessInfo[] {
     out.push(info);
   }
   return out;
+}
+
+/**
+ * Every process cdb can debug, in listing order: tasklist's on Windows (or wherever a `tasklist`
+ * is on PATH), the Wine prefix's on any other host.
+ */
+export async function listCdbHostProcesses(
+  options: ProcessListOptions,
+  platform: NodeJS.Platform = process.platform,
+): Promise<ProcessInfo[]> {
+  if (platform === 'win32' || findOnPath('tasklist', options.env ?? process.env) !== undefined) {
+    return listTasklistProcesses(options);
+  }
+  return (await import('./wine-host-list.js')).listWineHostProcesses(options);
 }
 
 /** Every process tasklist shows, in listing order. */
