@@ -18,6 +18,7 @@ export type { HandleSummary } from './streams/handle-data.js';
 export type { ProcessVmCounters } from './streams/process-vm-counters.js';
 export type { MemoryRegion, MemoryInfoSummary } from './streams/memory-info-list.js';
 export type { ThreadInfo } from './streams/thread-info-list.js';
+export type { BreakpadInfo } from './streams/breakpad-info.js';
 
 // Deprecated here, kept for one release: inspecting a dump is the processor's job now
 // (src/processor/); import these from there.

@@ -10,6 +10,7 @@ import { PositionedFileReader } from './file-reader.js';
 import type { StreamContext } from './stream-context.js';
 import { StreamType } from './stream-types.js';
 import { readMinidumpString } from './strings.js';
+import { parseBreakpadInfo, type BreakpadInfo } from './streams/breakpad-info.js';
 import { parseComment } from './streams/comment.js';
 import { parseException, type DumpException } from './streams/exception.js';
 import { parseHandleData, type HandleSummary } from './streams/handle-data.js';
@@ -145,6 +146,11 @@ export class Minidump {
 
   exception(): Promise<DumpException | null> {
     return this.#parse(StreamType.Exception, null, (ctx) => parseException(ctx));
+  }
+
+  /** Breakpad's dump/requesting thread ids, or null without that stream. */
+  breakpadInfo(): Promise<BreakpadInfo | null> {
+    return this.#parse(StreamType.BreakpadInfo, null, (ctx) => parseBreakpadInfo(ctx));
   }
 
   modules(): Promise<DumpModule[]> {
