@@ -16,6 +16,22 @@ export type FetchLike = (
   body: ReadableStream<Uint8Array> | null;
 }>;
 
+/** Failures worth another try after a pause: refused or reset connections, HTTP 408/429/5xx. */
+const transient = new WeakSet<Error>();
+
+/**
+ * True for a download failure a retry may cure (the server restarting, overloaded, a dropped
+ * connection); false for a deadline already spent, an abort, or an answer that will not change.
+ */
+export function isTransientDownloadError(error: unknown): boolean {
+  return error instanceof Error && transient.has(error);
+}
+
+function markTransient<E extends Error>(error: E): E {
+  transient.add(error);
+  return error;
+}
+
 export type DownloadResult = { found: true; size: number } | { found: false; status: number };
 
 /** Where the body goes, chunk by chunk (awaited: the pace of the sink is the pace of the read). */
@@ -42,7 +58,9 @@ export async function download(
   }
   if (response.status < 200 || response.status >= 300) {
     await response.body?.cancel().catch(() => undefined);
-    throw new IoError(`${url}: HTTP ${response.status} ${response.statusText}`.trim());
+    const error = new IoError(`${url}: HTTP ${response.status} ${response.statusText}`.trim());
+    const retry = response.status >= 500 || response.status === 429 || response.status === 408;
+    throw retry ? markTransient(error) : error;
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -93,7 +111,9 @@ function failure(url: string, error: unknown, signal: AbortSignal): Error {
   }
   const cause =
     error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return new IoError(`${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
-    cause: error,
-  });
+  return markTransient(
+    new IoError(`${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
+      cause: error,
+    }),
+  );
 }

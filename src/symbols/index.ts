@@ -31,4 +31,4 @@ export {
   type SafeName,
 } from './safe-name.js';
 export { readImageIdentity, type ImageIdentity } from './pe-codeview.js';
-export { download, type ChunkSink, type FetchLike } from './download.js';
+export { download, isTransientDownloadError, type ChunkSink, type FetchLike } from './download.js';

@@ -2,15 +2,19 @@
 // element in order; in a srv* element the downstream stores first, then the upstream store, and
 // a file fetched from an HTTP upstream is written into the downstream stores with the same
 // layout (a `.pd_` cabinet is stored expanded, as symsrv does) so the next run finds it locally.
-// Every download is bounded (bytes, deadline); a server that fails (not a plain 404) is not asked
-// again in this run, so one dead server costs one timeout per batch, not one per module.
+// Every download is bounded (bytes, deadline) and streamed to disk (cache-writer.ts); a transient
+// failure (refused, reset, HTTP 5xx) is tried again after a bounded backoff; a server that still
+// fails is not asked for a while (SERVER_COOLDOWN_MS), so one dead server costs a few tries per
+// minute of a batch, not one timeout per module, and it is said once (onServerDown).
 import { stat } from 'node:fs/promises';
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, isHarnessError } from '../../errors.js';
 import {
   caseVariants,
   download,
   expandCab,
+  isTransientDownloadError,
   folderCandidates,
   isHttpLocation,
   safeKey,
@@ -32,8 +36,14 @@ import {
 
 export interface LocatorOptions {
   fetch?: FetchLike;
-  /** Per download (default 60 s). */
+  /** Per download (default 60 s; `--symbol-timeout`). */
   downloadTimeoutMs?: number;
+  /** More tries after a transient failure (refused, reset, HTTP 5xx/429/408; default 2). */
+  retries?: number;
+  /** Pause before the first retry, doubled for each next one (default 500 ms, at most 4 s). */
+  retryDelayMs?: number;
+  /** Told once per server when it is given up on (after its retries), with the reason. */
+  onServerDown?: (server: string, reason: string) => void;
   /**
    * Per file, downloaded or expanded from a cabinet (default 1 GiB: big PDBs are hundreds of MB;
    * `--symbol-max-size`); further bounded per module by plausibleSymbolBytes.
@@ -63,9 +73,16 @@ interface Problem {
   problem: string;
   /** True for failures of the server itself (refused, timed out, HTTP 5xx), not of one file. */
   serverDown: boolean;
+  /** A failure another try may cure (isTransientDownloadError). */
+  transient?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 4000;
+/** A server given up on is asked again after this long (an outage in a long batch ends). */
+export const SERVER_COOLDOWN_MS = 60_000;
 export const DEFAULT_MAX_SYMBOL_BYTES = 1 << 30;
 const DEFAULT_MAX_BYTES = DEFAULT_MAX_SYMBOL_BYTES;
 /** A PDB (or .sym) runs to a few times its image; 64× with a 64 MiB floor leaves room for all. */
@@ -85,7 +102,8 @@ export function plausibleSymbolBytes(limit: number, imageSize: number | undefine
 export class SymbolLocator {
   readonly #elements: readonly SymbolPathElement[];
   readonly #options: LocatorOptions;
-  readonly #deadServers = new Map<string, string>();
+  readonly #deadServers = new Map<string, { reason: string; until: number }>();
+  readonly #reported = new Set<string>();
   readonly #twoTier = new Map<string, Promise<boolean>>();
   readonly #cleaned = new Map<string, Promise<void>>();
   #startup: Promise<void> | undefined;
@@ -163,15 +181,15 @@ export class SymbolLocator {
     limits: { maxBytes: number },
   ): Promise<Located | undefined> {
     const dead = this.#deadServers.get(server);
-    if (dead !== undefined) {
-      problems.push(`${server}: not asked again (failed earlier in this run: ${dead})`);
+    if (dead !== undefined && Date.now() < dead.until) {
+      problems.push(`${server}: not asked (failed ${dead.reason}; asked again after a pause)`);
       return undefined;
     }
     for (const candidate of storeCandidates(key, { twoTier: false, image })) {
       const url = `${server.replace(/\/+$/, '')}/${urlPath(candidate.relative)}`;
       let pending = this.#inFlight.get(url);
       if (!pending) {
-        pending = this.#fetchOne(url, candidate, downstream, limits.maxBytes);
+        pending = this.#fetchWithRetries(url, candidate, downstream, limits.maxBytes);
         this.#inFlight.set(url, pending);
         void pending.finally(() => this.#inFlight.delete(url));
       }
@@ -180,7 +198,14 @@ export class SymbolLocator {
       if ('problem' in result) {
         problems.push(result.problem);
         if (result.serverDown) {
-          this.#deadServers.set(server, result.problem);
+          this.#deadServers.set(server, {
+            reason: result.problem,
+            until: Date.now() + SERVER_COOLDOWN_MS,
+          });
+          if (!this.#reported.has(server)) {
+            this.#reported.add(server);
+            this.#options.onServerDown?.(server, result.problem);
+          }
           return undefined;
         }
         continue;
@@ -188,6 +213,32 @@ export class SymbolLocator {
       return result;
     }
     return undefined;
+  }
+
+  /** #fetchOne, tried again after a pause (bounded backoff) while its failure is transient. */
+  async #fetchWithRetries(
+    url: string,
+    candidate: StoreCandidate,
+    downstream: readonly string[],
+    maxBytes: number,
+  ): Promise<Located | Problem | undefined> {
+    const retries = this.#options.retries ?? DEFAULT_RETRIES;
+    let delay = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#fetchOne(url, candidate, downstream, maxBytes);
+      if (result === undefined || !('problem' in result) || result.transient !== true) {
+        return result;
+      }
+      if (attempt >= retries) {
+        return { ...result, problem: `${result.problem} (${attempt + 1} tries)` };
+      }
+      try {
+        await sleep(delay, this.#options.signal);
+      } catch (error) {
+        throw new AbortedError(`${url}: download aborted`, { cause: error });
+      }
+      delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+    }
   }
 
   /** A Located on success, undefined on 404, a Problem on failure. */
@@ -263,7 +314,11 @@ export class SymbolLocator {
       if (error instanceof AbortedError) throw error;
       if (isHarnessError(error)) {
         // A file too big or not a cabinet is that file's problem; a failing server is the server's.
-        return { problem: error.shortMessage, serverDown: !(error instanceof BadSymbolsError) };
+        return {
+          problem: error.shortMessage,
+          serverDown: !(error instanceof BadSymbolsError),
+          transient: isTransientDownloadError(error),
+        };
       }
       const why = error instanceof Error ? error.message : String(error);
       return { problem: `${url}: cannot write the cache ${first}: ${why}`, serverDown: false };
@@ -329,4 +384,9 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A pause that ends early (rejecting) when the signal aborts; its timer never outlives it. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return sleepFor(ms, undefined, signal === undefined ? {} : { signal });
 }

@@ -177,4 +177,73 @@ describe('symbols: locator over HTTP', () => {
       true,
     ]);
   });
+
+  it('tries a failing server again after a pause, then says once that it is down', async () => {
+    const fail = await startSymbolServer(join(dir, 'store'), 'fail');
+    try {
+      const cache = join(dir, 'cache');
+      const { elements } = parseSymbolPath(`srv*${cache}*${fail.url}`, join(dir, 'default'));
+      const down: string[] = [];
+      const locator = new SymbolLocator(elements, {
+        retries: 2,
+        retryDelayMs: 1,
+        onServerDown: (server, reason) => down.push(`${server}: ${reason}`),
+      });
+      const first = await locator.locate({ name: 'app.pdb', id: ID });
+      // The first candidate, tried 3 times; the server is then given up on (for a while).
+      expect(fail.requests).to.deep.equal(Array(3).fill(`/app.pdb/${ID}/app.pdb`));
+      expect(first.problems).to.deep.equal([
+        `${fail.url}/app.pdb/${ID}/app.pdb: HTTP 500 Internal Server Error (3 tries)`,
+      ]);
+      const second = await locator.locate({ name: 'other.pdb', id: ID });
+      expect(fail.requests).to.have.length(3);
+      expect(second.problems[0]).to.match(
+        /not asked \(failed .*HTTP 500.*asked again after a pause\)/,
+      );
+      expect(down).to.deep.equal([
+        `${fail.url}: ${fail.url}/app.pdb/${ID}/app.pdb: HTTP 500 Internal Server Error (3 tries)`,
+      ]);
+    } finally {
+      await fail.close();
+    }
+  });
+
+  it('a server that refuses twice and then answers: found, nothing said', async () => {
+    const cache = join(dir, 'cache');
+    const { elements } = parseSymbolPath(`srv*${cache}*${server.url}`, join(dir, 'default'));
+    let refusals = 2;
+    const down: string[] = [];
+    const locator = new SymbolLocator(elements, {
+      retries: 2,
+      retryDelayMs: 1,
+      onServerDown: (s) => down.push(s),
+      // The real server behind a fetch that fails the first two calls as a refused connection does.
+      fetch: (url, init) => {
+        if (refusals-- > 0) {
+          return Promise.reject(
+            new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
+          );
+        }
+        return fetch(url, init);
+      },
+    });
+    const result = await locator.locate({ name: 'app.pdb', id: ID });
+    expect(result.found.map((f) => f.format)).to.deep.equal(['pdb']);
+    expect(result.problems).to.deep.equal([]);
+    expect(down).to.deep.equal([]);
+  });
+
+  it('does not retry a timeout (its deadline was spent already)', async () => {
+    const hang = await startSymbolServer(join(dir, 'store'), 'hang');
+    try {
+      const cache = join(dir, 'cache');
+      const { elements } = parseSymbolPath(`srv*${cache}*${hang.url}`, join(dir, 'default'));
+      const locator = new SymbolLocator(elements, { downloadTimeoutMs: 200, retryDelayMs: 1 });
+      const result = await locator.locate({ name: 'app.pdb', id: ID });
+      expect(hang.requests).to.have.length(1);
+      expect(result.problems[0]).to.match(/no answer before the download deadline$/);
+    } finally {
+      await hang.close();
+    }
+  });
 });
