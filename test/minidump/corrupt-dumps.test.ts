@@ -5,12 +5,12 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadDumpError } from '../../src/errors.js';
+import { openMinidump } from '../../src/minidump/index.js';
 import {
   inspectDump,
-  openMinidump,
   type InspectedDump,
   type InspectedDumpOk,
-} from '../../src/minidump/index.js';
+} from '../../src/report/inspect/index.js';
 import { wineRigReady } from '../helpers/wine.js';
 import {
   corruptCopy,

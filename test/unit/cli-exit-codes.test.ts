@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { runCli } from '../helpers/cli.js';
 import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';

@@ -83,6 +83,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<key>',
   '<ext>',
   '<dump>',
+  '<url>',
   '[1]',
 ]);
 
@@ -112,6 +113,7 @@ describe('CLI vocabulary', () => {
       'parse',
       'umdh-diff',
       'gflags',
+      'worker',
     ]);
     let count = 0;
     each(() => count++);
@@ -142,6 +144,7 @@ describe('CLI vocabulary', () => {
       'dump',
       'heap-trend',
       'watch',
+      'worker',
     ]);
     for (const name of ['watch', 'dump', 'heap-trend']) {
       const command = commands.find((c) => c.name() === name);

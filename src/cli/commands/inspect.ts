@@ -5,23 +5,23 @@ import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
 import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
+import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
+import { truncatedStreams } from '../../processor/truncated-streams.js';
 import {
-  inspectDump,
-  type InspectDumpOptions,
+  inspectJson,
   type InspectedDump,
   type InspectedDumpOk,
-} from '../../minidump/index.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
-import { walkDumpStacks } from '../../processor/dump-stacks.js';
+} from '../../report/inspect/inspect-json.js';
 import { builtinSymbolizer, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
-import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
-import { formatStacks } from './inspect-stacks-text.js';
+import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
 interface InspectOptions {
   json?: boolean;
   verbose?: boolean;
+  /** The crashing thread only (minidump-stackwalk's default view). */
+  brief?: boolean;
   /** False with --no-stacks. */
   stacks?: boolean;
   imagePath?: string[];
@@ -51,6 +51,10 @@ export function registerInspect(context: CommandContext): void {
     .option('-z <dump>', 'a dump file, like a DUMP operand (cdb -z; repeatable)', collect)
     .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
     .option('-v, --verbose', 'text mode: also list every thread and module')
+    .option(
+      '--brief',
+      'walk and show only the crashing thread (the exception thread; minidump-stackwalk --brief)',
+    )
     .option('--no-stacks', "do not walk the threads' stacks (registers and `k` per thread)")
     .option(
       '--image-path <dir>',
@@ -74,6 +78,7 @@ Examples:
   cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
+  cdb-harness inspect --brief app.dmp           only the crashing thread's stack, with a trust legend
   cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
   cdb-harness inspect app.dmp --symbols "srv*$HOME/symcache*https://symbols.example.com"
                                                 frames as module!function+0xoff [file @ line]
@@ -118,7 +123,7 @@ export async function runInspect(
         });
   try {
     for (const file of files) {
-      const dump = await inspectDump(file, stackOptions(options, symbolizer));
+      const dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
@@ -127,7 +132,9 @@ export async function runInspect(
       }
       dumps.push(dump);
       if (options.json !== true)
-        process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+        process.stdout.write(
+          `${formatText(dump, options.verbose === true, options.brief === true)}\n`,
+        );
     }
   } finally {
     await symbolizer?.close();
@@ -148,16 +155,12 @@ export async function runInspect(
   return failed + truncated === 0 ? ExitCode.Ok : ExitCode.Partial;
 }
 
-function stackOptions(options: InspectOptions, symbolizer?: Symbolizer): InspectDumpOptions {
-  if (options.stacks === false) return {};
-  const imagePaths = options.imagePath ?? [];
-  const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
+function processOptions(options: InspectOptions, symbolizer?: Symbolizer): ProcessOptions {
+  if (options.stacks === false) return { threads: 'none' };
   return {
-    stacks: async (dump) =>
-      walkDumpStacks(dump, {
-        imagePaths,
-        ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
-      }),
+    threads: options.brief === true ? 'exception' : 'all',
+    images: { imagePaths: options.imagePath ?? [] },
+    ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
   };
 }
 
@@ -166,7 +169,7 @@ function pathOption(path: string | undefined): { symbolPath?: string } {
 }
 
 /** The readable triage block for one dump. */
-export function formatText(dump: InspectedDump, verbose = false): string {
+export function formatText(dump: InspectedDump, verbose = false, brief = false): string {
   if (!dump.ok) {
     return [
       `${dump.file}: NOT READABLE (${dump.error.code})`,
@@ -223,6 +226,14 @@ export function formatText(dump: InspectedDump, verbose = false): string {
     row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
   }
   row('threads', `${dump.threads.length}`);
+  if (brief) {
+    const stacks = formatStacks(dump);
+    lines.push(...stacks);
+    if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
+    for (const warning of dump.warnings) row('warning', warning);
+    lines.push('');
+    return lines.join('\n');
+  }
   const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
   row(
     'modules',
@@ -262,7 +273,9 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       );
     }
   }
-  lines.push(...formatStacks(dump));
+  const stacks = formatStacks(dump);
+  lines.push(...stacks);
+  if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
   for (const warning of dump.warnings) row('warning', warning);
   lines.push('');
   return lines.join('\n');

@@ -1,5 +1,6 @@
 // ModuleList (4): 108-byte MINIDUMP_MODULE entries (minidumpapiset.h; 108 is the packed size, never
 // sizeof), each with a name string, VS_FIXEDFILEINFO and an optional CodeView record.
+import { codeIdOf } from '../../common/module-identity.js';
 import { u32 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';
 import { parseCodeView, type CodeViewInfo } from './codeview.js';
@@ -29,7 +30,7 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
     const { timeDateStamp, size } = identity;
     const module: DumpModule = {
       ...identity,
-      codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${size.toString(16)}`,
+      codeId: codeIdOf(timeDateStamp, size),
     };
     if (u32(d, at + 24) === VS_FFI_SIGNATURE) {
       const fileVersion = version(u32(d, at + 32), u32(d, at + 36));

@@ -213,6 +213,8 @@ export interface AnalyzeRunOptions {
   skipModules?: string[];
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
+  /** `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for. */
+  queue?: { url: string; name: string; waiting: number };
 }
 
 export interface AnalyzeSummary {

@@ -3,6 +3,7 @@
 // has none, as Wine's dumps do), checks it is the right build (GUID + age), opens it, and keeps
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
+import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -20,15 +21,11 @@ import {
 } from '../index.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
-/** What a dump says about a module (a subset of the walker's ModuleRef, same field names). */
-export interface SymbolModule {
-  name: string;
-  path: string;
-  timestamp: number;
-  size: number;
-  codeId?: string;
-  codeView?: { pdbName?: string; debugId?: string };
-}
+/** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
+export type SymbolModule = Pick<
+  ModuleIdentity,
+  'name' | 'path' | 'timestamp' | 'size' | 'codeId' | 'codeView'
+>;
 
 export type ModuleSymbolsState =
   | {
@@ -191,9 +188,7 @@ export class Symbolizer {
     module: SymbolModule,
     notes: string[],
   ): Promise<{ pdbName: string; debugId: string } | undefined> {
-    const codeId =
-      module.codeId ??
-      `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    const codeId = moduleCodeId(module);
     const local = unixPathOfWine(module.path);
     if (local !== undefined) {
       const found = await this.#imageIdentity(local, codeId, notes);

@@ -45,6 +45,8 @@ export type AnalyzeEvent =
   | { type: 'bad-record-line'; line: number; reason: string }
   /** A symbol server given up on (after retries): once per server per run. */
   | { type: 'symbol-server-down'; server: string; reason: string }
+  /** `--queue`: the queue's state in words (no worker for the engine, Redis lost and back). */
+  | { type: 'queue'; message: string }
   | { type: 'finish'; summary: AnalyzeSummary };
 
 export interface AnalyzeOptions {
