@@ -4,7 +4,7 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { symbolPathOf } from '../options.js';
+import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
 import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
 import {
@@ -12,7 +12,7 @@ import {
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../report/inspect/inspect-json.js';
-import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
+import { builtinSymbolizer, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
@@ -27,6 +27,8 @@ interface InspectOptions {
   imagePath?: string[];
   symbols?: string;
   symbolPath?: string;
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
   z?: string[];
 }
 
@@ -38,7 +40,7 @@ export function truncationWarning(dump: InspectedDumpOk): string | null {
 }
 
 export function registerInspect(context: CommandContext): void {
-  context.program
+  const command = context.program
     .command('inspect')
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
@@ -61,7 +63,8 @@ export function registerInspect(context: CommandContext): void {
       '-y, --symbols <path>',
       'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
     )
-    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)');
+  addSymbolLimitOptions(command)
     .addHelpText(
       'after',
       `
@@ -107,7 +110,15 @@ export async function runInspect(
   const dumps: InspectedDump[] = [];
   let truncated = 0;
   const symbolizer =
-    options.stacks === false ? undefined : builtinSymbolizer(pathOption(symbolPathOf(options)));
+    options.stacks === false
+      ? undefined
+      : builtinSymbolizer({
+          ...pathOption(symbolPathOf(options)),
+          ...symbolLimitsOf(options),
+          // Said once per server, not once per module or dump (records keep the details).
+          onSymbolServerDown: (server, reason) =>
+            process.stderr.write(symbolServerDownLine(server, reason)),
+        });
   try {
     for (const file of files) {
       const dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));

@@ -44,6 +44,8 @@ export type AnalyzeEvent =
     }
   | { type: 'retry'; file: string; error: AnalyzeError }
   | { type: 'bad-record-line'; line: number; reason: string }
+  /** A symbol server given up on (after retries): once per server per run. */
+  | { type: 'symbol-server-down'; server: string; reason: string }
   /** `--queue`: the queue's state in words (no worker for the engine, Redis lost and back). */
   | { type: 'queue'; message: string }
   | { type: 'finish'; summary: AnalyzeSummary };
@@ -64,8 +66,10 @@ export interface AnalyzeOptions {
   symbolCacheDir?: string;
   /** builtin: fetch for symbol servers (default the global fetch). */
   symbolFetch?: FetchLike;
-  /** builtin: deadline per symbol download (default 60 s). */
+  /** builtin: deadline per symbol download (default 60 s; `--symbol-timeout`). */
   symbolDownloadTimeoutMs?: number;
+  /** builtin: largest symbol file downloaded or expanded (default 1 GiB; `--symbol-max-size`). */
+  symbolMaxBytes?: number;
   /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
   imagePaths?: readonly string[];
   /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
@@ -147,7 +151,12 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const stop = new AbortController();
   const symbolizer =
     choice.engine === 'builtin'
-      ? builtinSymbolizer({ ...options, signal: stop.signal })
+      ? builtinSymbolizer({
+          ...options,
+          signal: stop.signal,
+          onSymbolServerDown: (server, reason) =>
+            emit({ type: 'symbol-server-down', server, reason }),
+        })
       : undefined;
   const signer = createSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
