@@ -27,10 +27,9 @@ export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
         '.',
       '',
       '```',
-      ...s.frames,
-      '```',
-      '',
     );
+    for (const frame of s.frames) lines.push(frame);
+    lines.push('```', '');
   }
   return lines.join('\n');
 }
@@ -104,7 +103,8 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
     );
   }
   if (report.warnings.length > 0) {
-    lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`));
+    lines.push('', '## Warnings', '');
+    for (const w of report.warnings) lines.push(`- ${w}`);
   }
   lines.push('');
   return lines.join('\n');

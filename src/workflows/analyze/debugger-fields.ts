@@ -112,7 +112,7 @@ export function absorbOutput(
       if (frames.length > 0 && !fields.frames.some((f) => f.function !== undefined)) {
         fields.frames = frames.map(toAnalyzeFrame);
       }
-      fields.warnings.push(...stack.warnings.map((w) => `${out.command}: ${w}`));
+      for (const w of stack.warnings) fields.warnings.push(`${out.command}: ${w}`);
       return;
     }
     case 'analyze': {
