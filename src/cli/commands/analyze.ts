@@ -297,7 +297,9 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  if (summary.dumps > 0 && summary.ok === 0) return ExitCode.Failure;
+  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  const readSome = summary.ok + (summary.truncated ?? 0);
+  if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
   return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 

@@ -6,7 +6,7 @@ import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
 import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
 import {
   inspectJson,
   type InspectedDump,
@@ -36,9 +36,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** The warning a dump cut short carries, in the text and in the JSON `warnings`. */
 export function truncationWarning(dump: InspectedDumpOk): string | null {
-  const cut = truncatedStreams(dump);
-  if (cut.length === 0) return null;
-  return `TRUNCATED: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${dump.fileSize} bytes); what follows is partial`;
+  return truncationLine(dump);
 }
 
 export function registerInspect(context: CommandContext): void {
@@ -127,7 +125,6 @@ export async function runInspect(
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
-        dump.warnings.unshift(cut);
         process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
       }
       dumps.push(dump);
@@ -183,7 +180,7 @@ export function formatText(dump: InspectedDump, verbose = false, brief = false):
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
+    `${dump.file}: ${dump.truncated ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {

@@ -21,6 +21,7 @@ import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.
 import { createImageCache } from '../../symbols/supplier/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
+import { boundRecord } from './record-bounds.js';
 import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
@@ -233,7 +234,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        const record = await analyzeOneDump(file, hashed, ctx);
+        const record = boundRecord(await analyzeOneDump(file, hashed, ctx));
         if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
           if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
