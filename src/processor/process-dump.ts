@@ -186,12 +186,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
   if (options.symbols !== undefined && files !== undefined) {
     await nameException(state, files);
-    state.symbols = await moduleSymbolStatus(
-      modulesInUse(state),
-      options.symbols,
-      files,
-      warnings,
-    );
+    state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
   }
   state.warnings = [...new Set([...dump.warnings(), ...warnings])];
   state.bytesRead = dump.bytesRead;
