@@ -7,7 +7,7 @@
 // Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
 // dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
 import { UnrecoverableError, Worker, WaitingError, type Job } from 'bullmq';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isHarnessError } from '../errors.js';
@@ -100,6 +100,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
           signal: hard,
         })
       : undefined;
+  await removeStaleScratch();
   const imageCache = createImageCache();
   const launch = debuggerLaunchOptions({
     debuggerPath: options.debuggerPath ?? choice.debuggerPath,
@@ -133,7 +134,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
       }
       const outDir =
         options.outDir ??
-        (choice.engine === 'builtin' ? '' : (scratch = await mkdtemp(join(tmpdir(), 'cdbh-raw-'))));
+        (choice.engine === 'builtin'
+          ? ''
+          : (scratch = await mkdtemp(join(tmpdir(), `cdbh-raw-${process.pid}-`))));
       const ctx: DumpRunContext = {
         engine: choice.engine,
         steps: data.options.script ?? defaultSteps,
@@ -248,4 +251,29 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     await symbolizer?.close();
   }
   return { done };
+}
+
+/**
+ * A worker killed mid-dump (kill -9, power loss) cannot remove its temp folders: downloaded dumps
+ * (which hold process memory) and debugger scratch. The next worker on the machine removes those
+ * whose process is gone: `cdbh-dl-PID-…` and `cdbh-raw-PID-…` in the temp folder.
+ */
+async function removeStaleScratch(): Promise<void> {
+  const root = tmpdir();
+  const entries = await readdir(root).catch(() => [] as string[]);
+  for (const entry of entries) {
+    // Sample: "cdbh-dl-4242-Xa81Qe"
+    const pid = Number(/^cdbh-(?:dl|raw)-(\d+)-/.exec(entry)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    await rm(join(root, entry), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
 }
