@@ -28,6 +28,7 @@ import type {
   ProcessThread,
 } from './process-state.js';
 import { modulesInUse, moduleSymbolStatus } from './symbol-status.js';
+import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
 
@@ -173,6 +174,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     streams,
     imageBytesRead: 0,
     bytesRead: 0,
+    truncated: false,
     warnings: [],
   };
   const clr = findClrRuntime(dumpModules);
@@ -186,14 +188,19 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
   if (options.symbols !== undefined && files !== undefined) {
     await nameException(state, files);
-    state.symbols = await moduleSymbolStatus(
-      modulesInUse(state),
-      options.symbols,
-      files,
-      warnings,
-    );
+    state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
   }
-  state.warnings = [...new Set([...dump.warnings(), ...warnings])];
+  await notePastEndContexts(dump);
+  const pastEnd = dump.pastEnd();
+  if (pastEnd.size > 0) {
+    state.truncated = true;
+    state.pastEnd = Object.fromEntries(pastEnd);
+  }
+  // Through the dump's warning log: bounded per kind, repeats dropped.
+  for (const warning of warnings) dump.warn(warning);
+  // One line for a truncated file, first: not a warning per module name it cannot reach.
+  const line = truncationLine(state);
+  state.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
   state.bytesRead = dump.bytesRead;
   return state;
 }

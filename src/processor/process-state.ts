@@ -138,6 +138,13 @@ export interface ProcessState {
   imageBytesRead: number;
   /** Bytes of the dump file read. */
   bytesRead: number;
+  /**
+   * True when anything the file references lies past its end: streams, memory, module names,
+   * CodeView records, register contexts (truncated-streams.ts).
+   */
+  truncated: boolean;
+  /** What lies past the end, counted: `{"ModuleList strings": 37, "exception context": 1}`. */
+  pastEnd?: Record<string, number>;
   warnings: string[];
 }
 

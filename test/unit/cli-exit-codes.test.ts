@@ -55,7 +55,7 @@ describe('CLI exit codes and error lines', function () {
     expect(text.stdout).to.match(/: TRUNCATED minidump/);
     expect(text.stdout).to.match(/exception UNKNOWN: the exception stream was cut off/);
     expect(text.stderr).to.match(
-      /^cdb-harness: .*cut\.dmp: TRUNCATED: Exception runs past the end/,
+      /^cdb-harness: .*cut\.dmp: TRUNCATED: the file \(\d+ bytes\) ends before what it references: .*1 Exception stream/,
     );
 
     const json = await runCli(['inspect', '--json', truncated, EXAMPLE]);

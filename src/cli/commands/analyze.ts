@@ -20,7 +20,7 @@ import {
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
-import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
+import { outputsUseNames, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -29,9 +29,11 @@ import {
   addJsonOption,
   addOutOption,
   addRecordOption,
+  addSymbolLimitOptions,
   addSymbolOptions,
   countOption,
   durationOption,
+  symbolLimitsOf,
   symbolPathOf,
 } from '../options.js';
 
@@ -44,6 +46,8 @@ interface AnalyzeCliOptions {
   json?: boolean;
   symbols?: string;
   symbolPath?: string;
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
   imagePath?: string[];
   debugger?: string;
   z?: string[];
@@ -153,6 +157,7 @@ export function registerAnalyze(context: CommandContext): void {
   addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
   addDebuggerOption(command);
   addSymbolOptions(command);
+  addSymbolLimitOptions(command);
   command
     .option(
       '--resume',
@@ -252,6 +257,7 @@ export async function runAnalyze(
         ? {}
         : { timeoutMs: parseDuration(options.timeout, '--timeout') }),
       ...(symbolPath === undefined ? {} : { symbolPath }),
+      ...symbolLimitsOf(options),
       ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
       ...(options.ext === undefined ? {} : { extensions: options.ext }),
       ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
@@ -291,7 +297,9 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  if (summary.dumps > 0 && summary.ok === 0) return ExitCode.Failure;
+  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  const readSome = summary.ok + (summary.truncated ?? 0);
+  if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
   return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
@@ -328,6 +336,10 @@ export class ProgressPrinter {
         process.stderr.write(
           `debugger exited on ${event.file}; retrying once (${event.error.code})\n`,
         );
+        return;
+      case 'symbol-server-down':
+        this.clear();
+        process.stderr.write(symbolServerDownLine(event.server, event.reason));
         return;
       case 'queue':
         this.clear();

@@ -4,15 +4,15 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { symbolPathOf } from '../options.js';
+import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
 import {
   inspectJson,
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../report/inspect/inspect-json.js';
-import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
+import { builtinSymbolizer, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
@@ -27,6 +27,8 @@ interface InspectOptions {
   imagePath?: string[];
   symbols?: string;
   symbolPath?: string;
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
   z?: string[];
 }
 
@@ -34,13 +36,11 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** The warning a dump cut short carries, in the text and in the JSON `warnings`. */
 export function truncationWarning(dump: InspectedDumpOk): string | null {
-  const cut = truncatedStreams(dump);
-  if (cut.length === 0) return null;
-  return `TRUNCATED: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${dump.fileSize} bytes); what follows is partial`;
+  return truncationLine(dump);
 }
 
 export function registerInspect(context: CommandContext): void {
-  context.program
+  const command = context.program
     .command('inspect')
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
@@ -63,7 +63,8 @@ export function registerInspect(context: CommandContext): void {
       '-y, --symbols <path>',
       'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
     )
-    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)');
+  addSymbolLimitOptions(command)
     .addHelpText(
       'after',
       `
@@ -109,14 +110,21 @@ export async function runInspect(
   const dumps: InspectedDump[] = [];
   let truncated = 0;
   const symbolizer =
-    options.stacks === false ? undefined : builtinSymbolizer(pathOption(symbolPathOf(options)));
+    options.stacks === false
+      ? undefined
+      : builtinSymbolizer({
+          ...pathOption(symbolPathOf(options)),
+          ...symbolLimitsOf(options),
+          // Said once per server, not once per module or dump (records keep the details).
+          onSymbolServerDown: (server, reason) =>
+            process.stderr.write(symbolServerDownLine(server, reason)),
+        });
   try {
     for (const file of files) {
       const dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
-        dump.warnings.unshift(cut);
         process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
       }
       dumps.push(dump);
@@ -172,7 +180,7 @@ export function formatText(dump: InspectedDump, verbose = false, brief = false):
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
+    `${dump.file}: ${dump.truncated ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {

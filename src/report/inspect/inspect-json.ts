@@ -162,6 +162,10 @@ export interface InspectedDumpOk extends walked.WalkedDump {
   symbols?: ModuleSymbolStatus[];
   /** File bytes the inspection read (a full dump's memory is never touched). */
   bytesRead: number;
+  /** True when anything the file references lies past its end (processor/truncated-streams.ts). */
+  truncated: boolean;
+  /** What lies past the end, counted: `{"ModuleList strings": 37, "exception context": 1}`. */
+  pastEnd?: Record<string, number>;
   warnings: string[];
 }
 
@@ -244,6 +248,8 @@ export function inspectJson(state: ProcessResult): InspectedDump {
       rva: s.rva,
     })),
     bytesRead: state.bytesRead,
+    truncated: state.truncated,
+    ...(state.pastEnd === undefined ? {} : { pastEnd: { ...state.pastEnd } }),
     warnings: [...state.warnings],
   };
   if (state.clr) result.clr = state.clr;

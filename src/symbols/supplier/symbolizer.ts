@@ -4,7 +4,7 @@
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
 import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
@@ -122,6 +122,7 @@ export class Symbolizer {
     const extension = /\.([a-z0-9]+)$/i.exec(module.name)?.[1];
     const located = await this.#locator.locate(key, {
       all: true,
+      imageSize: module.size,
       ...(extension === undefined ? {} : { imageExtension: extension }),
     });
     const problems = [...located.problems];
@@ -138,6 +139,9 @@ export class Symbolizer {
         problems.push(messageOf(error));
         if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
       }
+      // A download that is not the file asked for does not stay in the cache (the next run
+      // would find it first and reject it again, and it costs disk).
+      if (candidate.downloaded) await removeDownload(candidate);
     }
     const tried = problems.length > 0 ? `: ${problems.join('; ')}` : ' on the symbol path';
     return {
@@ -250,6 +254,12 @@ export function unixPathOfWine(path: string): string | undefined {
   // Sample: "Z:\work\wt-12\build\targets\symcrash.exe"
   const m = /^[zZ]:\\(.*)$/.exec(path);
   return m ? `/${(m[1] ?? '').replace(/\\/g, '/')}` : undefined;
+}
+
+async function removeDownload(candidate: Located): Promise<void> {
+  await Promise.all(
+    (candidate.written ?? [candidate.path]).map((path) => rm(path, { force: true })),
+  );
 }
 
 export function messageOf(error: unknown): string {

@@ -5,7 +5,7 @@
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
 import { processDump } from '../../processor/process-dump.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { truncationLine } from '../../processor/truncated-streams.js';
 import {
   AbortedError,
   errorToJSON,
@@ -60,7 +60,9 @@ export async function analyzeOneDump(
 ): Promise<AnalyzeDumpRecord> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const walk = ctx.engine === 'builtin' && ctx.walkStacks !== false;
+  // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's
+  // frames must beat (frame-baseline.ts).
+  const walk = ctx.walkStacks !== false;
   const builtin = ctx.engine === 'builtin';
   const inspected = await processDump(file, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -83,26 +85,22 @@ export async function analyzeOneDump(
       timings: { totalMs: elapsed(), commands: [] },
     };
   }
-  const cut = truncatedStreams(inspected);
-  if (cut.length > 0) {
-    return {
-      ...emptyRecord(file, hashed, ctx.engine),
-      error: {
-        code: 'BAD_DUMP',
-        message: `truncated dump: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${inspected.fileSize} bytes)`,
-      },
-      warnings: inspected.warnings,
-      timings: { totalMs: elapsed(), commands: [] },
-    };
-  }
   const base = builtinFields(inspected);
-  if (inspected.memory.missingBytes > 0) {
-    base.warnings.push(
-      `truncated memory: ${inspected.memory.missingBytes} captured bytes are missing from the file`,
-    );
+  const cut = truncationLine(inspected);
+  if (cut !== null) {
+    // Read as far as it goes, said loudly, not bucketed, never handed to a debugger: a cut file
+    // otherwise passes as whole with a one-frame stack and a bucket of its own.
+    const record = fromBuiltin(file, hashed, base, ctx.engine);
+    record.ok = false;
+    record.truncated = true;
+    record.error = { code: 'BAD_DUMP', message: cut };
+    record.bucket = null;
+    record.timings = { totalMs: elapsed(), commands: [] };
+    return record;
   }
   if (ctx.engine === 'builtin') {
     const record = fromBuiltin(file, hashed, base, 'builtin');
+    if (inspected.images !== undefined) record.images = inspected.images;
     if (inspected.symbols !== undefined) {
       record.symbols = { modules: inspected.symbols };
       if (record.frames.some((f) => f.function !== undefined)) {
@@ -173,6 +171,9 @@ export async function analyzeOneDump(
     if (f.analyze !== undefined) record.analyze = f.analyze;
     record.notAvailable = f.notAvailable;
     record.warnings = [...record.warnings, ...f.warnings];
+    if (f.framesFrom !== 'debugger' && inspected.images !== undefined) {
+      record.images = inspected.images;
+    }
     record.rawOutputs = run.rawOutputs;
     record.timings = {
       totalMs: elapsed(),
