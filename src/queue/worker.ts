@@ -49,6 +49,8 @@ export type WorkerEvent =
   | { type: 'job-start'; jobId: string; location: string; attempt: number }
   | { type: 'job-done'; jobId: string; location: string; record: AnalyzeDumpRecord; ms: number }
   | { type: 'job-abandoned'; jobId: string; location: string }
+  /** The job's attempt failed (the analysis threw, or the result was refused: lock lost). */
+  | { type: 'job-failed'; jobId: string; location: string; message: string }
   | { type: 'redis'; message: string }
   | { type: 'stopping' };
 
@@ -109,6 +111,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     env: options.env,
   });
   let done = 0;
+  /** Analysis time per result, told once BullMQ has accepted the result ('completed'). */
+  const took = new WeakMap<AnalyzeDumpRecord, number>();
 
   const analyse = async (data: QueueJobData): Promise<AnalyzeDumpRecord> => {
     const hashed = { sha256: data.sha256, size: data.size };
@@ -191,14 +195,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     });
     try {
       const record = await analyse(data);
-      done++;
-      emit({
-        type: 'job-done',
-        jobId: job.id ?? '',
-        location: data.location,
-        record,
-        ms: Math.round(performance.now() - started),
-      });
+      took.set(record, Math.round(performance.now() - started));
       return record;
     } catch (error) {
       if (hard.aborted || (isHarnessError(error) && error.code === 'ABORTED')) {
@@ -222,6 +219,29 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     maxStalledCount: 1,
     // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
     name: `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`,
+  });
+  // "done" only when Redis took the result: a worker whose lock lapsed (event loop blocked past
+  // the lock duration) sees its job re-run elsewhere and its own result refused (BullMQ delivers
+  // at least once; the collector records each job once either way).
+  worker.on('completed', (job, record) => {
+    done++;
+    emit({
+      type: 'job-done',
+      jobId: job.id ?? '',
+      location: job.data.location,
+      record,
+      ms: took.get(record) ?? 0,
+    });
+  });
+  worker.on('failed', (job, error) => {
+    if (job !== undefined && !(error instanceof WaitingError)) {
+      emit({
+        type: 'job-failed',
+        jobId: job.id ?? '',
+        location: job.data.location,
+        message: error.message,
+      });
+    }
   });
   let lastRedisMessage = '';
   worker.on('error', (error) => {

@@ -90,7 +90,7 @@ describe('queue workers that die (real Redis, cdb emulator)', function () {
       '--jobs',
       '1',
       '--lock-duration',
-      '2s',
+      '3s',
     ]);
 
   it('gives a killed worker’s dump to another worker; a crashing dump is quarantined once', async () => {
