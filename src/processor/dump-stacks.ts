@@ -110,6 +110,12 @@ export async function walkDumpStacks(
       }
       return undefined;
     },
+    async covers(module) {
+      for (const provider of providers) {
+        if ((await provider.covers?.(module)) === true) return true;
+      }
+      return false;
+    },
   };
   try {
     const chosen =
@@ -133,6 +139,7 @@ export async function walkDumpStacks(
           memory: threadMemory(dump, thread),
           threadId: thread.id,
           registers,
+          symbols: naming,
           ...stackBounds(thread),
         },
         index,

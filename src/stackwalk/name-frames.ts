@@ -9,6 +9,8 @@ export async function nameFrames(
   provider: SymbolProvider,
 ): Promise<void> {
   for (const frame of frames) {
+    // Named during the walk already (WalkInput.symbols): one lookup per frame.
+    if (frame.symbol !== undefined) continue;
     if (frame.module === undefined || frame.moduleOffset === undefined) continue;
     const back = frame.index > 0 ? 1 : 0;
     const hit = await provider.lookup(frame.module, frame.moduleOffset - back);
