@@ -1,10 +1,9 @@
-// Naming a frame as the walk finds it, and the functions every Windows thread starts in: the walk
-// ends after the start routine (nothing above it but the unused top of the stack, where a scan
+// The functions every Windows thread starts in: the walk ends after the start routine (nothing above it but the unused top of the stack, where a scan
 // only finds leftovers). Since Vista every thread starts in ntdll!RtlUserThreadStart, which calls
 // kernel32!BaseThreadInitThunk, which calls the thread's own function; on XP it was
 // kernel32!BaseProcessStart (the first thread) or kernel32!BaseThreadStart. x86 PDB publics
 // spell them decorated (`_RtlUserThreadStart@8`), export tables and Breakpad files plain.
-import type { StackFrame, SymbolProvider } from './types.js';
+import type { StackFrame } from './types.js';
 
 const START_ROUTINES = new Set([
   'ntdll:RtlUserThreadStart',
@@ -32,16 +31,4 @@ export function isThreadStart(frame: StackFrame): boolean {
 /** kernel32!BaseThreadInitThunk: its only caller is ntdll!RtlUserThreadStart. */
 export function isThreadStartThunk(frame: StackFrame): boolean {
   return key(frame) === 'kernel32:BaseThreadInitThunk';
-}
-
-/**
- * Puts a name on one frame: a caller frame is looked up at its return address minus one (the
- * call's last byte), so a call that ends a function names that function; the offset shown is
- * still from the return address (as name-frames.ts does for frames named after the walk).
- */
-export async function nameFrame(frame: StackFrame, provider: SymbolProvider): Promise<void> {
-  if (frame.module === undefined || frame.moduleOffset === undefined) return;
-  const back = frame.index > 0 ? 1 : 0;
-  const hit = await provider.lookup(frame.module, frame.moduleOffset - back);
-  if (hit !== undefined) frame.symbol = { ...hit, offset: hit.offset + back };
 }

@@ -13,13 +13,14 @@
 import { unwindAmd64 } from './amd64-unwind.js';
 import { unwindByCfi } from './cfi-unwind.js';
 import { scanForReturn, type ModuleIndex } from './scan.js';
-import { isThreadStart, isThreadStartThunk, nameFrame } from './thread-start.js';
+import { isThreadStart, isThreadStartThunk } from './thread-start.js';
 import type {
   FrameTrust,
   ModuleRef,
   RegisterSet,
   StackFrame,
   StackWalk,
+  SymbolProvider,
   WalkInput,
 } from './types.js';
 import { WalkMemory } from './walk-memory.js';
@@ -267,14 +268,28 @@ function makeFrame(
   modules: ModuleIndex,
   x64: boolean,
 ): StackFrame {
-  const frame: StackFrame = { index, address: ip, stackPointer: sp, trust };
+  // The lookup address, decided here once (types.ts StackFrame.instruction).
+  const instruction = trust === 'context' || ip === 0n ? ip : ip - 1n;
+  const frame: StackFrame = { index, address: ip, instruction, stackPointer: sp, trust };
   if (index > 0) frame.returnAddress = ip;
   const fp = registers[x64 ? 'rbp' : 'ebp'];
   if (fp !== undefined) frame.framePointer = fp;
-  const module = modules.at(index > 0 && ip > 0n ? ip - 1n : ip);
+  const module = modules.at(instruction);
   if (module !== undefined) {
     frame.module = module;
     frame.moduleOffset = Number(ip - module.base);
   }
   return frame;
+}
+
+/**
+ * Names a frame at its `instruction`; the offset shown is from the function start to the frame's
+ * address, as debuggers print it (`av!main+0x2f` for the return address, not the call).
+ */
+async function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> {
+  if (frame.module === undefined) return;
+  const hit = await symbols.lookup(frame.module, Number(frame.instruction - frame.module.base));
+  if (hit !== undefined) {
+    frame.symbol = { ...hit, offset: hit.offset + Number(frame.address - frame.instruction) };
+  }
 }

@@ -3,7 +3,7 @@
 // an independent record, and every way of ending is checked to leave the target running.
 import { expect } from 'chai';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';

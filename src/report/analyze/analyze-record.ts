@@ -141,6 +141,11 @@ export interface AnalyzeDumpRecord {
   error?: AnalyzeError;
   /** True when the dump crashed the debugger twice and was set aside (Symbolicator #233). */
   quarantined?: boolean;
+  /**
+   * The file ends before what it references (streams, memory, module names, CodeView records,
+   * register contexts): what the record holds is partial, and the dump is not bucketed.
+   */
+  truncated?: boolean;
   attempts: number;
   engine: AnalyzeEngineName;
   dumpKind: 'full' | 'mini' | null;
@@ -215,6 +220,8 @@ export interface AnalyzeRunOptions {
   skipModules?: string[];
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
+  /** `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for. */
+  queue?: { url: string; name: string; waiting: number };
 }
 
 export interface AnalyzeSummary {
@@ -229,6 +236,8 @@ export interface AnalyzeSummary {
   dumps: number;
   ok: number;
   failed: number;
+  /** Failed records of dumps cut short (read in part: `truncated: true`); absent when none. */
+  truncated?: number;
   quarantined: SummaryFailure[];
   failures: SummaryFailure[];
   buckets: SummaryBucket[];

@@ -12,7 +12,7 @@ import type {
 } from '../../stackwalk/types.js';
 import { AbortedError } from '../../errors.js';
 import { BreakpadSymbols } from '../index.js';
-import { messageOf, moduleIdentityKey, type SymbolModule, type Symbolizer } from './symbolizer.js';
+import { messageOf, moduleIdentityKey, type Symbolizer } from './symbolizer.js';
 
 /** The walker's hooks for one dump, and what went wrong in that dump's lookups. */
 export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
@@ -24,30 +24,16 @@ export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
   readonly failures: ReadonlyMap<string, string>;
 }
 
-export function moduleOfRef(module: ModuleRef): SymbolModule {
-  const cv = module.codeView;
-  return {
-    name: module.name,
-    path: module.path,
-    timestamp: module.timestamp,
-    size: module.size,
-    ...(module.codeId === undefined ? {} : { codeId: module.codeId }),
-    ...(cv?.pdbName !== undefined && cv.debugId !== undefined
-      ? { codeView: { pdbName: cv.pdbName, debugId: cv.debugId } }
-      : {}),
-  };
-}
-
 export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
   const failures = new Map<string, string>();
   const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
-    const state = await symbolizer.forModule(moduleOfRef(module));
+    const state = await symbolizer.forModule(module);
     return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
   };
   return {
     failures,
     async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-      const state = await symbolizer.forModule(moduleOfRef(module));
+      const state = await symbolizer.forModule(module);
       if (!state.ok) return undefined;
       try {
         const hit = await state.file.lookup(rva);
@@ -62,7 +48,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       } catch (error) {
         // A file corrupt past what opening checked costs this frame its name, nothing more.
         if (error instanceof AbortedError) throw error;
-        const key = moduleIdentityKey(moduleOfRef(module));
+        const key = moduleIdentityKey(module);
         if (!failures.has(key)) failures.set(key, `lookup failed: ${messageOf(error)}`);
         return undefined;
       }
@@ -70,7 +56,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
     // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of
     // their code section), so an address it cannot name is in none.
     async covers(module: ModuleRef): Promise<boolean> {
-      return (await symbolizer.forModule(moduleOfRef(module))).ok;
+      return (await symbolizer.forModule(module)).ok;
     },
     async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
       return (await breakpad(module))?.stack.cfiRulesAt(rva);
