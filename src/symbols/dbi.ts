@@ -16,6 +16,8 @@ const NO_STREAM = 0xffff;
 
 export interface DbiHeader {
   age: number;
+  /** The global symbols stream (0xffff: none). */
+  globalStream: number;
   publicStream: number;
   symRecordStream: number;
   machine: number;
@@ -49,6 +51,8 @@ export interface Dbi {
   sectionRvas: number[];
   /** Each section's extent and whether it holds code (IMAGE_SCN_MEM_EXECUTE), same order. */
   sections: PdbSection[];
+  /** The stream of the section headers (undefined: none). */
+  sectionHeaderStream?: number;
 }
 
 export interface PdbSection {
@@ -66,6 +70,7 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   if (h.readInt32LE(0) !== -1) throw bad('an old (pre-7.0) DBI header');
   const header: DbiHeader = {
     age: h.readUInt32LE(8),
+    globalStream: h.readUInt16LE(12),
     publicStream: h.readUInt16LE(16),
     symRecordStream: h.readUInt16LE(20),
     machine: h.readUInt16LE(58),
@@ -86,11 +91,22 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   const modules = parseModules(modInfo, msf, bad);
   const contributions = parseContributions(sc, modules.length, bad);
   let sections: PdbSection[] = [];
+  let sectionHeaderStream: number | undefined;
   if (dbgHeader.length >= (DBG_SECTION_HEADERS + 1) * 2) {
     const stream = dbgHeader.readUInt16LE(DBG_SECTION_HEADERS * 2);
-    if (stream !== NO_STREAM) sections = await readSections(msf, stream);
+    if (stream !== NO_STREAM) {
+      sections = await readSections(msf, stream);
+      sectionHeaderStream = stream;
+    }
   }
-  return { header, modules, contributions, sectionRvas: sections.map((s) => s.rva), sections };
+  return {
+    header,
+    modules,
+    contributions,
+    sectionRvas: sections.map((s) => s.rva),
+    sections,
+    ...(sectionHeaderStream === undefined ? {} : { sectionHeaderStream }),
+  };
 }
 
 function parseModules(b: Buffer, msf: MsfFile, bad: (why: string) => BadSymbolsError): DbiModule[] {
@@ -145,7 +161,6 @@ function parseContributions(
   return out;
 }
 
-/** IMAGE_SECTION_HEADER (40 bytes): VirtualAddress at offset 12. */
 /** IMAGE_SECTION_HEADER (winnt.h): VirtualSize at 8, VirtualAddress at 12, Characteristics at 36. */
 async function readSections(msf: MsfFile, stream: number): Promise<PdbSection[]> {
   const size = msf.streamSize(stream);

@@ -156,6 +156,11 @@ export interface AnalyzeDumpRecord {
   frames: AnalyzeFrame[];
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
+  /**
+   * Where each module image the builtin walk used was found (`dump`, a path, `not found`): with
+   * `symbols`, what a bucket depends on, so a different bucket on another machine is explained.
+   */
+  images?: Record<string, string>;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };

@@ -38,6 +38,11 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       try {
         const hit = await state.file.lookup(rva);
         if (hit === undefined) return undefined;
+        if (hit.warning !== undefined) {
+          // A name from a file read only in part: right, but said (lines may be missing).
+          const key = moduleIdentityKey(module);
+          if (!failures.has(key)) failures.set(key, `symbols read in part: ${hit.warning}`);
+        }
         return {
           function: hit.function,
           offset: hit.functionOffset,
