@@ -76,6 +76,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<code>',
   '<i/n>',
   '<dirs...>',
+  '<paths...>',
   '<outdir>',
   '<image>',
   '<cmd>',
