@@ -66,7 +66,6 @@ export async function walkThreads(
     ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   };
-  const index = moduleIndex(modules, { ...baseInput, threadId: 0, registers: {} });
   const providers: SymbolProvider[] = [];
   if (options.symbols) providers.push(options.symbols);
   if (options.exportNames !== false)
@@ -82,7 +81,20 @@ export async function walkThreads(
             }
             return undefined;
           },
+          // Some provider has a symbol file for the module: scanned words must be in its functions.
+          async covers(module) {
+            for (const provider of providers) {
+              if ((await provider.covers?.(module)) === true) return true;
+            }
+            return false;
+          },
         };
+  const index = moduleIndex(modules, {
+    ...baseInput,
+    threadId: 0,
+    registers: {},
+    ...(naming === undefined ? {} : { symbols: naming }),
+  });
   const chosen =
     options.threads === 'exception' ? threads.filter((t) => t.id === exception?.threadId) : threads;
   for (const thread of chosen) {
