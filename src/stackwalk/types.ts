@@ -5,6 +5,8 @@
 // and members, never rename). The frame shape follows rust-minidump's StackFrame and its
 // FrameTrust (https://docs.rs/minidump-unwind/latest/minidump_unwind/enum.FrameTrust.html).
 
+import type { ModuleCodeView, ModuleIdentity } from '../common/module-identity.js';
+
 /** The CPU whose stacks are walked. */
 export type StackArch = 'x86' | 'amd64';
 
@@ -14,40 +16,21 @@ export type StackArch = 'x86' | 'amd64';
  * - `cfi`: unwind data said where the caller's registers are (x64 .pdata/.xdata, a leaf function
  *   with no unwind data on x64, Breakpad STACK CFI / STACK WIN);
  * - `frame-pointer`: the x86 EBP chain (or an x64 frame register);
+ * - `leaf`: x64 frame 1 when frame 0's function has no unwind data and no image says more: the
+ *   word at RSP taken as the return address, as if frame 0 were a leaf function (Breakpad's
+ *   "simulating a return from leaf function");
  * - `scan-call`: a stack word pointing just after a `call` instruction in a module's code;
- * - `scan`: a stack word pointing into an executable section (or, with no image, into a module).
+ * - `scan`: a stack word pointing into an executable section (or, with no image, into a module;
+ *   with symbols loaded for the module, into one of its functions).
  */
-export type FrameTrust = 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+export type FrameTrust = 'context' | 'cfi' | 'frame-pointer' | 'leaf' | 'scan-call' | 'scan';
 
-/** A loaded module as the dump describes it: enough to find its image and its symbol files. */
-export interface ModuleRef {
-  /** File name, `av.exe`. */
-  name: string;
-  /** Full path as the dump records it (`Z:\tmp\av.exe`, `C:\windows\system32\ntdll.dll`). */
-  path: string;
-  base: bigint;
-  /** SizeOfImage. */
-  size: number;
-  /** PE TimeDateStamp. */
-  timestamp: number;
-  checksum?: number;
-  /** Symbol-server code id: `%08X(timestamp)%x(size)`. */
-  codeId?: string;
-  /** CodeView identity of the matching PDB, when the dump records one. */
-  codeView?: ModuleCodeView;
-}
-
-export interface ModuleCodeView {
-  /** `av.pdb`. */
-  pdbName?: string;
-  /** The PDB path as the linker wrote it. */
-  pdbPath?: string;
-  /** Registry-form GUID, lower case with dashes. */
-  guid?: string;
-  age?: number;
-  /** Symbol-server debug id: GUID (32 upper-case hex) + age in hex. */
-  debugId?: string;
-}
+/**
+ * A loaded module as the dump describes it: the one ModuleIdentity of the dump side
+ * (src/common/module-identity.ts). The walker keeps the object it was handed on each frame.
+ */
+export type ModuleRef = ModuleIdentity;
+export type { ModuleIdentity, ModuleCodeView };
 
 /** A name for an address: `function+offset`, and the source line when a symbol file has it. */
 export interface SymbolHit {
@@ -64,13 +47,32 @@ export interface SymbolHit {
 /** Names addresses inside a module. The export-table namer is one; PDB / .sym readers are others. */
 export interface SymbolProvider {
   lookup(module: ModuleRef, rva: number): SymbolHit | undefined | Promise<SymbolHit | undefined>;
+  /**
+   * True when a symbol file describing every function of `module` is loaded, so an address
+   * lookup() cannot name lies in no function: a scanned word there is no return address.
+   * Providers without function ranges (the export table) leave it out.
+   */
+  covers?(module: ModuleRef): boolean | Promise<boolean>;
 }
+
+/**
+ * Why a walk ended: `end` (no caller: the thread's start routine, or unwind data said so),
+ * `limit`, `budget`, `cycle`, `lost`.
+ */
+export type WalkStop = 'end' | 'limit' | 'budget' | 'cycle' | 'lost';
 
 /** One walked frame. Frame 0 is where the thread is; each later frame is a caller. */
 export interface StackFrame {
   index: number;
   /** Instruction pointer: frame 0's current instruction, else the return address into it. */
   address: bigint;
+  /**
+   * The address names and source lines are looked up at, decided once, here (rust-minidump's
+   * `StackFrame::instruction`): the instruction pointer for a frame taken from a register context,
+   * else the return address minus one, inside the call instruction, so a call that is the last
+   * instruction of a function names that function and its line, not the next one.
+   */
+  instruction: bigint;
   /**
    * The return address this frame was found through (address of frames ≥ 1); debuggers look it
    * up at `address - 1` so a call at a function's very end names the caller, not the next one.
@@ -84,7 +86,7 @@ export interface StackFrame {
   module?: ModuleRef;
   /** `address - module.base`. */
   moduleOffset?: number;
-  /** Filled by a SymbolProvider. */
+  /** Named during the walk by WalkInput.symbols (offset from the function start to `address`). */
   symbol?: SymbolHit;
 }
 
@@ -94,8 +96,7 @@ export interface StackWalk {
   frames: StackFrame[];
   /** A corrupt or truncated stack ends the walk with a warning here, never an error. */
   warnings: string[];
-  /** Why the walk ended: `end` (no caller: thread start), `limit`, `budget`, `cycle`, `lost`. */
-  stop: 'end' | 'limit' | 'budget' | 'cycle' | 'lost';
+  stop: WalkStop;
 }
 
 /** The target's memory (a dump's captured ranges). null or a short answer: not captured. */
@@ -207,6 +208,13 @@ export interface WalkInput {
   /** Parsed images by module base (see image.ts), found by the caller through an ImageLocator. */
   images?: ModuleImages;
   unwind?: UnwindProvider;
+  /**
+   * Names each frame as it is found, at its `instruction` (symbol files, then export tables);
+   * scanned candidates are checked against the functions a symbol file knows (see covers()), and
+   * the walk ends at the thread's start routine (ntdll!RtlUserThreadStart, XP's
+   * kernel32!BaseProcessStart / BaseThreadStart).
+   */
+  symbols?: SymbolProvider;
   limits?: WalkLimits;
 }
 

@@ -21,6 +21,14 @@ export {
   type SymbolFileFormat,
   type SymbolKey,
 } from './store-layout.js';
-export { extractCab, isCab } from './cab.js';
+export { expandCab, extractCab, isCab } from './cab.js';
+export {
+  MAX_SEGMENT_BYTES,
+  safeFileName,
+  safeId,
+  safeKey,
+  urlPath,
+  type SafeName,
+} from './safe-name.js';
 export { readImageIdentity, type ImageIdentity } from './pe-codeview.js';
-export { download, type FetchLike } from './download.js';
+export { download, isTransientDownloadError, type ChunkSink, type FetchLike } from './download.js';

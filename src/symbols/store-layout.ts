@@ -5,6 +5,10 @@
 // `NAME.exe/TIMESTAMPSIZE/NAME.exe`. A two-tier store (one with an `index2.txt` at its root)
 // puts the first two characters of NAME in front: `na/NAME.pdb/GUIDAGE/NAME.pdb`.
 // https://learn.microsoft.com/windows/win32/debug/using-symstore
+// The name and id come from dumps: they must be safe path segments (safe-name.ts), checked here
+// again so that no caller can build a path that leaves the store.
+import { BadSymbolsError } from '../errors.js';
+import { safeKey } from './safe-name.js';
 
 export type SymbolFileFormat = 'pdb' | 'cab' | 'breakpad' | 'image';
 
@@ -36,6 +40,7 @@ export function storeCandidates(
   key: SymbolKey,
   options: { twoTier: boolean; image?: boolean },
 ): StoreCandidate[] {
+  assertSafe(key);
   const prefix = options.twoTier ? `${key.name.slice(0, 2).toLowerCase()}/` : '';
   const dir = `${prefix}${key.name}/${key.id}`;
   if (options.image === true) {
@@ -59,10 +64,12 @@ export function folderCandidates(
   key: SymbolKey,
   options: { imageExtension?: string; twoTier: boolean; image?: boolean },
 ): StoreCandidate[] {
+  assertSafe(key);
   const format: SymbolFileFormat = options.image === true ? 'image' : 'pdb';
   const flat: StoreCandidate[] = [{ relative: key.name, format }];
   const ext = options.imageExtension?.toLowerCase();
-  if (ext !== undefined && ext.length > 0) {
+  // Sample: "dll" (the image's extension, a folder name of its own)
+  if (ext !== undefined && /^[a-z0-9]{1,16}$/.test(ext)) {
     flat.push({ relative: `${ext}/${key.name}`, format });
     flat.push({ relative: `symbols/${ext}/${key.name}`, format });
   }
@@ -74,4 +81,9 @@ export function folderCandidates(
 export function caseVariants(relative: string): string[] {
   const lower = relative.toLowerCase();
   return lower === relative ? [relative] : [relative, lower];
+}
+
+function assertSafe(key: SymbolKey): void {
+  const safe = safeKey(key);
+  if (!safe.ok) throw new BadSymbolsError(key.name, safe.reason);
 }

@@ -11,6 +11,11 @@ const BLOCK = 4096;
 export interface WriteMsfOptions {
   /** Padding bytes written as one extra stream, split in chunks between the given streams. */
   paddingBytes?: number;
+  /**
+   * Edits the block lists (index = stream) before the directory is written: hostile files for
+   * reader tests (a stream sharing another's blocks, a block listed twice).
+   */
+  editBlockLists?: (lists: number[][]) => void;
 }
 
 /** Writes `streams` (index = stream number) to `path`; returns the file size. */
@@ -55,6 +60,7 @@ export function writeMsf(
         padBlocks.push(block);
       }
     }
+    options.editBlockLists?.(lists);
     const sizes = [...streams.map((s) => s.length)];
     if (padding > 0) {
       sizes.push(padding);

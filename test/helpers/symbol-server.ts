@@ -11,21 +11,51 @@ export interface SymbolServer {
   url: string;
   /** Request paths in arrival order (`/symcrash.pdb/ID/symcrash.pd_`). */
   requests: string[];
+  /** The same as sent on the wire, before percent-decoding (`/a%20b.pdb/ID/a%20b.pdb`). */
+  rawRequests: string[];
   close(): Promise<void>;
 }
 
-export type ServerMode = 'serve' | 'fail' | 'hang';
+/**
+ * serve: files from the folder; fail: HTTP 500; hang: never answers; any: 200 and a small body
+ * for every path (so a client writes whatever it asked for into its cache); endless: 200 and a
+ * body that never ends (a slow drip of bytes, for memory bounds).
+ */
+export type ServerMode = 'serve' | 'fail' | 'hang' | 'any' | 'endless';
 
 export async function startSymbolServer(
   root: string,
   mode: ServerMode = 'serve',
 ): Promise<SymbolServer> {
   const requests: string[] = [];
+  const rawRequests: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    const raw = (req.url ?? '/').split('?')[0] ?? '/';
+    let path = raw;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      // A malformed escape: recorded as sent.
+    }
     requests.push(path);
+    rawRequests.push(req.url ?? '/');
     if (mode === 'hang') return; // never answers: the client's deadline must end it
+    if (mode === 'any') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('not a symbol file');
+      return;
+    }
+    if (mode === 'endless') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024, 0x41);
+      const drip = () => {
+        // Write while the socket takes it; wait for drain otherwise (the client sets the pace).
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', drip);
+      };
+      drip();
+      return;
+    }
     if (mode === 'fail') {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('store is down');
       return;
@@ -56,6 +86,7 @@ export async function startSymbolServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    rawRequests,
     close: () =>
       new Promise<void>((done) => {
         for (const socket of sockets) socket.destroy();

@@ -6,7 +6,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError } from '../../src/errors.js';
-import { inspectDump, openMinidump, type InspectedDumpOk } from '../../src/minidump/index.js';
+import { openMinidump } from '../../src/minidump/index.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { DumpBuilder, struct } from './helpers/dump-builder.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -348,6 +349,37 @@ describe('minidump reader on synthetic streams', function () {
     expect(dump.warnings.join('\n')).to.not.match(
       /HandleData|ThreadInfoList|MemoryInfoList|UnloadedModuleList/,
     );
+  });
+
+  it('reads the BreakpadInfo stream: each thread id only when its validity flag is set', async function () {
+    const info = (validity: number, size = 12) =>
+      struct(size, (s) => {
+        if (size >= 4) s.writeUInt32LE(validity, 0);
+        if (size >= 8) s.writeUInt32LE(0x111, 4);
+        if (size >= 12) s.writeUInt32LE(0x222, 8);
+      });
+    const read = async (data: Buffer) => {
+      const dump = await openMinidump(write(new DumpBuilder(1).stream(0x47670001, data).build()));
+      try {
+        return { info: await dump.breakpadInfo(), warnings: dump.warnings() };
+      } finally {
+        await dump.close();
+      }
+    };
+    expect((await read(info(3))).info).to.deep.equal({
+      dumpThreadId: 0x111,
+      requestingThreadId: 0x222,
+    });
+    expect((await read(info(2))).info).to.deep.equal({ requestingThreadId: 0x222 });
+    const short = await read(info(3, 8));
+    expect(short.info).to.equal(null);
+    expect(short.warnings.join('\n')).to.match(/BreakpadInfo: 8-byte stream is shorter/);
+    const none = await openMinidump(write(richDump()));
+    try {
+      expect(await none.breakpadInfo()).to.equal(null);
+    } finally {
+      await none.close();
+    }
   });
 
   it('reads memory across two adjacent MemoryList ranges, short at the end, null outside', async function () {

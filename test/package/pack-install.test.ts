@@ -63,7 +63,7 @@ describe('the npm package, installed from its tarball', function () {
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'cdbh-pack-'));
-    // `npm pack` runs `prepare` (the build: tsc + the precompiled validators) first.
+    // `npm pack` runs `prepack` (the build: tsc + the precompiled validators) first.
     const packed = await run(npm, ['pack', '--json', '--pack-destination', work], REPO_ROOT);
     expect(packed.code, packed.stderr).to.equal(0);
     const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {

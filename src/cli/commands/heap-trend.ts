@@ -1,7 +1,7 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
 import { resolve } from 'node:path';
-import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
+import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
 import { formatKb, formatRate } from '../../report/heap-trend/format.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
@@ -51,6 +51,9 @@ export interface HeapTrendCliOptions {
   debugger?: string;
   symbols?: string;
   symbolPath?: string;
+  clr?: boolean;
+  keepDumps?: boolean;
+  retention?: string;
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
@@ -72,9 +75,24 @@ export function heapTrendOptionsFromCli(
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
-  const engine = cli.engine ?? defaultEngine(env);
+  // --clr without an engine: the managed series come from dotnet-dump.
+  const engine = cli.engine ?? (cli.clr === true ? 'dotnet-dump' : defaultEngine(env));
   if (!isDialectName(engine)) {
     throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
+  }
+  const managed = getDialect(engine).heapSampling?.style === 'dump-per-sample';
+  if (cli.clr === true && !managed) {
+    throw new UsageError(
+      `--clr samples .NET heaps with --engine dotnet-dump; live managed series through ${engine} + SOS are not implemented (see docs/cli.md)`,
+    );
+  }
+  if (managed && cli.dumpAt !== undefined) {
+    throw new UsageError(
+      `--dump-at does not apply to --engine ${engine}: every sample is a dump already (keep them with --keep-dumps)`,
+    );
+  }
+  if (!managed && (cli.keepDumps === true || cli.retention !== undefined)) {
+    throw new UsageError('--keep-dumps and --retention go with --clr (--engine dotnet-dump)');
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
@@ -106,6 +124,9 @@ export function heapTrendOptionsFromCli(
     const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
+  if (cli.keepDumps === true) plan.keepDumps = true;
+  if (cli.retention !== undefined)
+    plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
   if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
   const symbolPath = symbolPathOf(cli);
   if (symbolPath !== undefined) plan.symbolPath = symbolPath;
@@ -121,8 +142,18 @@ export function formatProgress(event: HeapTrendProgress, previousTotal: number |
           ? ''
           : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
       const suspended =
-        s.source === 'heap' ? `, target suspended ${Math.round(s.suspendedMs)} ms` : '';
-      return `sample ${s.index + 1}: ${s.heaps.length} ${s.source === 'heap' ? 'heaps' : 'regions'}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
+        s.source === 'heap' || s.source === 'clr-generation'
+          ? `, target suspended ${Math.round(s.suspendedMs)} ms`
+          : '';
+      const what =
+        s.source === 'heap'
+          ? 'heaps'
+          : s.source === 'clr-generation'
+            ? `GC generations, ${s.clrTypes?.length ?? 0} types`
+            : s.source === 'category'
+              ? 'categories'
+              : 'regions';
+      return `sample ${s.index + 1}: ${s.heaps.length} ${what}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
     }
     case 'sample-failed':
       return `sample ${event.index + 1} failed: ${event.error}`;
@@ -139,10 +170,14 @@ export function formatSummary(
   report: HeapTrendReport,
   files: { report: string; html: string },
 ): string {
+  const view: Record<HeapTrendReport['source'], string> = {
+    'committed-memory': 'Committed-memory view (winedbg info maps), not per heap.',
+    heap: 'Per-heap view (!heap -s -h 0).',
+    'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
+    category: 'Memory by category (from each dump).',
+  };
   const lines = [
-    report.source === 'committed-memory'
-      ? 'Committed-memory view (winedbg info maps), not per heap.'
-      : 'Per-heap view (!heap -s -h 0).',
+    view[report.source],
     `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
     `Rule: ${report.rule}`,
     '',
@@ -154,6 +189,7 @@ export function formatSummary(
       `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
     );
   }
+  lines.push(...managedSummary(report));
   if (report.projection !== null && report.projection.minutesToLimit !== null) {
     lines.push(
       `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,
@@ -161,6 +197,34 @@ export function formatSummary(
   }
   lines.push('', `Report: ${files.html}`, `        ${files.report}`);
   return lines.join('\n');
+}
+
+/** The per-type ranking and what holds the suspects, for the text summary. */
+function managedSummary(report: HeapTrendReport): string[] {
+  const lines: string[] = [];
+  if (report.clrTypes !== undefined) {
+    const suspects = report.clrTypes.series.filter((s) => s.suspect);
+    lines.push(
+      '',
+      suspects.length === 0
+        ? `No growing .NET type (${report.clrTypes.seriesCount} types).`
+        : `Growing .NET types: ${suspects.length} of ${report.clrTypes.seriesCount}`,
+    );
+    for (const s of report.clrTypes.series.slice(0, 5)) {
+      lines.push(
+        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst ?? '?'} → ${s.countLast ?? '?'} objects`,
+      );
+    }
+  }
+  for (const entry of report.retention ?? []) {
+    lines.push(`  ${entry.type} is held by:`);
+    if (entry.skipped !== undefined) lines.push(`    (${entry.skipped})`);
+    for (const root of entry.roots.slice(0, 3)) {
+      lines.push(`    ${root.count}× ${[...root.chain, root.root].join(' ← ')}`);
+    }
+  }
+  if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);
+  return lines;
 }
 
 export function registerHeapTrend(context: CommandContext): void {
@@ -182,7 +246,25 @@ export function registerHeapTrend(context: CommandContext): void {
         'stop after this long: 10m, 2h (default: until Ctrl-C)',
       ),
     );
-  addLiveEngineOption(command, '; cdb: per heap (Windows), winedbg: committed memory');
+  addLiveEngineOption(
+    command,
+    '; cdb: per heap (Windows), winedbg: committed memory, dotnet-dump: .NET generations and types (Linux)',
+  );
+  command
+    .option(
+      '--clr',
+      'add the .NET series: per GC generation and per type, with what holds the growing types (--engine dotnet-dump)',
+    )
+    .option(
+      '--keep-dumps',
+      '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .addOption(
+      countOption(
+        '--retention <n>',
+        '--clr: trace what holds the first N growing types (!dumpheap -mt -short + !gcroot; default 3, 0: none)',
+      ),
+    );
   addOutOption(command, 'output folder (default ./heap-trend-<pid>-<time>)');
   command
     .addOption(
@@ -227,6 +309,13 @@ heap-trend does all of it in one run and writes:
   OUT/umdh/            --umdh snapshot logs; their N-way trend is in the report
 
 Engines:
+  dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
+           is stopped while the dump is written; every sample records for how long), then
+           "dotnet-dump analyze" reads "eeheap -gc" (per generation) and "dumpheap -stat" (per
+           type); at the end the growing types get "dumpheap -mt MT -short" + "gcroot" on a few
+           objects, and the report shows the chains that hold them. Dumps are deleted once read
+           (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
+           tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
   cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0", then exit;
            the target is suspended for that attach and every sample records for how long.
   winedbg  (Wine/Linux) "info maps <pid>" from a winedbg that never attaches: the target is never
@@ -244,7 +333,8 @@ before), 130 interrupted.
 Examples:
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
-  cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json`,
+  cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
+  cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8`,
     )
     .action(async (cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli));
@@ -271,6 +361,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
     const found = await resolveProcess(target, {
       engine: plan.engine,
       ...(plan.env === undefined ? {} : { env: plan.env }),
+      ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
       signal: controller.signal,
     });
     process.stderr.write(

@@ -18,4 +18,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'parse', load: async () => (await import('./parse.js')).registerParse },
   { name: 'umdh-diff', load: async () => (await import('./umdh-diff.js')).registerUmdhDiff },
   { name: 'gflags', load: async () => (await import('./gflags.js')).registerGflags },
+  { name: 'worker', load: async () => (await import('./worker.js')).registerWorker },
 ];

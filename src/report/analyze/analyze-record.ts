@@ -24,9 +24,11 @@ export interface AnalyzeFrame {
   /**
    * How the frame was found: `debugger` (a debugger's `k`), `exception` (the exception address:
    * frame 0), and from the builtin walker `context`, `cfi` (unwind data), `frame-pointer`,
-   * `scan-call` (a stack word just after a call) or `scan` (a stack word pointing into a module).
+   * `leaf` (x64: the word at RSP, frame 0 taken as a leaf function), `scan-call` (a stack word
+   * just after a call) or `scan` (a stack word pointing into a module).
    */
-  trust?: 'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+  trust?:
+    'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'leaf' | 'scan-call' | 'scan';
   /** Offset from the module base (builtin walker), whatever `offset` is measured from. */
   moduleOffset?: Hex;
   /** The frame's stack pointer (builtin walker). */
@@ -139,6 +141,11 @@ export interface AnalyzeDumpRecord {
   error?: AnalyzeError;
   /** True when the dump crashed the debugger twice and was set aside (Symbolicator #233). */
   quarantined?: boolean;
+  /**
+   * The file ends before what it references (streams, memory, module names, CodeView records,
+   * register contexts): what the record holds is partial, and the dump is not bucketed.
+   */
+  truncated?: boolean;
   attempts: number;
   engine: AnalyzeEngineName;
   dumpKind: 'full' | 'mini' | null;
@@ -149,6 +156,11 @@ export interface AnalyzeDumpRecord {
   frames: AnalyzeFrame[];
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
+  /**
+   * Where each module image the builtin walk used was found (`dump`, a path, `not found`): with
+   * `symbols`, what a bucket depends on, so a different bucket on another machine is explained.
+   */
+  images?: Record<string, string>;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };
@@ -213,6 +225,8 @@ export interface AnalyzeRunOptions {
   skipModules?: string[];
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
+  /** `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for. */
+  queue?: { url: string; name: string; waiting: number };
 }
 
 export interface AnalyzeSummary {
@@ -227,6 +241,8 @@ export interface AnalyzeSummary {
   dumps: number;
   ok: number;
   failed: number;
+  /** Failed records of dumps cut short (read in part: `truncated: true`); absent when none. */
+  truncated?: number;
   quarantined: SummaryFailure[];
   failures: SummaryFailure[];
   buckets: SummaryBucket[];

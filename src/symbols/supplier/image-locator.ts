@@ -5,6 +5,7 @@
 // https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
 // handed in (a symbol server's image download). A candidate counts only
 // when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
+import { codeIdOf } from '../../common/module-identity.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { Minidump } from '../../minidump/minidump.js';
 import { StreamType } from '../../minidump/stream-types.js';
 import type { ImageCache } from './image-cache.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
+import { safeFileName } from '../safe-name.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
 export interface ImageLocatorOptions {
@@ -110,9 +112,11 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
         if (image) return image;
       }
     }
-    const name = module.name;
-    const key = `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
-    for (const dir of options.imagePaths ?? []) {
+    // The dump chose the name: only a safe single segment is joined to an --image-path folder.
+    const safe = safeFileName(module.name, 'image name');
+    const name = safe.ok ? safe.name : '';
+    const key = codeIdOf(module.timestamp, module.size);
+    for (const dir of safe.ok ? (options.imagePaths ?? []) : []) {
       for (const candidate of [
         join(dir, name),
         join(dir, name.toLowerCase()),

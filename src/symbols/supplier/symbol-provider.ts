@@ -12,34 +12,37 @@ import type {
 } from '../../stackwalk/types.js';
 import { AbortedError } from '../../errors.js';
 import { BreakpadSymbols } from '../index.js';
-import type { SymbolModule, Symbolizer } from './symbolizer.js';
+import { messageOf, moduleIdentityKey, type Symbolizer } from './symbolizer.js';
 
-export function moduleOfRef(module: ModuleRef): SymbolModule {
-  const cv = module.codeView;
-  return {
-    name: module.name,
-    path: module.path,
-    timestamp: module.timestamp,
-    size: module.size,
-    ...(module.codeId === undefined ? {} : { codeId: module.codeId }),
-    ...(cv?.pdbName !== undefined && cv.debugId !== undefined
-      ? { codeView: { pdbName: cv.pdbName, debugId: cv.debugId } }
-      : {}),
-  };
+/** The walker's hooks for one dump, and what went wrong in that dump's lookups. */
+export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
+  /**
+   * Lookups that failed while walking this dump, by module identity (moduleIdentityKey): a
+   * corrupt PDB of one build never shows in the record of a dump of another build, nor in the
+   * record of another dump at all (make one provider per dump).
+   */
+  readonly failures: ReadonlyMap<string, string>;
 }
 
-export function symbolFileProvider(symbolizer: Symbolizer): SymbolProvider & UnwindProvider {
+export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
+  const failures = new Map<string, string>();
   const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
-    const state = await symbolizer.forModule(moduleOfRef(module));
+    const state = await symbolizer.forModule(module);
     return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
   };
   return {
+    failures,
     async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-      const state = await symbolizer.forModule(moduleOfRef(module));
+      const state = await symbolizer.forModule(module);
       if (!state.ok) return undefined;
       try {
         const hit = await state.file.lookup(rva);
         if (hit === undefined) return undefined;
+        if (hit.warning !== undefined) {
+          // A name from a file read only in part: right, but said (lines may be missing).
+          const key = moduleIdentityKey(module);
+          if (!failures.has(key)) failures.set(key, `symbols read in part: ${hit.warning}`);
+        }
         return {
           function: hit.function,
           offset: hit.functionOffset,
@@ -50,9 +53,15 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolProvider & Unw
       } catch (error) {
         // A file corrupt past what opening checked costs this frame its name, nothing more.
         if (error instanceof AbortedError) throw error;
-        symbolizer.noteLookupFailure(module.name, error);
+        const key = moduleIdentityKey(module);
+        if (!failures.has(key)) failures.set(key, `lookup failed: ${messageOf(error)}`);
         return undefined;
       }
+    },
+    // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of
+    // their code section), so an address it cannot name is in none.
+    async covers(module: ModuleRef): Promise<boolean> {
+      return (await symbolizer.forModule(module)).ok;
     },
     async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
       return (await breakpad(module))?.stack.cfiRulesAt(rva);

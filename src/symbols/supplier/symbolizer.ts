@@ -3,7 +3,8 @@
 // has none, as Wine's dumps do), checks it is the right build (GUID + age), opens it, and keeps
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
-import { readFile, stat } from 'node:fs/promises';
+import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
@@ -13,21 +14,18 @@ import {
   PdbFile,
   parseSymbolPath,
   readImageIdentity,
+  safeKey,
   type ModuleSymbolFile,
   type SymbolKey,
   type SymbolLookup,
 } from '../index.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
-/** What a dump says about a module (a subset of the walker's ModuleRef, same field names). */
-export interface SymbolModule {
-  name: string;
-  path: string;
-  timestamp: number;
-  size: number;
-  codeId?: string;
-  codeView?: { pdbName?: string; debugId?: string };
-}
+/** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
+export type SymbolModule = Pick<
+  ModuleIdentity,
+  'name' | 'path' | 'timestamp' | 'size' | 'codeId' | 'codeView'
+>;
 
 export type ModuleSymbolsState =
   | {
@@ -80,8 +78,7 @@ export class Symbolizer {
 
   /** The symbols of one module, found and opened once per batch (keyed by the build's identity). */
   forModule(module: SymbolModule): Promise<ModuleSymbolsState> {
-    const cv = module.codeView;
-    const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
+    const key = moduleIdentityKey(module);
     let state = this.#modules.get(key);
     if (!state) {
       state = this.#load(module).catch((error: unknown) => {
@@ -101,15 +98,6 @@ export class Symbolizer {
     return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
   }
 
-  /** Lookup failures by module file name (a corrupt file found out mid-walk). */
-  readonly lookupFailures = new Map<string, string>();
-
-  noteLookupFailure(moduleName: string, error: unknown): void {
-    if (!this.lookupFailures.has(moduleName)) {
-      this.lookupFailures.set(moduleName, `lookup failed: ${messageOf(error)}`);
-    }
-  }
-
   async close(): Promise<void> {
     await Promise.all(this.#readers.map((r) => r.close()));
     this.#readers.length = 0;
@@ -127,10 +115,14 @@ export class Symbolizer {
     if (pdbName === undefined || debugId === undefined) {
       return { ok: false, reason: `no PDB identity: ${notes.join('; ')}` };
     }
-    const key: SymbolKey = { name: pdbName, id: debugId };
+    // The dump chose these names: refused unless each is one safe path segment (safe-name.ts).
+    const safe = safeKey({ name: pdbName, id: debugId }, { name: 'PDB name', id: 'debug id' });
+    if (!safe.ok) return { ok: false, reason: safe.reason };
+    const key: SymbolKey = safe.key;
     const extension = /\.([a-z0-9]+)$/i.exec(module.name)?.[1];
     const located = await this.#locator.locate(key, {
       all: true,
+      imageSize: module.size,
       ...(extension === undefined ? {} : { imageExtension: extension }),
     });
     const problems = [...located.problems];
@@ -147,6 +139,9 @@ export class Symbolizer {
         problems.push(messageOf(error));
         if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
       }
+      // A download that is not the file asked for does not stay in the cache (the next run
+      // would find it first and reject it again, and it costs disk).
+      if (candidate.downloaded) await removeDownload(candidate);
     }
     const tried = problems.length > 0 ? `: ${problems.join('; ')}` : ' on the symbol path';
     return {
@@ -193,19 +188,19 @@ export class Symbolizer {
     module: SymbolModule,
     notes: string[],
   ): Promise<{ pdbName: string; debugId: string } | undefined> {
-    const codeId =
-      module.codeId ??
-      `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    const codeId = moduleCodeId(module);
     const local = unixPathOfWine(module.path);
     if (local !== undefined) {
       const found = await this.#imageIdentity(local, codeId, notes);
       if (found) return found;
     }
     // Not on this machine: look for the image on the symbol path (stores keep images too).
-    const located = await this.#locator.locate(
-      { name: module.name, id: codeId },
-      { image: true, all: true },
-    );
+    const safe = safeKey({ name: module.name, id: codeId }, { name: 'image name', id: 'code id' });
+    if (!safe.ok) {
+      notes.push(safe.reason);
+      return undefined;
+    }
+    const located = await this.#locator.locate(safe.key, { image: true, all: true });
     for (const place of located.found) {
       const found = await this.#imageIdentity(place.path, codeId, notes);
       if (found) return found;
@@ -244,6 +239,16 @@ export class Symbolizer {
   }
 }
 
+/**
+ * One build of one module: its name with the PDB name + GUID + age (CodeView) and the code id
+ * (time stamp + size). Everything remembered about a module's symbols is keyed by this, never by
+ * the file name alone: two builds of `app.dll` in one batch are two modules.
+ */
+export function moduleIdentityKey(module: SymbolModule): string {
+  const cv = module.codeView;
+  return `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
+}
+
 /** `Z:\work\x.exe` → `/work/x.exe` (Wine maps drive Z: to the unix root); others: undefined. */
 export function unixPathOfWine(path: string): string | undefined {
   // Sample: "Z:\work\wt-12\build\targets\symcrash.exe"
@@ -251,7 +256,13 @@ export function unixPathOfWine(path: string): string | undefined {
   return m ? `/${(m[1] ?? '').replace(/\\/g, '/')}` : undefined;
 }
 
-function messageOf(error: unknown): string {
+async function removeDownload(candidate: Located): Promise<void> {
+  await Promise.all(
+    (candidate.written ?? [candidate.path]).map((path) => rm(path, { force: true })),
+  );
+}
+
+export function messageOf(error: unknown): string {
   if (isHarnessError(error)) return error.shortMessage;
   return error instanceof Error ? error.message : String(error);
 }

@@ -72,6 +72,7 @@ export const cdbDialect: Dialect = {
     chanceInDumps: true,
     ctrlCMidStopEndsDebugger: false,
     sizeEstimate: 'address-summary',
+    windowsTargets: true,
   },
   identify: {
     lastEventAtEveryStop: true,

@@ -80,6 +80,23 @@ export interface SizeEstimate {
   note?: string;
 }
 
+/** How a dump-writing tool is run once (dotnet-dump collect / analyze). */
+export interface DumpToolOptions {
+  env?: NodeJS.ProcessEnv;
+  /** `--debugger`: the tool, or a folder whose tool manifest lists it. */
+  debuggerPath?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The SOS replies of one batch of commands run on a dump. */
+export interface SosBatchOutputs {
+  /** One text per command that finished, in order. */
+  outputs: string[];
+  /** The command at which the tool stopped (and the start of what it printed), if it stopped. */
+  stopped?: { index: number; command: string; text: string };
+}
+
 /**
  * How a heap-trend run samples the target's memory with this debugger:
  * - `attach-per-sample`: every sample is its own short noninvasive attach running `command`,
@@ -100,6 +117,25 @@ export type HeapSampling =
       readonly source: 'committed-memory';
       command(pid: number): string;
       readRegions(text: string): RegionListing;
+    }
+  | {
+      /**
+       * `dump-per-sample`: every sample writes a heap dump of the live process (the target is
+       * stopped while it is written) and SOS commands are run on the dump afterwards.
+       */
+      readonly style: 'dump-per-sample';
+      /** Per-generation GC sizes; per-type sizes come with them. */
+      readonly source: 'clr-generation';
+      /** File name of sample `index`'s dump. */
+      dumpName(index: number): string;
+      /** Writes the heap dump; returns how long the writer ran (the target's stop, bounded above). */
+      collect(pid: number, path: string, options: DumpToolOptions): Promise<{ durationMs: number }>;
+      /** Runs SOS commands on a dump, in one batch. */
+      analyze(
+        dump: string,
+        commands: readonly string[],
+        options: DumpToolOptions,
+      ): Promise<SosBatchOutputs>;
     };
 
 /** What a debugger can and cannot do for the harness's jobs (workflows read these, not names). */
@@ -135,6 +171,11 @@ export interface DialectAbilities {
   readonly ctrlCMidStopEndsDebugger: boolean;
   /** How a dump's size is estimated before writing it, if at all. */
   readonly sizeEstimate: 'address-summary' | 'info-maps' | null;
+  /**
+   * Debugs Windows processes and dumps (cdb, winedbg): a candidate for `--engine auto` and the
+   * default engine. False for a tool of one runtime (dotnet-dump: .NET processes and their dumps).
+   */
+  readonly windowsTargets: boolean;
 }
 
 /** How a debugger stops a process on its way out (ProcDump -t) and reads how it ends. */

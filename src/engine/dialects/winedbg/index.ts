@@ -53,6 +53,7 @@ export const winedbgDialect: Dialect = {
     chanceInDumps: false,
     ctrlCMidStopEndsDebugger: true,
     sizeEstimate: 'info-maps',
+    windowsTargets: true,
   },
   identify: {
     // The stop line already holds what `info exception` repeats.

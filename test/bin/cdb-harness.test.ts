@@ -1,0 +1,36 @@
+// The launcher in a clone where `npm ci` ran but no build yet (npm ci no longer builds: the
+// package has `prepack`, not `prepare`, so that installing the tarball runs nothing): it says what
+// to do instead of failing with ERR_MODULE_NOT_FOUND and a stack.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { REPO_ROOT } from '../helpers/wine.js';
+
+describe('bin/cdb-harness.js', () => {
+  it('in a clone with no dist/, says to run npm run build', () => {
+    const clone = makeTempDir('clone');
+    mkdirSync(join(clone, 'bin'));
+    mkdirSync(join(clone, 'src', 'cli'), { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'bin', 'cdb-harness.js'), join(clone, 'bin', 'cdb-harness.js'));
+    writeFileSync(join(clone, 'src', 'cli', 'main.ts'), '');
+    writeFileSync(join(clone, 'package.json'), '{ "type": "module" }\n');
+    const run = spawnSync(process.execPath, [join(clone, 'bin', 'cdb-harness.js'), '--version'], {
+      encoding: 'utf8',
+    });
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.match(/^cdb-harness: this clone has no build yet.*npm run build/);
+    expect(run.stderr).to.not.match(/ERR_MODULE_NOT_FOUND|at .*:\d+/);
+  });
+
+  it('the package runs no script on install: it builds before pack, not on prepare', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    for (const hook of ['prepare', 'preinstall', 'install', 'postinstall']) {
+      expect(pkg.scripts, hook).to.not.have.property(hook);
+    }
+    expect(pkg.scripts['prepack']).to.match(/npm run build/);
+  });
+});

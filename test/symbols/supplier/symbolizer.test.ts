@@ -1,0 +1,112 @@
+// The symbolizer against hostile names from dumps and a real local HTTP symbol server that
+// answers every path (so a client would write whatever it asked for): every request stays under
+// the server's path prefix, every file written stays inside the cache folder, and a name that
+// cannot be made safe is refused with the reason in the module's symbol status.
+import { expect } from 'chai';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Symbolizer, type SymbolModule } from '../../../src/symbols/supplier/symbolizer.js';
+import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
+
+const ID = '0123456789ABCDEF0123456789ABCDEF1';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+function dirsUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+function module(pdbName: string, debugId = ID, name = 'app.dll'): SymbolModule {
+  return {
+    name,
+    path: `C:\\app\\${name}`,
+    timestamp: 0x5f3a1b2c,
+    size: 0x8000,
+    codeView: { pdbName, debugId },
+  };
+}
+
+describe('symbols: symbolizer with hostile names from dumps', () => {
+  let dir: string;
+  let server: SymbolServer;
+  let symbolizer: Symbolizer;
+  beforeEach(async () => {
+    dir = makeTempDir('symbolizer');
+    mkdirSync(join(dir, 'www'));
+    mkdirSync(join(dir, 'work', 'cache'), { recursive: true });
+    server = await startSymbolServer(join(dir, 'www'), 'any');
+    symbolizer = new Symbolizer({
+      symbolPath: `srv*${join(dir, 'work', 'cache')}*${server.url}/prefix/store`,
+      defaultCache: join(dir, 'work', 'default'),
+    });
+  });
+  afterEach(async () => {
+    await symbolizer.close();
+    await server.close();
+  });
+
+  const refused: [string, string, RegExp][] = [
+    ['..', ID, /PDB name "\.\." refused: its file name is "\.\."/],
+    ['.', ID, /refused: its file name is "\."/],
+    ['..app.pdb', ID, /refused: it starts with "\.\."/],
+    ['app\0.pdb', ID, /refused: it holds a NUL character/],
+    ['C:', ID, /refused: no file name in it/],
+    ['x'.repeat(300), ID, /refused: longer than 200 bytes/],
+    ['app.pdb', `${ID}/..`, /debug id .* refused/],
+    ['app.pdb', '..', /debug id .* refused/],
+    ['app.pdb', 'C:\\x', /debug id .* refused/],
+  ];
+  for (const [pdbName, debugId, why] of refused) {
+    it(`refuses PDB name ${JSON.stringify(pdbName.slice(0, 20))} / id ${JSON.stringify(debugId.slice(-6))}, asks nobody`, async () => {
+      const state = await symbolizer.forModule(module(pdbName, debugId));
+      expect(state.ok).to.equal(false);
+      if (!state.ok) expect(state.reason).to.match(why);
+      expect(server.requests).to.deep.equal([]);
+      expect(filesUnder(dir).filter((f) => !f.startsWith(join(dir, 'www')))).to.deep.equal([]);
+    });
+  }
+
+  it('reduces paths, drive letters and odd characters to one segment inside cache and prefix', async () => {
+    const names = [
+      'C:\\build\\out\\app.pdb',
+      'sub/dir/App.pdb',
+      'C:app2.pdb',
+      'a b#c.pdb',
+      '%2e%2e',
+      'APP.PDB',
+      'app.pdb',
+    ];
+    for (const name of names) {
+      const state = await symbolizer.forModule(module(name));
+      // The server's bytes are not a PDB: refused as corrupt, but only after the download.
+      expect(state.ok, name).to.equal(false);
+    }
+    expect(server.rawRequests.length).to.be.greaterThan(0);
+    for (const raw of server.rawRequests) {
+      const path = new URL(raw, server.url).pathname;
+      expect(path, raw).to.match(/^\/prefix\/store\/[^/]+\/[0-9A-F]+\/[^/]+$/);
+      expect(path.split('/'), raw).to.not.include('..');
+    }
+    expect(server.requests).to.include(`/prefix/store/app.pdb/${ID}/app.pdb`);
+    expect(server.requests).to.include(`/prefix/store/a b#c.pdb/${ID}/a b#c.pdb`);
+    expect(server.requests).to.include(`/prefix/store/%2e%2e/${ID}/%2e%2e`);
+    // Names differing only in case are asked for as written, each in its own place.
+    expect(server.requests).to.include(`/prefix/store/APP.PDB/${ID}/APP.PDB`);
+    // Nothing written outside the cache folder, no folder made outside it.
+    const cache = join(dir, 'work', 'cache');
+    const outside = [...filesUnder(join(dir, 'work')), ...dirsUnder(join(dir, 'work'))].filter(
+      (f) => f !== cache && relative(cache, f).startsWith('..'),
+    );
+    expect(outside).to.deep.equal([]);
+    expect(readdirSync(dir).sort()).to.deep.equal(['work', 'www']);
+    // Every download was rejected (not a PDB): none stays in the cache.
+    expect(filesUnder(cache)).to.deep.equal([]);
+  });
+});
