@@ -236,7 +236,13 @@ async function walk(
     return;
   }
   const unwind = mergeUnwind(options.unwind, files);
-  const images = dumpImages(dump, options.images);
+  // One supplier: with a symbol path, images are looked for on it too (stores keep images).
+  const images = dumpImages(
+    dump,
+    options.symbols === undefined
+      ? options.images
+      : { ...options.images, symbolPath: options.symbols },
+  );
   try {
     const walked = await walkThreads(dump, state.arch, state.modules, state.threads, exception, {
       threads: which,
