@@ -21,8 +21,13 @@ import type { DumpImages } from '../symbols/supplier/image-locator.js';
 import type { CallStack } from './process-state.js';
 
 export interface WalkThreadsOptions {
-  /** Which threads: every thread (inspect) or only the one the exception names (analyze). */
+  /**
+   * Which threads: every thread (inspect) or only the one the dump is about (analyze): the
+   * exception's, else requestingThreadId.
+   */
   threads: 'all' | 'exception';
+  /** Without an exception, the thread `exception` walks (ProcessState.requestingThreadId). */
+  requestingThreadId?: number;
   /** The dump's module images (symbols/supplier/image-locator.ts). */
   images: DumpImages;
   /** Names from symbol files, asked before the export tables. */
@@ -77,7 +82,6 @@ export async function walkThreads(
     ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   };
-  const index = moduleIndex(modules, { ...baseInput, threadId: 0, registers: {} });
   const providers: SymbolProvider[] = [];
   if (options.symbols) providers.push(options.symbols);
   if (options.exportNames !== false)
@@ -93,12 +97,26 @@ export async function walkThreads(
             }
             return undefined;
           },
+          // Some provider has a symbol file for the module: scanned words must be in its functions.
+          async covers(module) {
+            for (const provider of providers) {
+              if ((await provider.covers?.(module)) === true) return true;
+            }
+            return false;
+          },
         };
-  const crashing = threads.filter((t) => t.id === exception?.threadId);
+  const index = moduleIndex(modules, {
+    ...baseInput,
+    threadId: 0,
+    registers: {},
+    ...(naming === undefined ? {} : { symbols: naming }),
+  });
+  const crashingId = exception?.threadId ?? options.requestingThreadId;
+  const crashing = threads.filter((t) => t.id === crashingId);
   const chosen =
     options.threads === 'exception'
       ? crashing
-      : crashing.concat(threads.filter((t) => t.id !== exception?.threadId));
+      : crashing.concat(threads.filter((t) => t.id !== crashingId));
   const bound = options.threads === 'all' ? options.otherThreads : undefined;
   const started = performance.now();
   let others = 0;

@@ -16,6 +16,8 @@ const NO_STREAM = 0xffff;
 
 export interface DbiHeader {
   age: number;
+  /** The global symbols stream (0xffff: none). */
+  globalStream: number;
   publicStream: number;
   symRecordStream: number;
   machine: number;
@@ -47,6 +49,17 @@ export interface Dbi {
   contributions: SectionContribution[];
   /** RVA of each section, index 0 = section 1. */
   sectionRvas: number[];
+  /** Each section's extent and whether it holds code (IMAGE_SCN_MEM_EXECUTE), same order. */
+  sections: PdbSection[];
+  /** The stream of the section headers (undefined: none). */
+  sectionHeaderStream?: number;
+}
+
+export interface PdbSection {
+  rva: number;
+  /** VirtualSize. */
+  size: number;
+  executable: boolean;
 }
 
 export async function readDbi(msf: MsfFile): Promise<Dbi> {
@@ -57,6 +70,7 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   if (h.readInt32LE(0) !== -1) throw bad('an old (pre-7.0) DBI header');
   const header: DbiHeader = {
     age: h.readUInt32LE(8),
+    globalStream: h.readUInt16LE(12),
     publicStream: h.readUInt16LE(16),
     symRecordStream: h.readUInt16LE(20),
     machine: h.readUInt16LE(58),
@@ -76,12 +90,23 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   const dbgHeader = await msf.readStream(DBI_STREAM, at, dbgHeaderSize, 'DBI debug header');
   const modules = parseModules(modInfo, msf, bad);
   const contributions = parseContributions(sc, modules.length, bad);
-  let sectionRvas: number[] = [];
+  let sections: PdbSection[] = [];
+  let sectionHeaderStream: number | undefined;
   if (dbgHeader.length >= (DBG_SECTION_HEADERS + 1) * 2) {
     const stream = dbgHeader.readUInt16LE(DBG_SECTION_HEADERS * 2);
-    if (stream !== NO_STREAM) sectionRvas = await readSectionRvas(msf, stream);
+    if (stream !== NO_STREAM) {
+      sections = await readSections(msf, stream);
+      sectionHeaderStream = stream;
+    }
   }
-  return { header, modules, contributions, sectionRvas };
+  return {
+    header,
+    modules,
+    contributions,
+    sectionRvas: sections.map((s) => s.rva),
+    sections,
+    ...(sectionHeaderStream === undefined ? {} : { sectionHeaderStream }),
+  };
 }
 
 function parseModules(b: Buffer, msf: MsfFile, bad: (why: string) => BadSymbolsError): DbiModule[] {
@@ -136,12 +161,17 @@ function parseContributions(
   return out;
 }
 
-/** IMAGE_SECTION_HEADER (40 bytes): VirtualAddress at offset 12. */
-async function readSectionRvas(msf: MsfFile, stream: number): Promise<number[]> {
+/** IMAGE_SECTION_HEADER (winnt.h): VirtualSize at 8, VirtualAddress at 12, Characteristics at 36. */
+async function readSections(msf: MsfFile, stream: number): Promise<PdbSection[]> {
   const size = msf.streamSize(stream);
   const count = Math.min(Math.floor(size / 40), 4096);
   const b = await msf.readStream(stream, 0, count * 40, 'section headers');
-  return Array.from({ length: count }, (_, i) => b.readUInt32LE(i * 40 + 12));
+  const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
+  return Array.from({ length: count }, (_, i) => ({
+    rva: b.readUInt32LE(i * 40 + 12),
+    size: b.readUInt32LE(i * 40 + 8),
+    executable: (b.readUInt32LE(i * 40 + 36) & IMAGE_SCN_MEM_EXECUTE) !== 0,
+  }));
 }
 
 /** The contribution covering section:offset (binary search), or undefined. */

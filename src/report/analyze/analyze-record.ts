@@ -24,9 +24,11 @@ export interface AnalyzeFrame {
   /**
    * How the frame was found: `debugger` (a debugger's `k`), `exception` (the exception address:
    * frame 0), and from the builtin walker `context`, `cfi` (unwind data), `frame-pointer`,
-   * `scan-call` (a stack word just after a call) or `scan` (a stack word pointing into a module).
+   * `leaf` (x64: the word at RSP, frame 0 taken as a leaf function), `scan-call` (a stack word
+   * just after a call) or `scan` (a stack word pointing into a module).
    */
-  trust?: 'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+  trust?:
+    'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'leaf' | 'scan-call' | 'scan';
   /** Offset from the module base (builtin walker), whatever `offset` is measured from. */
   moduleOffset?: Hex;
   /** The frame's stack pointer (builtin walker). */
@@ -154,6 +156,11 @@ export interface AnalyzeDumpRecord {
   frames: AnalyzeFrame[];
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
+  /**
+   * Where each module image the builtin walk used was found (`dump`, a path, `not found`): with
+   * `symbols`, what a bucket depends on, so a different bucket on another machine is explained.
+   */
+  images?: Record<string, string>;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };

@@ -38,6 +38,11 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       try {
         const hit = await state.file.lookup(rva);
         if (hit === undefined) return undefined;
+        if (hit.warning !== undefined) {
+          // A name from a file read only in part: right, but said (lines may be missing).
+          const key = moduleIdentityKey(module);
+          if (!failures.has(key)) failures.set(key, `symbols read in part: ${hit.warning}`);
+        }
         return {
           function: hit.function,
           offset: hit.functionOffset,
@@ -53,11 +58,16 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
         return undefined;
       }
     },
+    // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of
+    // their code section), so an address it cannot name is in none.
+    async covers(module: ModuleRef): Promise<boolean> {
+      return (await symbolizer.forModule(module)).ok;
+    },
     async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
       return (await breakpad(module))?.stack.cfiRulesAt(rva);
     },
     async x86Frame(module: ModuleRef, rva: number): Promise<X86FrameData | undefined> {
-      const win = (await breakpad(module))?.stack.winAt(rva);
+      const win = await (await breakpad(module))?.stack.winAt(rva);
       if (win === undefined) return undefined;
       return {
         type: win.type,

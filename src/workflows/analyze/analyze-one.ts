@@ -60,7 +60,9 @@ export async function analyzeOneDump(
 ): Promise<AnalyzeDumpRecord> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const walk = ctx.engine === 'builtin' && ctx.walkStacks !== false;
+  // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's
+  // frames must beat (frame-baseline.ts).
+  const walk = ctx.walkStacks !== false;
   const builtin = ctx.engine === 'builtin';
   const inspected = await processDump(file, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
@@ -98,6 +100,7 @@ export async function analyzeOneDump(
   }
   if (ctx.engine === 'builtin') {
     const record = fromBuiltin(file, hashed, base, 'builtin');
+    if (inspected.images !== undefined) record.images = inspected.images;
     if (inspected.symbols !== undefined) {
       record.symbols = { modules: inspected.symbols };
       if (record.frames.some((f) => f.function !== undefined)) {
@@ -168,6 +171,9 @@ export async function analyzeOneDump(
     if (f.analyze !== undefined) record.analyze = f.analyze;
     record.notAvailable = f.notAvailable;
     record.warnings = [...record.warnings, ...f.warnings];
+    if (f.framesFrom !== 'debugger' && inspected.images !== undefined) {
+      record.images = inspected.images;
+    }
     record.rawOutputs = run.rawOutputs;
     record.timings = {
       totalMs: elapsed(),

@@ -13,7 +13,7 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords, RecordAppender } from '../../report/analyze/records-file.js';
-import { createSigner } from '../../report/analyze/signature.js';
+import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -158,9 +158,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
             emit({ type: 'symbol-server-down', server, reason }),
         })
       : undefined;
-  const signer = createSigner({
+  // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
+  const signer = dumpSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(symbolizer === undefined ? {} : { names: true }),
+    ...(symbolizer === undefined ? {} : { symbolizer }),
   });
   const jobs = Math.max(
     1,
