@@ -53,6 +53,19 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
+  // Ground types shared by the dump side (rust-minidump's minidump-common): they import nothing.
+  layer('common', [
+    'cli',
+    'workflows',
+    'report',
+    'engine',
+    'pty',
+    'parsers',
+    'minidump',
+    'stackwalk',
+    'symbols',
+    'processor',
+  ]),
   layer('parsers', ['cli', 'workflows', 'report', 'engine', 'pty', 'minidump', 'processor']),
   layer('minidump', ['cli', 'workflows', 'report', 'engine', 'pty', 'parsers']),
   layer('stackwalk', [
@@ -72,7 +85,10 @@ export default tseslint.config(
   layer('pty', ['cli', 'workflows', 'report', 'engine', 'parsers', 'minidump']),
   layer('engine', ['cli', 'workflows', 'report']),
   layer('report', ['cli', 'workflows']),
-  layer('workflows', ['cli']),
+  layer('workflows', ['cli', 'queue']),
+  // The job queue (BullMQ producer/collector and worker loop) wraps the analyze workflow: above
+  // workflows, below cli.
+  layer('queue', ['cli']),
   // One boundary per debugger: only src/engine/dialects/ may decide anything by a dialect's name
   // (everything else asks the Dialect: its abilities, commands and parsers). And one family of
   // typed errors (src/errors.ts): no bare `throw new Error` in src.

@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../src/minidump/index.js';
-import { walkDumpStacks } from '../src/processor/dump-stacks.js';
+import { inspectDump, type InspectedDumpOk } from '../src/report/inspect/index.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
 
 const args = process.argv.slice(2);
@@ -51,7 +50,7 @@ async function once(walk: boolean): Promise<{ ms: number; dump: InspectedDumpOk 
   // A fresh reader every run: nothing is cached between runs but the OS page cache.
   const dump = await inspectDump(
     dumpPath,
-    walk ? { stacks: (d) => walkDumpStacks(d, { recordedPaths: false }) } : {},
+    walk ? { threads: 'all', images: { recordedPaths: false } } : {},
   );
   const ms = performance.now() - started;
   if (!dump.ok) throw new Error(dump.error.message);

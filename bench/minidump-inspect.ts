@@ -6,7 +6,8 @@
 // addresses (goal: ≥ 20,000 reads/s), and prints the figures.
 import { existsSync, mkdirSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectDump, openMinidump } from '../src/minidump/index.js';
+import { openMinidump } from '../src/minidump/index.js';
+import { inspectDump } from '../src/report/inspect/index.js';
 import { REPO_ROOT, startTarget, targetPath, wineRigReady } from '../test/helpers/wine.js';
 import { runToEnd, windowsPath } from '../test/minidump/helpers/real-dumps.js';
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need, when they are missing: Wine (winedbg), the mingw
-# cross compilers for the Windows test programs, and Chromium for the HTML report checks.
+# cross compilers for the Windows test programs, Chromium for the HTML report checks and Redis for
+# the job queue tests.
 # Needs root (apt-get); as another user it prints the command to run instead.
 set -euo pipefail
 
@@ -23,6 +24,8 @@ command -v cabextract >/dev/null || need+=(cabextract)
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)
 command -v g++ >/dev/null || need+=(g++)
+# redis-server backs the BullMQ job queue tests (analyze --queue, the worker command).
+command -v redis-server >/dev/null || need+=(redis-server)
 
 if [ ${#need[@]} -eq 0 ]; then
   echo "system packages: all present"

@@ -3,7 +3,8 @@
 # test program natively on Linux (framework-dependent, the SDK's runtime), takes two dumps with
 # `dotnet-dump collect` (one parked inside nested catch blocks, one after a managed + native
 # leak) and saves `dotnet-dump analyze -c CMD` output per command, each with the 5-line header
-# the transcript corpus uses. Tests read only the committed files; run this by hand after a
+# the transcript corpus uses (`record-dotnet-dump.sh sessions` records only the sessions dump's
+# files). Tests read only the committed files; run this by hand after a
 # runtime or dotnet-dump update, then UPDATE_GOLDEN=1 npx mocha test/parsers/dotnet-dump-fixtures.test.ts
 # and review the diff. Needs the .NET SDK (scripts/build-dotnet-targets.sh builds and restores).
 set -euo pipefail
@@ -62,18 +63,54 @@ record() {
   echo "recorded $out"
 }
 
-collect exceptions exceptions --acts invalid-op,null,inner,hold --hold 120000 -i 10
-collect leak leak -n 40 -i 10 --managed-kb 256 --native-kb 128 --hold 120000
+only=${1:-all}
+if [ "$only" = all ]; then
+  collect exceptions exceptions --acts invalid-op,null,inner,hold --hold 120000 -i 10
+  collect leak leak -n 40 -i 10 --managed-kb 256 --native-kb 128 --hold 120000
+fi
+collect sessions sessions -n 60 -i 10 --session-kb 16 --large-kb 4096 --hold 120000
 
-nested='main thread parked in a catch (WidgetException with an inner FormatException) inside a catch (InvalidOperationException)'
-record exceptions pe-current-widget-inner-format-linux-net10.txt 'pe' "$nested"
-record exceptions pe-nested-widget-within-invalidop-linux-net10.txt 'pe -nested' "$nested"
-record exceptions clrstack-hold-in-nested-catch-linux-net10.txt 'clrstack' "$nested"
-record exceptions clrstack-a-hold-in-nested-catch-linux-net10.txt 'clrstack -a' "$nested"
-record exceptions threads-exceptions-linux-net10.txt 'threads' "$nested"
-record exceptions eeheap-gc-workstation-linux-net10.txt 'eeheap -gc' "$nested"
-record exceptions dumpheap-stat-small-linux-net10.txt 'dumpheap -stat' "$nested"
-leak='after 40 leak ticks (40 x 256 KB byte[] in a static List, 40 x 128 KB AllocHGlobal)'
-record leak dumpheap-stat-leak-byte-arrays-linux-net10.txt 'dumpheap -stat' "$leak"
-record leak eeheap-gc-leak-linux-net10.txt 'eeheap -gc' "$leak"
-record leak pe-no-current-exception-linux-net10.txt 'pe' "$leak; no exception on the main thread"
+if [ "$only" = all ]; then
+  nested='main thread parked in a catch (WidgetException with an inner FormatException) inside a catch (InvalidOperationException)'
+  record exceptions pe-current-widget-inner-format-linux-net10.txt 'pe' "$nested"
+  record exceptions pe-nested-widget-within-invalidop-linux-net10.txt 'pe -nested' "$nested"
+  record exceptions clrstack-hold-in-nested-catch-linux-net10.txt 'clrstack' "$nested"
+  record exceptions clrstack-a-hold-in-nested-catch-linux-net10.txt 'clrstack -a' "$nested"
+  record exceptions threads-exceptions-linux-net10.txt 'threads' "$nested"
+  record exceptions eeheap-gc-workstation-linux-net10.txt 'eeheap -gc' "$nested"
+  record exceptions dumpheap-stat-small-linux-net10.txt 'dumpheap -stat' "$nested"
+  leak='after 40 leak ticks (40 x 256 KB byte[] in a static List, 40 x 128 KB AllocHGlobal)'
+  record leak dumpheap-stat-leak-byte-arrays-linux-net10.txt 'dumpheap -stat' "$leak"
+  record leak eeheap-gc-leak-linux-net10.txt 'eeheap -gc' "$leak"
+  record leak pe-no-current-exception-linux-net10.txt 'pe' "$leak; no exception on the main thread"
+fi
+
+# The sessions dump: per-type rows, object addresses, and what holds them (gcroot needs an address
+# from the same dump, so it is looked up first).
+sessions='after 60 ticks of the sessions mode (60 SessionState, each with a 16 KB byte[], in a static Dictionary<Guid, SessionState>; one 4 MB LargeBlob)'
+record sessions dumpheap-stat-sessions-linux-net10.txt 'dumpheap -stat' "$sessions"
+record sessions dumpheap-type-short-sessions-linux-net10.txt \
+  'dumpheap -type CdbHarness.Targets.SessionState -short' "$sessions"
+record sessions dumpheap-short-sessions-linux-net10.txt 'dumpheap -short' "$sessions"
+record sessions dumpheap-type-sessions-linux-net10.txt \
+  'dumpheap -type CdbHarness.Targets.SessionState' "$sessions"
+# `-type` matches a substring (it lists the Dictionary<Guid, SessionState> too): the method table
+# from the statistics picks exactly one type, as heap-trend's retention step does.
+method_table() {
+  dotnet_dump analyze "$work/sessions.core" -c 'dumpheap -stat' -c exit |
+    awk -v name="$1" '$4 == name && NF == 4 { print $1; exit }'
+}
+session_mt=$(method_table CdbHarness.Targets.SessionState)
+bytes_mt=$(method_table 'System.Byte[]')
+record sessions dumpheap-mt-short-sessions-linux-net10.txt "dumpheap -mt $session_mt -short" \
+  "$sessions; the method table of CdbHarness.Targets.SessionState"
+first_session=$(dotnet_dump analyze "$work/sessions.core" \
+  -c "dumpheap -mt $session_mt -short" -c exit | sed -n 2p)
+record sessions gcroot-session-state-linux-net10.txt "gcroot $first_session" \
+  "$sessions; the first SessionState"
+payload=$(dotnet_dump analyze "$work/sessions.core" \
+  -c "dumpheap -mt $bytes_mt -min 16000 -max 17000 -short" -c exit | sed -n 2p)
+record sessions gcroot-payload-byte-array-linux-net10.txt "gcroot $payload" \
+  "$sessions; the first 16 KB byte[] (a SessionState payload)"
+record sessions gcroot-no-root-linux-net10.txt 'gcroot 0x10' "$sessions; an address that is no object"
+record sessions clrstack-f-sessions-linux-net10.txt 'clrstack -f' "$sessions; main thread in Thread.Sleep"

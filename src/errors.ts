@@ -16,6 +16,8 @@ export type HarnessErrorCode =
   | 'BAD_DUMP'
   | 'BAD_SYMBOLS'
   | 'IO'
+  /** The job queue (Redis) cannot be reached, refuses us, or is not Redis. */
+  | 'QUEUE'
   /** Anything that is not one of the harness's own errors (a bug, or a library's error). */
   | 'INTERNAL';
 
@@ -170,6 +172,13 @@ export class BadDumpError extends HarnessError {
 export class IoError extends HarnessError {
   constructor(message: string, options: HarnessErrorOptions = {}) {
     super('IO', message, options);
+  }
+}
+
+/** The job queue's Redis: unreachable, wrong password, not Redis (`analyze --queue`, `worker`). */
+export class QueueError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('QUEUE', message, options);
   }
 }
 

@@ -47,10 +47,13 @@ export { parseWinedbgInfoMaps } from './engine/dialects/winedbg/info-maps.js';
 // The built-in minidump reader.
 export * from './minidump/index.js';
 
-// The stack walker (a pure leaf) and its wiring to a dump: images, export names, every thread.
+// The dump processor (rust-minidump's minidump-processor): a dump, walked and named, typed; and
+// its `inspect --json` form.
+export * from './processor/index.js';
+export * from './report/inspect/index.js';
+
+// The stack walker (a pure leaf) and the supplier of module images.
 export * as stackwalk from './stackwalk/index.js';
-export { walkDumpStacks } from './processor/dump-stacks.js';
-export type { DumpStacks, DumpStacksOptions } from './processor/dump-stacks.js';
 export { dumpImages, localPaths } from './symbols/supplier/image-locator.js';
 export type { DumpImages, ImageLocatorOptions } from './symbols/supplier/image-locator.js';
 

@@ -65,6 +65,42 @@ export function addSymbolOptions(command: Command, what = 'symbol path for the d
     .option('--symbol-path <path>', 'same as --symbols');
 }
 
+/**
+ * Builtin symbols: `--symbol-timeout` (deadline per download) and `--symbol-max-size` (largest
+ * symbol file downloaded or expanded from a `.pd_` cabinet), docs/symbols.md "Bounds and failures".
+ */
+export function addSymbolLimitOptions<C extends Command>(command: C): C {
+  command
+    .addOption(
+      durationOption(
+        '--symbol-timeout <duration>',
+        'builtin: deadline per symbol download: 30s, 2m (default 60s; refused or 5xx: 3 tries)',
+      ),
+    )
+    .addOption(
+      sizeOption(
+        '--symbol-max-size <size>',
+        'builtin: largest symbol file downloaded or expanded from a .pd_ (default 1GB; a PDB also at most 64x its module, 64MB min)',
+      ),
+    );
+  return command;
+}
+
+/** The parsed `--symbol-timeout` / `--symbol-max-size`, as analyzeDumps and the symbolizer take them. */
+export function symbolLimitsOf(cli: { symbolTimeout?: string; symbolMaxSize?: string }): {
+  symbolDownloadTimeoutMs?: number;
+  symbolMaxBytes?: number;
+} {
+  return {
+    ...(cli.symbolTimeout === undefined
+      ? {}
+      : { symbolDownloadTimeoutMs: parseDuration(cli.symbolTimeout, '--symbol-timeout') }),
+    ...(cli.symbolMaxSize === undefined
+      ? {}
+      : { symbolMaxBytes: parseSizeKb(cli.symbolMaxSize, '--symbol-max-size') * 1024 }),
+  };
+}
+
 /** The symbol path from either spelling; both at once is a usage error. */
 export function symbolPathOf(cli: { symbols?: string; symbolPath?: string }): string | undefined {
   if (cli.symbols !== undefined && cli.symbolPath !== undefined && cli.symbols !== cli.symbolPath) {

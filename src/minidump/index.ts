@@ -19,28 +19,3 @@ export type { ProcessVmCounters } from './streams/process-vm-counters.js';
 export type { MemoryRegion, MemoryInfoSummary } from './streams/memory-info-list.js';
 export type { ThreadInfo } from './streams/thread-info-list.js';
 export type { BreakpadInfo } from './streams/breakpad-info.js';
-
-// Deprecated here, kept for one release: inspecting a dump is the processor's job now
-// (src/processor/); import these from there.
-export { inspectDump } from '../processor/inspect.js';
-export type {
-  InspectDumpOptions,
-  InspectedDump,
-  InspectedDumpOk,
-  InspectedDumpFailed,
-  InspectedException,
-  InspectedModule,
-  InspectedUnloadedModule,
-  InspectedThread,
-  InspectedProcess,
-  InspectedSystem,
-  InspectedMemory,
-  InspectedStream,
-} from '../processor/inspect.js';
-export type {
-  InspectedFrame,
-  InspectedStack,
-  InspectedStacks,
-} from '../processor/inspect-stacks.js';
-export type { DumpKind } from '../processor/dump-kind.js';
-export type { DumpWriter } from '../processor/writer-fingerprint.js';

@@ -3,6 +3,7 @@
 // cannot be parsed becomes a warning and an empty answer; only an unreadable header or directory
 // (BadDumpError) or an I/O failure (IoError) is thrown.
 import { BadDumpError, isHarnessError } from '../errors.js';
+import { WarningLog } from '../warning-log.js';
 import { directoryExtent, parseDirectory, type StreamInfo } from './directory.js';
 import { HEADER_SIZE, parseHeader, type MinidumpHeader } from './header.js';
 import { MemoryMap, type MemoryMapStats } from './memory-map.js';
@@ -28,11 +29,16 @@ import {
   type MemoryListResult,
 } from './streams/memory-lists.js';
 import { parseMiscInfo, type MiscInfo } from './streams/misc-info.js';
-import { parseModuleList, type DumpModule } from './streams/module-list.js';
+import {
+  MAX_MODULES,
+  MODULE_ENTRY_SIZE,
+  parseModuleList,
+  type DumpModule,
+} from './streams/module-list.js';
 import { parseProcessVmCounters, type ProcessVmCounters } from './streams/process-vm-counters.js';
 import { parseSystemInfo, type SystemInfo } from './streams/system-info.js';
 import { parseThreadInfoList, type ThreadInfo } from './streams/thread-info-list.js';
-import { parseThreadList, type DumpThread } from './streams/thread-list.js';
+import { MAX_THREADS, parseThreadList, type DumpThread } from './streams/thread-list.js';
 import { parseThreadNames } from './streams/thread-names.js';
 import { parseUnloadedModuleList, type UnloadedModule } from './streams/unloaded-module-list.js';
 
@@ -44,6 +50,20 @@ export interface OpenMinidumpOptions {
 
 /** Structure streams bigger than this are corrupt (a Memory64List of 4M ranges is 64 MiB). */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bytes of strings and CodeView records one dump may make the reader follow (names of modules,
+ * threads, handle types…). A real dump needs well under 1 MiB; a hostile one pointing thousands of
+ * entries at 64 KiB strings would otherwise turn a small file into gigabytes of text.
+ */
+export const MAX_REFERENCED_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of a ModuleList that hold MAX_MODULES entries (count, padding, entries). */
+const MODULE_LIST_BYTES = 8 + MAX_MODULES * MODULE_ENTRY_SIZE;
+
+function threadListBytes(extended: boolean): number {
+  return 8 + MAX_THREADS * (extended ? 64 : 48);
+}
 
 export interface MinidumpThread extends DumpThread {
   name?: string;
@@ -76,12 +96,12 @@ export async function openMinidump(
   try {
     const header = parseHeader(path, await reader.read(0, HEADER_SIZE), reader.size);
     const extent = directoryExtent(path, header, reader.size);
-    const warnings: string[] = [];
+    const warnings = new WarningLog();
     const streams = parseDirectory(
       path,
       await reader.read(extent.offset, extent.length),
       reader.size,
-      (m) => warnings.push(m),
+      (m) => warnings.add(m),
     );
     return new Minidump(reader, header, streams, warnings);
   } catch (error) {
@@ -96,7 +116,12 @@ export class Minidump {
   readonly header: MinidumpHeader;
   readonly #reader: PositionedFileReader;
   readonly #streams: readonly StreamInfo[];
-  readonly #warnings: string[];
+  readonly #warnings: WarningLog;
+  /** What the file references past its end, by what it is (`ModuleList strings`), counted. */
+  readonly #pastEnd = new Map<string, number>();
+  /** Strings read so far, by RVA (hundreds of entries often share one name). */
+  readonly #strings = new Map<number, string>();
+  #referencedBytes = 0;
   readonly #cache = new Map<string, Promise<unknown>>();
   /** The address map once built: readMemory's hot path skips a promise hop with it. */
   #map: MemoryMap | undefined;
@@ -106,7 +131,7 @@ export class Minidump {
     reader: PositionedFileReader,
     header: MinidumpHeader,
     streams: StreamInfo[],
-    warnings: string[],
+    warnings: WarningLog,
   ) {
     this.#reader = reader;
     this.path = reader.path;
@@ -126,9 +151,33 @@ export class Minidump {
     return this.#streams.map((s) => ({ ...s }));
   }
 
-  /** What was odd about the file so far (grows as streams are parsed); never repeats a line. */
+  /**
+   * What was odd about the file so far (grows as streams are parsed); never repeats a line, and
+   * bounded: the first few of each kind, then one line saying how many more (warning-log.ts).
+   */
   warnings(): string[] {
-    return [...new Set(this.#warnings)];
+    return this.#warnings.list();
+  }
+
+  /** Adds a warning (callers above the reader: the processor's own findings about this dump). */
+  warn(message: string, kind?: string): void {
+    this.#warnings.add(message, kind);
+  }
+
+  /**
+   * What the file references beyond its end, counted by what it is: streams, strings and
+   * CodeView records so far (grows as streams are parsed); `notePastEnd` adds the rest.
+   */
+  pastEnd(): ReadonlyMap<string, number> {
+    for (const s of this.#streams) {
+      if (s.truncated) this.#pastEnd.set(`${s.name} stream`, 1);
+    }
+    return this.#pastEnd;
+  }
+
+  /** Counts `count` more of `what` past the end of the file (a thread context, memory bytes…). */
+  notePastEnd(what: string, count = 1): void {
+    this.#pastEnd.set(what, (this.#pastEnd.get(what) ?? 0) + count);
   }
 
   /** The first directory entry of `type`. */
@@ -154,7 +203,8 @@ export class Minidump {
   }
 
   modules(): Promise<DumpModule[]> {
-    return this.#parse(StreamType.ModuleList, [], (ctx) => parseModuleList(ctx));
+    // Only the entries that will be read come off the disk (a 108 MB list of a million is cut).
+    return this.#parse(StreamType.ModuleList, [], (ctx) => parseModuleList(ctx), MODULE_LIST_BYTES);
   }
 
   unloadedModules(): Promise<UnloadedModule[]> {
@@ -198,8 +248,18 @@ export class Minidump {
       const extended =
         !this.stream(StreamType.ThreadList) && this.stream(StreamType.ThreadExList) !== undefined;
       const list = extended
-        ? await this.#parse(StreamType.ThreadExList, [], (ctx) => parseThreadList(ctx, true))
-        : await this.#parse(StreamType.ThreadList, [], (ctx) => parseThreadList(ctx, false));
+        ? await this.#parse(
+            StreamType.ThreadExList,
+            [],
+            (ctx) => parseThreadList(ctx, true),
+            threadListBytes(true),
+          )
+        : await this.#parse(
+            StreamType.ThreadList,
+            [],
+            (ctx) => parseThreadList(ctx, false),
+            threadListBytes(false),
+          );
       const names = await this.#parse(StreamType.ThreadNames, new Map<number, string>(), (ctx) =>
         parseThreadNames(ctx),
       );
@@ -287,10 +347,12 @@ export class Minidump {
       const map = MemoryMap.fromColumns([small.ranges, big.ranges]);
       this.#map = map;
       if (map.stats.overlapCount > 0) {
-        this.#warnings.push(
+        this.#warnings.add(
           `${map.stats.overlapCount} captured memory range(s) overlap earlier ones (${map.stats.overlapBytes} bytes); the first capture of each address is used`,
         );
       }
+      const missingBytes = small.missingBytes + big.missingBytes;
+      if (missingBytes > 0) this.notePastEnd('bytes of captured memory', missingBytes);
       const sources: MemorySummary['sources'] = [];
       if (this.stream(StreamType.MemoryList)) sources.push('MemoryList');
       if (this.stream(StreamType.Memory64List)) sources.push('Memory64List');
@@ -300,10 +362,23 @@ export class Minidump {
           ...map.stats,
           sources,
           memory64DeclaredBytes: big.declaredBytes,
-          missingBytes: small.missingBytes + big.missingBytes,
+          missingBytes,
         },
       };
     });
+  }
+
+  /** Takes `bytes` from the dump's budget for followed references; false once it is spent. */
+  #spend(bytes: number): boolean {
+    if (this.#referencedBytes + bytes > MAX_REFERENCED_BYTES) {
+      this.#warnings.add(
+        `the dump references more than ${MAX_REFERENCED_BYTES} bytes of strings and CodeView records; the rest are not read`,
+        'referenced-bytes budget',
+      );
+      return false;
+    }
+    this.#referencedBytes += bytes;
+    return true;
   }
 
   #once<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -315,10 +390,15 @@ export class Minidump {
     return cached;
   }
 
-  #parse<T>(type: number, fallback: T, parse: (ctx: StreamContext) => T | Promise<T>): Promise<T> {
+  #parse<T>(
+    type: number,
+    fallback: T,
+    parse: (ctx: StreamContext) => T | Promise<T>,
+    maxBytes = MAX_STREAM_BYTES,
+  ): Promise<T> {
     return this.#once(`stream:${type}`, () => {
       const info = this.stream(type);
-      return info ? this.#guard(info, fallback, parse) : Promise.resolve(fallback);
+      return info ? this.#guard(info, fallback, parse, maxBytes) : Promise.resolve(fallback);
     });
   }
 
@@ -327,30 +407,34 @@ export class Minidump {
     info: StreamInfo,
     fallback: T,
     parse: (ctx: StreamContext) => T | Promise<T>,
+    maxBytes = MAX_STREAM_BYTES,
   ): Promise<T> {
     try {
-      return await parse(await this.#context(info));
+      return await parse(await this.#context(info, maxBytes));
     } catch (error) {
       // I/O failures and aborts are the caller's business; anything else is a malformed stream.
       if (isHarnessError(error) && !(error instanceof BadDumpError)) throw error;
-      this.#warnings.push(
+      this.#warnings.add(
         `${info.name}: unreadable (${error instanceof Error ? error.message : String(error)})`,
       );
       return fallback;
     }
   }
 
-  async #context(info: StreamInfo): Promise<StreamContext> {
+  async #context(info: StreamInfo, maxBytes: number): Promise<StreamContext> {
     let length = Math.max(0, Math.min(info.size, this.fileSize - info.rva));
+    // A list read only as far as its parser's entry cap: the parser says what it left out.
+    if (maxBytes < MAX_STREAM_BYTES) length = Math.min(length, maxBytes);
     if (length > MAX_STREAM_BYTES) {
-      this.#warnings.push(
+      this.#warnings.add(
         `${info.name}: ${info.size}-byte stream is implausibly large; only the first ${MAX_STREAM_BYTES} bytes are read`,
       );
       length = MAX_STREAM_BYTES;
     }
     const data = await this.#reader.read(info.rva, length);
-    const warn = (message: string) => this.#warnings.push(message);
+    const warn = (message: string, kind?: string) => this.#warnings.add(message, kind);
     const read = (offset: number, n: number) => this.#reader.read(offset, n);
+    const pastEnd = (what: string) => this.notePastEnd(`${info.name} ${what}`);
     return {
       file: this.path,
       fileSize: this.fileSize,
@@ -358,10 +442,22 @@ export class Minidump {
       data,
       warn,
       read,
+      pastEnd,
+      followReference: (bytes) => this.#spend(bytes),
       readString: async (rva, what) => {
-        const result = await readMinidumpString(read, rva, this.fileSize);
-        if (result.ok) return result.value;
-        warn(`${info.name}: ${what}: ${result.reason}`);
+        const known = this.#strings.get(rva);
+        if (known !== undefined) return known;
+        if (rva !== 0 && rva + 4 > this.fileSize) {
+          pastEnd('strings');
+          return null;
+        }
+        const result = await readMinidumpString(read, rva, this.fileSize, (n) => this.#spend(n));
+        if (result.ok) {
+          this.#strings.set(rva, result.value);
+          return result.value;
+        }
+        if (result.pastEnd === true) pastEnd('strings');
+        else warn(`${info.name}: ${what}: ${result.reason}`);
         return null;
       },
     };

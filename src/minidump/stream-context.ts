@@ -11,7 +11,12 @@ export interface StreamContext {
   info: StreamInfo;
   /** The stream's bytes that are in the file (shorter than info.size when truncated). */
   data: Buffer;
-  warn(message: string): void;
+  /** A warning; `kind` groups repeats of one problem (see warning-log.ts). */
+  warn(message: string, kind?: string): void;
+  /** Counts a reference that lies past the end of the file (`strings`, `CodeView records`). */
+  pastEnd(what: string): void;
+  /** Asks to read `bytes` more of referenced data (CodeView…); false once the dump's budget is spent. */
+  followReference(bytes: number): boolean;
   /** Bytes at a file offset (fewer at EOF). */
   read(offset: number, length: number): Promise<Buffer>;
   /** A MINIDUMP_STRING at `rva`, or null (with a warning) when it cannot be read. */
@@ -23,6 +28,8 @@ export interface ListLayout {
   offset: number;
   count: number;
   entrySize: number;
+  /** The count the stream claims, before it was clamped to what the bytes read hold. */
+  claimed?: number;
 }
 
 /** `count u32` then entries, with optional 4 bytes of padding after the count. */
@@ -35,7 +42,7 @@ export function oldStyleList(ctx: StreamContext, entrySize: number): ListLayout 
   const claimed = u32(data, 0);
   // Writers that pad the count to 8 bytes make DataSize exactly 8 + n·entry.
   const offset = info.size === 8 + claimed * entrySize && claimed > 0 ? 8 : 4;
-  return { offset, count: clampCount(ctx, claimed, offset, entrySize), entrySize };
+  return { offset, count: clampCount(ctx, claimed, offset, entrySize), entrySize, claimed };
 }
 
 /** {SizeOfHeader, SizeOfEntry, NumberOfEntries (u32 or u64)} then entries stepped by SizeOfEntry. */
@@ -75,7 +82,10 @@ function clampCount(
 ): number {
   const fits = Math.max(0, Math.floor((ctx.data.length - offset) / entrySize));
   if (claimed <= fits) return claimed;
-  const why = ctx.data.length < ctx.info.size ? ' (the stream is truncated)' : '';
+  const whole = Math.max(0, Math.floor((ctx.info.size - offset) / entrySize));
+  // The caller read only the first entries (its own cap): it says so itself.
+  if (claimed <= whole && !ctx.info.truncated) return fits;
+  const why = ctx.info.truncated ? ' (the stream is truncated)' : '';
   ctx.warn(
     `${ctx.info.name}: claims ${claimed} entries but its ${ctx.data.length} bytes hold only ${fits}${why}; reading ${fits}`,
   );

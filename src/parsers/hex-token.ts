@@ -16,3 +16,11 @@ export function hexToken(token: string): string | null {
   if (firstSignificant === -1) return '0x0';
   return firstSignificant === 0 ? `0x${token}` : `0x${token.slice(firstSignificant)}`;
 }
+
+/**
+ * A record's `0x…` address (as parsers write them, e.g. `0x7ffe0000`) back as a number, for
+ * arithmetic over parsed records; the one place text becomes an address again.
+ */
+export function addressOf(hex: string): bigint {
+  return BigInt(hex);
+}

@@ -29,7 +29,9 @@ export type {
   ClrStackVariable,
 } from './clr-stack.js';
 export type { DebuggerEventRecord } from './debugger-event.js';
+export type { DumpHeapShortRecord } from './dump-heap-short.js';
 export type { DumpHeapStatRecord, DumpHeapStatType } from './dump-heap-stat.js';
+export type { GcRootLink, GcRootPath, GcRootRecord } from './gc-root.js';
 export type { DumpWrittenRecord } from './dump-written.js';
 export type { EeHeapGcHeap, EeHeapGcRecord, EeHeapGcSegment } from './ee-heap-gc.js';
 export type { ExceptionRecordRecord } from './exception-record.js';

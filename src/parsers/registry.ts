@@ -9,11 +9,13 @@ import { clrStackDescriptor } from './clr-stack.js';
 import { debuggerEventDescriptor } from './debugger-event.js';
 import type { ParserDescriptor, RecordOf } from './descriptor.js';
 import type { ParsedEntry } from './records.js';
+import { dumpHeapShortDescriptor } from './dump-heap-short.js';
 import { dumpHeapStatDescriptor } from './dump-heap-stat.js';
 import { dumpWrittenDescriptor } from './dump-written.js';
 import { eeHeapGcDescriptor } from './ee-heap-gc.js';
 import { exceptionRecordDescriptor } from './exception-record.js';
 import { extensionLoadDescriptor } from './extension-load.js';
+import { gcRootDescriptor } from './gc-root.js';
 import { heapStatDescriptor } from './heap-stat.js';
 import { heapSummaryDescriptor } from './heap-summary.js';
 import { lastEventDescriptor } from './last-event.js';
@@ -45,6 +47,8 @@ export const PARSERS = [
   addressSummaryDescriptor,
   umdhDiffDescriptor,
   umdhLogDescriptor,
+  dumpHeapShortDescriptor,
+  gcRootDescriptor,
   startupDescriptor,
   sessionEndDescriptor,
   unknownDescriptor,

@@ -1,7 +1,6 @@
-// Puts names on walked frames through any SymbolProvider. A caller frame is looked up at its
-// return address minus one (the call instruction's last byte), as debuggers do, so a call that
-// is the last instruction of a function names that function and not the next one; the offset
-// shown is still from the return address.
+// Names and labels of walked frames. The walker names frames itself as it finds them
+// (WalkInput.symbols, at each frame's `instruction`); nameFrames is for frames walked without a
+// namer, looked up the same way: at `instruction`, the offset still from the frame's address.
 import type { StackFrame, SymbolProvider } from './types.js';
 
 export async function nameFrames(
@@ -9,9 +8,9 @@ export async function nameFrames(
   provider: SymbolProvider,
 ): Promise<void> {
   for (const frame of frames) {
-    if (frame.module === undefined || frame.moduleOffset === undefined) continue;
-    const back = frame.index > 0 ? 1 : 0;
-    const hit = await provider.lookup(frame.module, frame.moduleOffset - back);
+    if (frame.module === undefined || frame.symbol !== undefined) continue;
+    const hit = await provider.lookup(frame.module, Number(frame.instruction - frame.module.base));
+    const back = Number(frame.address - frame.instruction);
     if (hit !== undefined) frame.symbol = { ...hit, offset: hit.offset + back };
   }
 }

@@ -5,6 +5,8 @@
 // and members, never rename). The frame shape follows rust-minidump's StackFrame and its
 // FrameTrust (https://docs.rs/minidump-unwind/latest/minidump_unwind/enum.FrameTrust.html).
 
+import type { ModuleCodeView, ModuleIdentity } from '../common/module-identity.js';
+
 /** The CPU whose stacks are walked. */
 export type StackArch = 'x86' | 'amd64';
 
@@ -19,35 +21,12 @@ export type StackArch = 'x86' | 'amd64';
  */
 export type FrameTrust = 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
 
-/** A loaded module as the dump describes it: enough to find its image and its symbol files. */
-export interface ModuleRef {
-  /** File name, `av.exe`. */
-  name: string;
-  /** Full path as the dump records it (`Z:\tmp\av.exe`, `C:\windows\system32\ntdll.dll`). */
-  path: string;
-  base: bigint;
-  /** SizeOfImage. */
-  size: number;
-  /** PE TimeDateStamp. */
-  timestamp: number;
-  checksum?: number;
-  /** Symbol-server code id: `%08X(timestamp)%x(size)`. */
-  codeId?: string;
-  /** CodeView identity of the matching PDB, when the dump records one. */
-  codeView?: ModuleCodeView;
-}
-
-export interface ModuleCodeView {
-  /** `av.pdb`. */
-  pdbName?: string;
-  /** The PDB path as the linker wrote it. */
-  pdbPath?: string;
-  /** Registry-form GUID, lower case with dashes. */
-  guid?: string;
-  age?: number;
-  /** Symbol-server debug id: GUID (32 upper-case hex) + age in hex. */
-  debugId?: string;
-}
+/**
+ * A loaded module as the dump describes it: the one ModuleIdentity of the dump side
+ * (src/common/module-identity.ts). The walker keeps the object it was handed on each frame.
+ */
+export type ModuleRef = ModuleIdentity;
+export type { ModuleIdentity, ModuleCodeView };
 
 /** A name for an address: `function+offset`, and the source line when a symbol file has it. */
 export interface SymbolHit {
@@ -66,11 +45,21 @@ export interface SymbolProvider {
   lookup(module: ModuleRef, rva: number): SymbolHit | undefined | Promise<SymbolHit | undefined>;
 }
 
+/** Why a walk ended: `end` (no caller: thread start), `limit`, `budget`, `cycle`, `lost`. */
+export type WalkStop = 'end' | 'limit' | 'budget' | 'cycle' | 'lost';
+
 /** One walked frame. Frame 0 is where the thread is; each later frame is a caller. */
 export interface StackFrame {
   index: number;
   /** Instruction pointer: frame 0's current instruction, else the return address into it. */
   address: bigint;
+  /**
+   * The address names and source lines are looked up at, decided once, here (rust-minidump's
+   * `StackFrame::instruction`): the instruction pointer for a frame taken from a register context,
+   * else the return address minus one, inside the call instruction, so a call that is the last
+   * instruction of a function names that function and its line, not the next one.
+   */
+  instruction: bigint;
   /**
    * The return address this frame was found through (address of frames ≥ 1); debuggers look it
    * up at `address - 1` so a call at a function's very end names the caller, not the next one.
@@ -84,7 +73,7 @@ export interface StackFrame {
   module?: ModuleRef;
   /** `address - module.base`. */
   moduleOffset?: number;
-  /** Filled by a SymbolProvider. */
+  /** Named during the walk by WalkInput.symbols (offset from the function start to `address`). */
   symbol?: SymbolHit;
 }
 
@@ -94,8 +83,7 @@ export interface StackWalk {
   frames: StackFrame[];
   /** A corrupt or truncated stack ends the walk with a warning here, never an error. */
   warnings: string[];
-  /** Why the walk ended: `end` (no caller: thread start), `limit`, `budget`, `cycle`, `lost`. */
-  stop: 'end' | 'limit' | 'budget' | 'cycle' | 'lost';
+  stop: WalkStop;
 }
 
 /** The target's memory (a dump's captured ranges). null or a short answer: not captured. */
@@ -207,6 +195,8 @@ export interface WalkInput {
   /** Parsed images by module base (see image.ts), found by the caller through an ImageLocator. */
   images?: ModuleImages;
   unwind?: UnwindProvider;
+  /** Names each frame as it is found, at its `instruction` (symbol files, then export tables). */
+  symbols?: SymbolProvider;
   limits?: WalkLimits;
 }
 

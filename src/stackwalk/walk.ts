@@ -12,6 +12,7 @@ import type {
   RegisterSet,
   StackFrame,
   StackWalk,
+  SymbolProvider,
   WalkInput,
 } from './types.js';
 import { WalkMemory } from './walk-memory.js';
@@ -77,7 +78,9 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
   for (;;) {
     const ip = registers[ipName] ?? 0n;
     const sp = registers[spName] ?? 0n;
-    frames.push(makeFrame(frames.length, ip, sp, registers, trust, modules, x64));
+    const frame = makeFrame(frames.length, ip, sp, registers, trust, modules, x64);
+    if (input.symbols !== undefined) await nameFrame(frame, input.symbols);
+    frames.push(frame);
     if (frames.length >= maxFrames) {
       stop = 'limit';
       warnings.push(`stopped after ${maxFrames} frames`);
@@ -194,14 +197,28 @@ function makeFrame(
   modules: ModuleIndex,
   x64: boolean,
 ): StackFrame {
-  const frame: StackFrame = { index, address: ip, stackPointer: sp, trust };
+  // The lookup address, decided here once (types.ts StackFrame.instruction).
+  const instruction = trust === 'context' || ip === 0n ? ip : ip - 1n;
+  const frame: StackFrame = { index, address: ip, instruction, stackPointer: sp, trust };
   if (index > 0) frame.returnAddress = ip;
   const fp = registers[x64 ? 'rbp' : 'ebp'];
   if (fp !== undefined) frame.framePointer = fp;
-  const module = modules.at(index > 0 && ip > 0n ? ip - 1n : ip);
+  const module = modules.at(instruction);
   if (module !== undefined) {
     frame.module = module;
     frame.moduleOffset = Number(ip - module.base);
   }
   return frame;
+}
+
+/**
+ * Names a frame at its `instruction`; the offset shown is from the function start to the frame's
+ * address, as debuggers print it (`av!main+0x2f` for the return address, not the call).
+ */
+async function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> {
+  if (frame.module === undefined) return;
+  const hit = await symbols.lookup(frame.module, Number(frame.instruction - frame.module.base));
+  if (hit !== undefined) {
+    frame.symbol = { ...hit, offset: hit.offset + Number(frame.address - frame.instruction) };
+  }
 }

@@ -16,6 +16,8 @@ const NO_STREAM = 0xffff;
 
 export interface DbiHeader {
   age: number;
+  /** The global symbols stream (0xffff: none). */
+  globalStream: number;
   publicStream: number;
   symRecordStream: number;
   machine: number;
@@ -47,6 +49,8 @@ export interface Dbi {
   contributions: SectionContribution[];
   /** RVA of each section, index 0 = section 1. */
   sectionRvas: number[];
+  /** The stream of the section headers (undefined: none). */
+  sectionHeaderStream?: number;
 }
 
 export async function readDbi(msf: MsfFile): Promise<Dbi> {
@@ -57,6 +61,7 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   if (h.readInt32LE(0) !== -1) throw bad('an old (pre-7.0) DBI header');
   const header: DbiHeader = {
     age: h.readUInt32LE(8),
+    globalStream: h.readUInt16LE(12),
     publicStream: h.readUInt16LE(16),
     symRecordStream: h.readUInt16LE(20),
     machine: h.readUInt16LE(58),
@@ -77,11 +82,21 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   const modules = parseModules(modInfo, msf, bad);
   const contributions = parseContributions(sc, modules.length, bad);
   let sectionRvas: number[] = [];
+  let sectionHeaderStream: number | undefined;
   if (dbgHeader.length >= (DBG_SECTION_HEADERS + 1) * 2) {
     const stream = dbgHeader.readUInt16LE(DBG_SECTION_HEADERS * 2);
-    if (stream !== NO_STREAM) sectionRvas = await readSectionRvas(msf, stream);
+    if (stream !== NO_STREAM) {
+      sectionRvas = await readSectionRvas(msf, stream);
+      sectionHeaderStream = stream;
+    }
   }
-  return { header, modules, contributions, sectionRvas };
+  return {
+    header,
+    modules,
+    contributions,
+    sectionRvas,
+    ...(sectionHeaderStream === undefined ? {} : { sectionHeaderStream }),
+  };
 }
 
 function parseModules(b: Buffer, msf: MsfFile, bad: (why: string) => BadSymbolsError): DbiModule[] {

@@ -1,8 +1,9 @@
 // One bounded download from a symbol server through a fetch function the caller hands in (the
 // global fetch in production, anything fetch-shaped in tests). The caller's AbortSignal carries
-// the deadline; the body is read chunk by chunk and given up as soon as it passes maxBytes, so a
-// misbehaving server can cost neither unbounded memory nor unbounded time. A file over the limit
-// is that file's problem (BadSymbolsError); a server that fails is an IoError.
+// the deadline; the body is read chunk by chunk and each chunk handed to the caller's `write`
+// (a file on disk: the leaf never holds a whole body), given up as soon as it passes maxBytes, so
+// a misbehaving server can cost neither unbounded memory nor unbounded time. A file over the
+// limit is that file's problem (BadSymbolsError); a server that fails is an IoError.
 import { AbortedError, BadSymbolsError, IoError } from '../errors.js';
 
 export type FetchLike = (
@@ -15,12 +16,31 @@ export type FetchLike = (
   body: ReadableStream<Uint8Array> | null;
 }>;
 
-export type DownloadResult = { found: true; bytes: Buffer } | { found: false; status: number };
+/** Failures worth another try after a pause: refused or reset connections, HTTP 408/429/5xx. */
+const transient = new WeakSet<Error>();
+
+/**
+ * True for a download failure a retry may cure (the server restarting, overloaded, a dropped
+ * connection); false for a deadline already spent, an abort, or an answer that will not change.
+ */
+export function isTransientDownloadError(error: unknown): boolean {
+  return error instanceof Error && transient.has(error);
+}
+
+function markTransient<E extends Error>(error: E): E {
+  transient.add(error);
+  return error;
+}
+
+export type DownloadResult = { found: true; size: number } | { found: false; status: number };
+
+/** Where the body goes, chunk by chunk (awaited: the pace of the sink is the pace of the read). */
+export type ChunkSink = (chunk: Uint8Array) => Promise<void>;
 
 export async function download(
   fetch: FetchLike,
   url: string,
-  options: { signal: AbortSignal; maxBytes: number },
+  options: { signal: AbortSignal; maxBytes: number; write: ChunkSink },
 ): Promise<DownloadResult> {
   let response: Awaited<ReturnType<FetchLike>>;
   try {
@@ -38,7 +58,9 @@ export async function download(
   }
   if (response.status < 200 || response.status >= 300) {
     await response.body?.cancel().catch(() => undefined);
-    throw new IoError(`${url}: HTTP ${response.status} ${response.statusText}`.trim());
+    const error = new IoError(`${url}: HTTP ${response.status} ${response.statusText}`.trim());
+    const retry = response.status >= 500 || response.status === 429 || response.status === 408;
+    throw retry ? markTransient(error) : error;
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -48,31 +70,35 @@ export async function download(
       `${url}: ${declared} bytes is over the ${options.maxBytes}-byte download limit`,
     );
   }
-  if (!response.body) return { found: true, bytes: Buffer.alloc(0) };
+  if (!response.body) return { found: true, size: 0 };
   const reader = response.body.getReader();
-  const chunks: Buffer[] = [];
   let total = 0;
+  let finished = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        throw failure(url, error, options.signal);
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
       if (total > options.maxBytes) {
-        await reader.cancel().catch(() => undefined);
         throw new BadSymbolsError(
           url,
           `${url}: more than the ${options.maxBytes}-byte download limit`,
         );
       }
-      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      // The sink's errors (a full disk) are the caller's, not the server's: passed on as they are.
+      await options.write(next.value);
     }
-  } catch (error) {
-    if (error instanceof BadSymbolsError) throw error;
-    throw failure(url, error, options.signal);
+    finished = true;
   } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
-  return { found: true, bytes: Buffer.concat(chunks, total) };
+  return { found: true, size: total };
 }
 
 function failure(url: string, error: unknown, signal: AbortSignal): Error {
@@ -85,7 +111,9 @@ function failure(url: string, error: unknown, signal: AbortSignal): Error {
   }
   const cause =
     error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return new IoError(`${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
-    cause: error,
-  });
+  return markTransient(
+    new IoError(`${url}: ${error instanceof Error ? error.message : String(error)}${cause}`, {
+      cause: error,
+    }),
+  );
 }

@@ -21,7 +21,7 @@ export {
   type SymbolFileFormat,
   type SymbolKey,
 } from './store-layout.js';
-export { extractCab, isCab } from './cab.js';
+export { expandCab, extractCab, isCab } from './cab.js';
 export {
   MAX_SEGMENT_BYTES,
   safeFileName,
@@ -31,4 +31,4 @@ export {
   type SafeName,
 } from './safe-name.js';
 export { readImageIdentity, type ImageIdentity } from './pe-codeview.js';
-export { download, type FetchLike } from './download.js';
+export { download, isTransientDownloadError, type ChunkSink, type FetchLike } from './download.js';

@@ -10,6 +10,8 @@ export interface SymbolLookup {
   line?: number;
   /** Where the name came from: a procedure with a range, or the nearest public symbol below. */
   kind: 'function' | 'public';
+  /** The name is right but the file was read only in part: why (lines may be missing). */
+  warning?: string;
 }
 
 /** A loaded symbol file for one module, keyed by RVA (address − module base). */

@@ -33,6 +33,14 @@ export interface ModuleSymbols {
   lines: LineTable;
   /** Things skipped as malformed (counted, not fatal: the rest of the module is still good). */
   skipped: number;
+  /**
+   * Why the module's symbols were read only in part (a record of length 0 or past the stream's
+   * end, a stream that is not the module's): procs past that point are unknown, so an address
+   * no proc covers has no trustworthy name (the nearest public may be a neighbour's).
+   */
+  incomplete?: string;
+  /** Why some of its line tables were dropped (a corrupt C13 block): lines may be missing. */
+  linesIncomplete?: string;
 }
 
 export type SectionToRva = (section: number, offset: number) => number | undefined;
@@ -41,16 +49,22 @@ export type SectionToRva = (section: number, offset: number) => number | undefin
 export function parseProcs(
   symbols: Buffer,
   toRva: SectionToRva,
-): { procs: ProcRange[]; skipped: number } {
+): { procs: ProcRange[]; skipped: number; incomplete?: string } {
   const procs: ProcRange[] = [];
   let skipped = 0;
+  let incomplete: string | undefined;
   let at = 4;
   while (at + 4 <= symbols.length) {
     const length = symbols.readUInt16LE(at);
     const kind = symbols.readUInt16LE(at + 2);
     const end = at + 2 + length;
     if (length < 2 || end > symbols.length) {
+      // Nothing after this record can be found (records chain by length): the rest is lost.
       skipped++;
+      incomplete =
+        length < 2
+          ? `a symbol record of length ${length} at offset ${at}`
+          : `a symbol record at offset ${at} claims ${length} bytes, past the end (${symbols.length})`;
       break;
     }
     if (PROC_KINDS.has(kind) && length >= 38) {
@@ -65,7 +79,7 @@ export function parseProcs(
     at = end;
   }
   procs.sort((a, b) => a.rva - b.rva);
-  return { procs, skipped };
+  return { procs, skipped, ...(incomplete === undefined ? {} : { incomplete }) };
 }
 
 /** Line tables from a module's C13 substream; file names through the checksums and /names. */
@@ -73,7 +87,8 @@ export function parseC13Lines(
   c13: Buffer,
   names: StringTable,
   toRva: SectionToRva,
-): { lines: LineTable; skipped: number } {
+): { lines: LineTable; skipped: number; incomplete?: string } {
+  let incomplete: string | undefined;
   const checksumNames = new Map<number, string | undefined>();
   const blocks: { at: number; end: number }[] = [];
   let skipped = 0;
@@ -85,6 +100,7 @@ export function parseC13Lines(
     const end = start + length;
     if (end > c13.length) {
       skipped++;
+      incomplete = `a line subsection at offset ${at} claims ${length} bytes, past the end (${c13.length})`;
       break;
     }
     if (kind === DEBUG_S_FILECHKSMS) {
@@ -107,12 +123,14 @@ export function parseC13Lines(
   for (const { at: s, end } of blocks) {
     if (s + 12 > end) {
       skipped++;
+      incomplete ??= `a line block of ${end - s} bytes at offset ${s}`;
       continue;
     }
     const base = toRva(c13.readUInt16LE(s + 4), c13.readUInt32LE(s));
     const codeSize = c13.readUInt32LE(s + 8);
     if (base === undefined) {
       skipped++;
+      incomplete ??= `a line block in section ${c13.readUInt16LE(s + 4)}, which the image does not have`;
       continue;
     }
     let p = s + 12;
@@ -123,6 +141,7 @@ export function parseC13Lines(
       const entries = p + 12;
       if (blockSize < 12 || p + blockSize > end || entries + count * 8 > end) {
         skipped++;
+        incomplete ??= `a line block at offset ${p} claims ${count} lines in ${blockSize} bytes, past its subsection`;
         break;
       }
       const file = checksumNames.get(fileId);
@@ -149,6 +168,7 @@ export function parseC13Lines(
       files: order.map((i) => files[i]),
     },
     skipped,
+    ...(incomplete === undefined ? {} : { incomplete }),
   };
 }
 

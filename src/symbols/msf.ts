@@ -30,6 +30,8 @@ export class MsfFile {
   readonly #source: ByteSource;
   readonly #sizes: number[];
   readonly #blocks: Uint32Array[];
+  /** Streams whose block list is unsound (a cycle, blocks of another stream), with the reason. */
+  readonly #bad: Map<number, string>;
   readonly #cache = new Map<number, Promise<Buffer>>();
   readonly #maxCached: number;
 
@@ -39,8 +41,10 @@ export class MsfFile {
     sb: MsfSuperBlock,
     sizes: number[],
     blocks: Uint32Array[],
+    bad: Map<number, string>,
     maxCached: number,
   ) {
+    this.#bad = bad;
     this.name = name;
     this.#source = source;
     this.superBlock = sb;
@@ -55,12 +59,12 @@ export class MsfFile {
     name: string,
     options: { cacheBlocks?: number } = {},
   ): Promise<MsfFile> {
-    const bad = (why: string) => new BadSymbolsError(name, `${name}: not a usable PDB: ${why}`);
-    if (source.size < SUPERBLOCK_SIZE) throw bad(`only ${source.size} bytes`);
+    const refuse = (why: string) => new BadSymbolsError(name, `${name}: not a usable PDB: ${why}`);
+    if (source.size < SUPERBLOCK_SIZE) throw refuse(`only ${source.size} bytes`);
     const head = await source.read(0, SUPERBLOCK_SIZE);
-    if (head.length < SUPERBLOCK_SIZE) throw bad('the superblock is cut short');
+    if (head.length < SUPERBLOCK_SIZE) throw refuse('the superblock is cut short');
     if (!head.subarray(0, 32).equals(MSF_MAGIC)) {
-      throw bad(
+      throw refuse(
         head.subarray(0, 19).toString('latin1') === 'Microsoft C/C++ pro'
           ? 'a PDB 2.0 file (only PDB 7.0 is read)'
           : 'no MSF 7.00 signature',
@@ -73,51 +77,61 @@ export class MsfFile {
       blockMapAddr: head.readUInt32LE(52),
     };
     const { blockSize, numBlocks, numDirectoryBytes, blockMapAddr } = sb;
-    if (!BLOCK_SIZES.has(blockSize)) throw bad(`block size ${blockSize} is not a power of two`);
+    if (!BLOCK_SIZES.has(blockSize)) throw refuse(`block size ${blockSize} is not a power of two`);
     if (numBlocks === 0 || numBlocks * blockSize > source.size) {
-      throw bad(
+      throw refuse(
         `${numBlocks} blocks of ${blockSize} bytes do not fit in ${source.size} bytes (truncated?)`,
       );
     }
     if (numDirectoryBytes < 4 || numDirectoryBytes > numBlocks * blockSize) {
-      throw bad(`a stream directory of ${numDirectoryBytes} bytes`);
+      throw refuse(`a stream directory of ${numDirectoryBytes} bytes`);
     }
     const dirBlockCount = Math.ceil(numDirectoryBytes / blockSize);
-    if (dirBlockCount * 4 > blockSize) throw bad('the directory block map overflows its block');
+    if (dirBlockCount * 4 > blockSize) throw refuse('the directory block map overflows its block');
     if (blockMapAddr === 0 || blockMapAddr >= numBlocks) {
-      throw bad(`directory block map at block ${blockMapAddr} of ${numBlocks}`);
+      throw refuse(`directory block map at block ${blockMapAddr} of ${numBlocks}`);
     }
     const mapBytes = await source.read(blockMapAddr * blockSize, dirBlockCount * 4);
     const dirBlocks = new Uint32Array(dirBlockCount);
     const seen = new Set<number>();
     for (let i = 0; i < dirBlockCount; i++) {
       const block = mapBytes.readUInt32LE(i * 4);
-      if (block === 0 || block >= numBlocks) throw bad(`directory block ${block} is out of range`);
-      if (seen.has(block)) throw bad(`directory block ${block} is listed twice (a cycle)`);
+      if (block === 0 || block >= numBlocks)
+        throw refuse(`directory block ${block} is out of range`);
+      if (seen.has(block)) throw refuse(`directory block ${block} is listed twice (a cycle)`);
       seen.add(block);
       dirBlocks[i] = block;
     }
     const dir = await readBlocks(source, dirBlocks, blockSize, 0, numDirectoryBytes);
     const numStreams = dir.readUInt32LE(0);
     if (numStreams > MAX_STREAMS || 4 + numStreams * 4 > dir.length) {
-      throw bad(`the directory claims ${numStreams} streams`);
+      throw refuse(`the directory claims ${numStreams} streams`);
     }
     const sizes: number[] = [];
     const blocks: Uint32Array[] = [];
+    // Which stream owns each block: a block claimed twice (within one stream: a cycle; by two
+    // streams: one is read as the other) makes the later stream unreadable, with the reason, and
+    // the streams read at open (info, DBI) fail the file. Others cost only what they hold.
+    const owner = new Int32Array(numBlocks).fill(-1);
+    const bad = new Map<number, string>();
     let at = 4 + numStreams * 4;
     for (let s = 0; s < numStreams; s++) {
       const raw = dir.readUInt32LE(4 + s * 4);
       const size = raw === NIL_STREAM ? 0 : raw;
-      if (size > numBlocks * blockSize) throw bad(`stream ${s} claims ${size} bytes`);
+      if (size > numBlocks * blockSize) throw refuse(`stream ${s} claims ${size} bytes`);
       const count = Math.ceil(size / blockSize);
-      if (at + count * 4 > dir.length) throw bad(`the block list of stream ${s} is cut short`);
+      if (at + count * 4 > dir.length) throw refuse(`the block list of stream ${s} is cut short`);
       const list = new Uint32Array(count);
-      const inStream = new Set<number>();
       for (let i = 0; i < count; i++) {
         const block = dir.readUInt32LE(at + i * 4);
-        if (block >= numBlocks) throw bad(`stream ${s} names block ${block} of ${numBlocks}`);
-        if (inStream.has(block)) throw bad(`stream ${s} lists block ${block} twice (a cycle)`);
-        inStream.add(block);
+        if (block >= numBlocks) throw refuse(`stream ${s} names block ${block} of ${numBlocks}`);
+        const first = owner[block] ?? -1;
+        if (first === s && !bad.has(s)) {
+          bad.set(s, `stream ${s} lists block ${block} twice (a cycle)`);
+        } else if (first !== -1 && first !== s && !bad.has(s)) {
+          bad.set(s, `stream ${s} shares block ${block} with stream ${first}`);
+        }
+        owner[block] = s;
         list[i] = block;
       }
       at += count * 4;
@@ -130,12 +144,18 @@ export class MsfFile {
       sb,
       sizes,
       blocks,
+      bad,
       options.cacheBlocks ?? DEFAULT_CACHE_BLOCKS,
     );
   }
 
   get streamCount(): number {
     return this.#sizes.length;
+  }
+
+  /** Why stream `index` cannot be read (its block list repeats a block or shares one), if so. */
+  streamProblem(index: number): string | undefined {
+    return this.#bad.get(index);
   }
 
   /** Size of stream `index` in bytes (0 for nil or missing streams). */
@@ -154,6 +174,10 @@ export class MsfFile {
         this.name,
         `${this.name}: ${what} (${length} bytes at ${offset}) is outside stream ${index} (${size} bytes)`,
       );
+    }
+    const problem = this.#bad.get(index);
+    if (problem !== undefined) {
+      throw new BadSymbolsError(this.name, `${this.name}: not a usable PDB: ${problem}`);
     }
     if (length === 0) return Buffer.alloc(0);
     const bs = this.superBlock.blockSize;

@@ -4,7 +4,7 @@
 // public-symbol records. Nothing else of a (possibly huge) PDB is touched.
 import { BadSymbolsError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
-import { contributionAt, readDbi, type Dbi } from './dbi.js';
+import { contributionAt, DBI_STREAM, readDbi, type Dbi } from './dbi.js';
 import type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
 import {
   lineAt,
@@ -15,7 +15,16 @@ import {
   type SectionToRva,
 } from './module-stream.js';
 import { MsfFile } from './msf.js';
-import { readPdbInfo, StringTable, type PdbInfo } from './pdb-info.js';
+import { PDB_INFO_STREAM, readPdbInfo, StringTable, type PdbInfo } from './pdb-info.js';
+
+/** A module's symbols, or why they could not be read at all. */
+interface LoadedModule {
+  symbols?: ModuleSymbols;
+  problem?: string;
+}
+
+/** Warnings kept per file (a hostile PDB may have a broken record in every module). */
+const MAX_WARNINGS = 50;
 import { PublicsIndex } from './publics.js';
 
 export interface PdbIdentity {
@@ -38,7 +47,7 @@ export class PdbFile implements ModuleSymbolFile {
   readonly #toRva: SectionToRva;
   #names: Promise<StringTable> | undefined;
   #publics: Promise<PublicsIndex> | undefined;
-  readonly #modules = new Map<number, Promise<ModuleSymbols>>();
+  readonly #modules = new Map<number, Promise<LoadedModule>>();
   /** Malformed parts met while looking up (a module that failed to parse, skipped records). */
   readonly warnings: string[] = [];
 
@@ -88,17 +97,30 @@ export class PdbFile implements ModuleSymbolFile {
     if (at !== undefined) {
       const contribution = contributionAt(this.#dbi.contributions, at.section, at.offset);
       if (contribution !== undefined) {
-        const symbols = await this.#module(contribution.module);
+        const { symbols, problem } = await this.#module(contribution.module);
         const proc = symbols && procAt(symbols.procs, rva);
         if (symbols && proc) {
           const line = lineAt(symbols.lines, rva);
+          const partLines = line === undefined ? symbols.linesIncomplete : undefined;
           return {
             function: proc.name,
             functionOffset: rva - proc.rva,
             kind: 'function',
             ...(line?.file === undefined ? {} : { file: line.file }),
             ...(line === undefined ? {} : { line: line.line }),
+            ...(partLines === undefined
+              ? {}
+              : { warning: `${this.#moduleName(contribution.module)}: no line: ${partLines}` }),
           };
+        }
+        // The module that owns these bytes was read only in part: the nearest public below may
+        // be a neighbour (a static function has none), so no name rather than a wrong one.
+        const why = problem ?? symbols?.incomplete;
+        if (why !== undefined) {
+          throw new BadSymbolsError(
+            this.name,
+            `${this.name}: no name for +0x${rva.toString(16)}: the symbols of ${this.#moduleName(contribution.module)} were read only in part (${why})`,
+          );
         }
       }
     }
@@ -119,17 +141,35 @@ export class PdbFile implements ModuleSymbolFile {
     return best === -1 ? undefined : { section: best + 1, offset: rva - (rvas[best] ?? 0) };
   }
 
-  #module(index: number): Promise<ModuleSymbols | undefined> {
+  #moduleName(index: number): string {
+    return this.#dbi.modules[index]?.name ?? `module ${index}`;
+  }
+
+  /** A module's symbols, loaded once; a module that cannot be read says why (and warns once). */
+  #module(index: number): Promise<LoadedModule> {
     let loading = this.#modules.get(index);
     if (!loading) {
-      loading = this.#loadModule(index);
+      loading = this.#loadModule(index).then(
+        (symbols): LoadedModule => {
+          const why = symbols.incomplete ?? symbols.linesIncomplete;
+          if (why !== undefined) this.#warn(`${this.name}: ${this.#moduleName(index)}: ${why}`);
+          return { symbols };
+        },
+        (error: unknown): LoadedModule => {
+          const message = error instanceof Error ? error.message : String(error);
+          this.#warn(message);
+          return { problem: message };
+        },
+      );
       this.#modules.set(index, loading);
     }
-    return loading.catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!this.warnings.includes(message)) this.warnings.push(message);
-      return undefined;
-    });
+    return loading;
+  }
+
+  #warn(message: string): void {
+    if (!this.warnings.includes(message) && this.warnings.length < MAX_WARNINGS) {
+      this.warnings.push(message);
+    }
   }
 
   async #loadModule(index: number): Promise<ModuleSymbols> {
@@ -137,15 +177,25 @@ export class PdbFile implements ModuleSymbolFile {
     if (module?.stream === undefined) {
       return { procs: [], lines: emptyLines(), skipped: 0 };
     }
+    // A module's symbols live in a stream of their own: one that is the DBI, the info stream or
+    // another fixed stream would be read as symbol records (and name addresses after garbage).
+    const fixed = this.#fixedStreams().get(module.stream);
+    if (fixed !== undefined) {
+      throw new BadSymbolsError(
+        this.name,
+        `${this.name}: ${module.name}: its symbol stream is stream ${module.stream} (${fixed})`,
+      );
+    }
     const symbols = await this.msf.readStream(
       module.stream,
       0,
       module.symBytes,
       `${module.name} symbols`,
     );
-    const { procs, skipped } = parseProcs(symbols, this.#toRva);
+    const { procs, skipped, incomplete } = parseProcs(symbols, this.#toRva);
     let lines = emptyLines();
     let skippedLines = 0;
+    let linesIncomplete: string | undefined;
     if (module.c13Bytes > 0) {
       const c13 = await this.msf.readStream(
         module.stream,
@@ -156,13 +206,42 @@ export class PdbFile implements ModuleSymbolFile {
       const parsed = parseC13Lines(c13, await this.#stringTable(), this.#toRva);
       lines = parsed.lines;
       skippedLines = parsed.skipped;
+      linesIncomplete = parsed.incomplete;
     }
     if (skipped + skippedLines > 0) {
-      this.warnings.push(
+      this.#warn(
         `${this.name}: ${module.name}: ${skipped + skippedLines} malformed records skipped`,
       );
     }
-    return { procs, lines, skipped: skipped + skippedLines };
+    return {
+      procs,
+      lines,
+      skipped: skipped + skippedLines,
+      ...(incomplete === undefined ? {} : { incomplete }),
+      ...(linesIncomplete === undefined ? {} : { linesIncomplete }),
+    };
+  }
+
+  /** Streams with a fixed role (never a module's symbols), by index, with that role. */
+  #fixedStreams(): Map<number, string> {
+    const header = this.#dbi.header;
+    const roles: [number | undefined, string][] = [
+      [0, 'the old stream directory'],
+      [PDB_INFO_STREAM, 'the PDB info stream'],
+      [2, 'the type stream'],
+      [DBI_STREAM, 'the DBI stream'],
+      [4, 'the id stream'],
+      [header.publicStream, 'the publics stream'],
+      [header.symRecordStream, 'the symbol record stream'],
+      [header.globalStream, 'the globals stream'],
+      [this.#dbi.sectionHeaderStream, 'the section headers'],
+      [this.#info.namedStreams.get('/names'), 'the /names string table'],
+    ];
+    const map = new Map<number, string>();
+    for (const [stream, role] of roles) {
+      if (stream !== undefined && stream !== 0xffff && !map.has(stream)) map.set(stream, role);
+    }
+    return map;
   }
 
   #stringTable(): Promise<StringTable> {

@@ -2,6 +2,7 @@
 // (Wine's minidump writer leaves CvRecord empty): it names the PDB and its GUID+age, which is
 // how the right PDB is found and checked. PE layout:
 // https://learn.microsoft.com/windows/win32/debug/pe-format (optional header data directory 6).
+import { codeIdOf } from '../common/module-identity.js';
 import { BadSymbolsError } from '../errors.js';
 import { parseCodeView, type CodeViewInfo } from '../minidump/streams/codeview.js';
 import type { ByteSource } from './byte-source.js';
@@ -36,7 +37,7 @@ export async function readImageIdentity(source: ByteSource, label: string): Prom
   const identity: ImageIdentity = {
     timeDateStamp,
     sizeOfImage,
-    codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${sizeOfImage.toString(16)}`,
+    codeId: codeIdOf(timeDateStamp, sizeOfImage),
   };
   if (dirs + 7 * 8 > opt + optSize) return identity;
   const debugRva = head.readUInt32LE(dirs + 6 * 8);

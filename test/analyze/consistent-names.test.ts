@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../../src/minidump/index.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../src/report/analyze/analyze-record.js';
 import { readRecords } from '../../src/report/analyze/records-file.js';
 import { validate } from '../../src/report/schemas.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { expandInputs } from '../../src/workflows/analyze/inputs.js';
 import { REPO_ROOT } from '../helpers/wine.js';

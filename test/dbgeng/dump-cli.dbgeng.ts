@@ -2,7 +2,7 @@
 // (build/dbgeng/cdb, Microsoft's dbgeng.dll under Wine): no process list is injected, so the cdb
 // dialect finds the target the way a Wine host can (src/engine/dialects/cdb/wine-host-list.ts).
 import { expect } from 'chai';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import type { DumpResult } from '../../src/workflows/dump/dump.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

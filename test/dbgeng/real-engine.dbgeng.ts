@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { DebuggerSession } from '../../src/engine/debugger-session.js';
-import { inspectDump, type InspectedDumpOk } from '../../src/processor/inspect.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import { parseModules } from '../../src/parsers/modules.js';
 import { parseStack } from '../../src/parsers/stack.js';
 import { validate } from '../../src/report/schemas.js';

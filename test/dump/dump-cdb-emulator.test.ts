@@ -4,7 +4,7 @@
 // was attached to, so the read-back verification runs for real on the cdb path.
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { dumpProcess, type DumpResult } from '../../src/workflows/dump/dump.js';
 import { emulatedCdb } from '../watch/emulator.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

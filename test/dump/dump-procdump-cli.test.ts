@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { validate } from '../../src/report/schemas.js';
 import type { DumpResult } from '../../src/workflows/dump/dump.js';
 import { readCommit } from '../../src/workflows/dump/dump-series.js';

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../../src/processor/inspect.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { SYNTHETIC_DUMP_COMMENT } from './dump-file.js';
 import { EmulatorPty, readState, SCENARIOS, Scratch } from './emulator-pty.js';

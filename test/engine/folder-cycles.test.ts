@@ -1,6 +1,6 @@
 // Imports between folders point one way: a folder cycle (a file in A imports B while a file in B
-// imports A, directly or round a loop) means two folders are really one idea. This checks the
-// engine and the workflows, whose folders the dialect boundary and the session split created.
+// imports A, directly or round a loop) means two folders are really one idea. This checks every
+// folder of src/ (and the files directly in it).
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -53,13 +53,38 @@ function cycleThrough(graph: Map<string, Set<string>>, start: string): string[] 
   return [...reach(start)].filter((other) => other !== start && reach(other).has(start));
 }
 
+/**
+ * A folder and its own subfolder that lean on each other: the subfolder holds the parent's parts
+ * (cli/commands register on cli's program and use its context and exit codes; minidump/streams
+ * use the reader's byte helpers and stream context that minidump.ts hands them). Any other pair
+ * in a cycle fails the test.
+ */
+const PARENT_AND_PARTS: readonly (readonly [string, string])[] = [
+  ['cli', 'cli/commands'],
+  ['minidump', 'minidump/streams'],
+];
+
 describe('folder imports', () => {
-  it('form no cycle in src/engine and src/workflows', () => {
+  it('form no cycle between any two folders of src', () => {
     const graph = folderGraph();
-    const folders = [...graph.keys()].filter((f) => /^(engine|workflows)(\/|$)/.test(f));
-    expect(folders).to.include.members(['engine', 'engine/dialects', 'engine/dialects/cdb']);
+    const folders = [...graph.keys()];
+    expect(folders).to.include.members([
+      'engine',
+      'engine/dialects',
+      'engine/dialects/cdb',
+      'processor',
+      'minidump',
+      'stackwalk',
+      'symbols',
+      'symbols/supplier',
+      'report/inspect',
+      'workflows/analyze',
+    ]);
+    const allowed = (a: string, b: string) =>
+      PARENT_AND_PARTS.some(([x, y]) => (a === x && b === y) || (a === y && b === x));
     for (const folder of folders) {
-      expect(cycleThrough(graph, folder), `${folder} is in a folder cycle`).to.deep.equal([]);
+      const others = cycleThrough(graph, folder).filter((other) => !allowed(folder, other));
+      expect(others, `${folder} is in a folder cycle`).to.deep.equal([]);
     }
   });
 });

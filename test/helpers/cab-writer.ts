@@ -49,3 +49,43 @@ export function writeCab(name: string, data: Buffer, options: CabOptions = {}): 
   header.writeUInt16LE(options.compressionType ?? 1, headerSize + 6); // typeCompress
   return Buffer.concat([header, fileEntry, body]);
 }
+
+/**
+ * A cabinet bomb: `expandedBytes` of zeros in a few hundred KB. Each 32 KiB block of zeros
+ * deflates to the same few bytes (compressed without a dictionary, which MSZIP allows), so the
+ * cabinet is built without ever holding the expanded bytes.
+ */
+export function writeCabBomb(name: string, expandedBytes: number): Buffer {
+  const full = 32768;
+  const count = Math.ceil(expandedBytes / full);
+  if (count > 0xffff) throw new RangeError(`${expandedBytes} bytes need more than 65535 blocks`);
+  const block = (size: number) => {
+    const packed = deflateRawSync(Buffer.alloc(size));
+    const head = Buffer.alloc(8);
+    head.writeUInt16LE(packed.length + 2, 4);
+    head.writeUInt16LE(size, 6);
+    return Buffer.concat([head, Buffer.from('CK', 'latin1'), packed]);
+  };
+  const whole = block(full);
+  const last = expandedBytes - (count - 1) * full;
+  const blocks = Array.from({ length: count }, (_, i) =>
+    i === count - 1 && last !== full ? block(last) : whole,
+  );
+  const fileEntry = Buffer.concat([Buffer.alloc(16), Buffer.from(`${name}\0`, 'latin1')]);
+  fileEntry.writeUInt32LE(expandedBytes, 0);
+  fileEntry.writeUInt16LE(0x20, 14);
+  const dataStart = 36 + 8 + fileEntry.length;
+  const body = Buffer.concat(blocks);
+  const header = Buffer.alloc(44);
+  header.write('MSCF', 0, 'latin1');
+  header.writeUInt32LE(dataStart + body.length, 8);
+  header.writeUInt32LE(44, 16);
+  header[24] = 3;
+  header[25] = 1;
+  header.writeUInt16LE(1, 26);
+  header.writeUInt16LE(1, 28);
+  header.writeUInt32LE(dataStart, 36);
+  header.writeUInt16LE(count, 40);
+  header.writeUInt16LE(1, 42);
+  return Buffer.concat([header, fileEntry, body]);
+}

@@ -5,12 +5,12 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BadDumpError } from '../../src/errors.js';
+import { openMinidump } from '../../src/minidump/index.js';
 import {
   inspectDump,
-  openMinidump,
   type InspectedDump,
   type InspectedDumpOk,
-} from '../../src/minidump/index.js';
+} from '../../src/report/inspect/index.js';
 import { wineRigReady } from '../helpers/wine.js';
 import {
   corruptCopy,
@@ -193,7 +193,12 @@ describe('minidump reader on damaged dumps', function () {
       const dump = ok(await inspectDump(path));
       expect(dump.modules[0]?.path).to.equal('');
       expect(dump.modules[0]?.base).to.match(/^0x[0-9a-f]+$/);
-      expect(dump.warnings.join('\n')).to.match(/past the end of the file/);
+      // A name the file does not reach: the file is said to be truncated, in one line.
+      expect(dump.truncated).to.equal(true);
+      expect(dump.pastEnd).to.deep.equal({ 'ModuleList strings': 1 });
+      expect(dump.warnings[0]).to.match(
+        /^TRUNCATED: .*ends before what it references: 1 ModuleList strings/,
+      );
     });
 
     it('overlapping memory ranges: a warning, and reads still served', async function () {

@@ -46,6 +46,8 @@ function context(data: Buffer, fileSize: number, warnings: string[]): StreamCont
     },
     data,
     warn: (m) => warnings.push(m),
+    pastEnd: () => undefined,
+    followReference: () => true,
     read: () => Promise.resolve(Buffer.alloc(0)),
     readString: () => Promise.resolve(null),
   };

@@ -4,7 +4,8 @@
 // printed, the pid and thread ids and buffer address the program printed.
 import { expect } from 'chai';
 import { basename } from 'node:path';
-import { openMinidump, inspectDump, type InspectedDumpOk } from '../../src/minidump/index.js';
+import { openMinidump } from '../../src/minidump/index.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import { targetPath, wineRigReady } from '../helpers/wine.js';
 import {
   avDumpOnce,

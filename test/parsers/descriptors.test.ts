@@ -31,6 +31,8 @@ describe('parser descriptors', () => {
       'addressSummary',
       'umdhDiff',
       'umdhLog',
+      'dumpHeapShort',
+      'gcRoot',
       'startup',
       'sessionEnd',
       'unknown',

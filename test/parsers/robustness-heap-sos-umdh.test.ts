@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { parseAddressSummary } from '../../src/parsers/address-summary.js';
 import { parseClrStack } from '../../src/parsers/clr-stack.js';
 import { createDumpHeapStatParser, parseDumpHeapStat } from '../../src/parsers/dump-heap-stat.js';
+import { parseDumpHeapShort } from '../../src/parsers/dump-heap-short.js';
 import { parseEeHeapGc } from '../../src/parsers/ee-heap-gc.js';
+import { parseGcRoot } from '../../src/parsers/gc-root.js';
 import { parseHeapStat } from '../../src/parsers/heap-stat.js';
 import { parseHeapSummary } from '../../src/parsers/heap-summary.js';
 import { parsePrintException } from '../../src/parsers/print-exception.js';
@@ -26,13 +28,16 @@ const PARSERS: { schema: string; parse: (text: string) => unknown }[] = [
   { schema: 'addressSummary', parse: parseAddressSummary },
   { schema: 'umdhDiff', parse: parseUmdhDiff },
   { schema: 'umdhLog', parse: parseUmdhLog },
+  { schema: 'gcRoot', parse: (text) => parseGcRoot(text) },
+  { schema: 'dumpHeapShort', parse: (text) => parseDumpHeapShort(text) },
 ];
 
 // Every transcript these parsers read, each fed to every parser: a parser must also survive the
 // output of another command.
 const BODIES = [
   ...['heap-s', 'heap-stat', 'pe', 'clrstack', 'umdh'].flatMap((folder) => transcriptFiles(folder)),
-  ...transcriptFiles('misc', /^(?:dumpheap-stat|eeheap-gc)/),
+  ...transcriptFiles('misc', /^(?:dumpheap-stat|eeheap-gc|gcroot|address-summary)/),
+  ...transcriptFiles('dotnet-dump', /^(?:gcroot|dumpheap)/),
 ].map(transcriptBody);
 const LINES = BODIES.flatMap((body) => body.split('\n'));
 

@@ -12,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openMinidump } from '../../src/minidump/index.js';
-import { walkDumpStacks, type WalkedFrame } from '../../src/processor/dump-stacks.js';
-import { symbolFileProvider } from '../../src/symbols/supplier/symbol-provider.js';
+import { processDump } from '../../src/processor/process-dump.js';
+import { frameJson, type InspectedFrame } from '../../src/report/inspect/inspect-stacks.js';
 import { Symbolizer } from '../../src/symbols/supplier/symbolizer.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,7 +76,7 @@ export interface OursDump {
   crash: { code: number; access?: 'read' | 'write' | 'execute'; address: bigint } | null;
   modules: { name: string; base: bigint; end: bigint }[];
   /** Stacks in Breakpad's thread numbering (the dump-writing thread left out, as Breakpad does). */
-  threads: Map<number, { frames: WalkedFrame[]; stop: string }>;
+  threads: Map<number, { frames: InspectedFrame[]; stop: string }>;
   /** Breakpad's number for the thread the exception names. */
   crashThread: number | undefined;
 }
@@ -93,14 +93,16 @@ export async function walkOurs(
       symbolsDir === undefined
         ? undefined
         : new Symbolizer({ symbolPath: symbolsDir, defaultCache: cacheDir });
-    const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
-    const walked = await walkDumpStacks(dump, {
+    const walked = await processDump(dump, {
       threads: 'all',
-      recordedPaths: false,
-      imagePaths: [],
-      winePrefix: join(cacheDir, 'no-wine-prefix'),
-      ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
+      images: {
+        recordedPaths: false,
+        imagePaths: [],
+        winePrefix: join(cacheDir, 'no-wine-prefix'),
+      },
+      ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
     });
+    if (!walked.ok) throw new Error(`${dumpPath}: ${walked.error.message}`);
     const [threads, exception, modules, system, info] = await Promise.all([
       dump.threads(),
       dump.exception(),
@@ -121,9 +123,12 @@ export async function walkOurs(
       threads: new Map(),
       crashThread: exception === null ? undefined : number.get(exception.threadId),
     };
-    for (const stack of walked.stacks) {
-      const n = number.get(stack.threadId);
-      if (n !== undefined) out.threads.set(n, { frames: stack.frames, stop: stack.stop });
+    for (const thread of walked.threads) {
+      const n = number.get(thread.id);
+      const stack = thread.callStack;
+      if (n !== undefined && stack !== undefined) {
+        out.threads.set(n, { frames: stack.frames.map(frameJson), stop: stack.stop });
+      }
     }
     if (exception !== null) {
       const av = exception.code === 0xc0000005 && exception.parameters.length >= 2;
@@ -164,7 +169,7 @@ export function inHeaderPage(row: PeerRow): boolean {
 }
 
 /** One Breakpad frame against ours: null when they are the same frame, else what differs. */
-export function frameDiffers(row: PeerRow, ours: WalkedFrame | undefined): string | null {
+export function frameDiffers(row: PeerRow, ours: InspectedFrame | undefined): string | null {
   if (ours === undefined) return 'missing (our walk ended earlier)';
   const module = ours.module ?? '';
   if (module.toLowerCase() !== row.module.toLowerCase()) {
@@ -214,7 +219,7 @@ export interface ThreadComparison {
 export function compareThread(
   thread: number,
   rows: PeerRow[],
-  ours: { frames: WalkedFrame[]; stop: string } | undefined,
+  ours: { frames: InspectedFrame[]; stop: string } | undefined,
 ): ThreadComparison {
   const frames = ours?.frames ?? [];
   const out: ThreadComparison = {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { inspectDump } from '../../src/minidump/index.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { createSchemaAjv, schemaNames, validate } from '../../src/report/schemas.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 

@@ -8,8 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/minidump/index.js';
-import { walkDumpStacks } from '../../src/processor/dump-stacks.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { pollUntil, targetPath, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { dumpWithMdw } from '../minidump/helpers/real-dumps.js';
 
@@ -92,7 +91,8 @@ describe('stack walk of a full-memory dump whose exe is gone', function () {
     const inside = (address: string, [start, end]: [bigint, bigint]) =>
       BigInt(address) > start && BigInt(address) < end;
     const inspected = await inspectDump(dumpPath, {
-      stacks: (dump) => walkDumpStacks(dump, { winePrefix: '/nonexistent' }),
+      threads: 'all',
+      images: { winePrefix: '/nonexistent' },
     });
     if (!inspected.ok) throw new Error(inspected.error.message);
     expect(inspected.kind).to.equal('full');

@@ -7,8 +7,7 @@
 import { expect } from 'chai';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openMinidump } from '../../src/minidump/index.js';
-import { walkDumpStacks, type DumpStacks } from '../../src/processor/dump-stacks.js';
+import { walkedStacks, type WalkedStacks as DumpStacks } from '../helpers/walked-stacks.js';
 import { targetPath, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { dumpDir } from '../minidump/helpers/real-dumps.js';
 import { startWinedbg } from '../minidump/helpers/winedbg-script.js';
@@ -69,16 +68,10 @@ async function walk(
   path: string,
   options: { recordedPaths?: boolean; imagePaths?: string[] } = {},
 ): Promise<DumpStacks> {
-  const dump = await openMinidump(path);
-  try {
-    return await walkDumpStacks(dump, {
-      threads: 'exception',
-      winePrefix: wineEnv()['WINEPREFIX'] ?? '',
-      ...options,
-    });
-  } finally {
-    await dump.close();
-  }
+  return walkedStacks(path, {
+    threads: 'exception',
+    images: { winePrefix: wineEnv()['WINEPREFIX'] ?? '', ...options },
+  });
 }
 
 /**

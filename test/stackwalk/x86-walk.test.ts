@@ -6,9 +6,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openMinidump } from '../../src/minidump/index.js';
 import type { UnwindProvider, X86FrameData } from '../../src/stackwalk/types.js';
-import { walkDumpStacks, type DumpStacks } from '../../src/processor/dump-stacks.js';
+import { walkedStacks, type WalkedStacks as DumpStacks } from '../helpers/walked-stacks.js';
 import { StackWriter, writeX86Dump, type X86DumpSpec } from './helpers/x86-dump.js';
 
 const APP = { name: 'app.exe', base: 0x400000, size: 0x10000 };
@@ -41,16 +40,11 @@ describe('x86 stack walk (synthetic dumps)', function () {
     threadBudgetMs?: number,
   ): Promise<DumpStacks> {
     const path = writeX86Dump(dir, `x86-${Math.random().toString(16).slice(2)}.dmp`, spec);
-    const dump = await openMinidump(path);
-    try {
-      return await walkDumpStacks(dump, {
-        recordedPaths: false,
-        ...(unwind === undefined ? {} : { unwind }),
-        ...(threadBudgetMs === undefined ? {} : { threadBudgetMs }),
-      });
-    } finally {
-      await dump.close();
-    }
+    return walkedStacks(path, {
+      images: { recordedPaths: false },
+      ...(unwind === undefined ? {} : { unwind }),
+      ...(threadBudgetMs === undefined ? {} : { threadBudgetMs }),
+    });
   }
 
   it('follows the EBP chain to the thread start', async () => {

@@ -29,22 +29,22 @@ describe('symbols: cabinets', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'cdbh-cab-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('expands a multi-block MSZIP cabinet (dictionary carried from block to block)', () => {
+  it('expands a multi-block MSZIP cabinet (dictionary carried from block to block)', async () => {
     const data = sample(200_000);
     const cab = writeCab('big.pdb', data, { blockSize: 32768 });
     expect(isCab(cab)).to.equal(true);
-    const out = extractCab(cab, 'big.pd_', 1 << 20);
+    const out = await extractCab(cab, 'big.pd_', 1 << 20);
     expect(out.name).to.equal('big.pdb');
     expect(out.data.equals(data)).to.equal(true);
   });
 
-  it('expands a cabinet gcab made', function () {
+  it('expands a cabinet gcab made', async function () {
     if (spawnSync('gcab', ['--version']).status !== 0) this.skip();
     const data = sample(150_000);
     writeFileSync(join(dir, 'real.pdb'), data);
     const made = spawnSync('gcab', ['-c', '-z', join(dir, 'real.pd_'), 'real.pdb'], { cwd: dir });
     expect(made.status, String(made.stderr)).to.equal(0);
-    const out = extractCab(readFileSync(join(dir, 'real.pd_')), 'real.pd_', 1 << 20);
+    const out = await extractCab(readFileSync(join(dir, 'real.pd_')), 'real.pd_', 1 << 20);
     expect(out.name).to.equal('real.pdb');
     expect(out.data.equals(data)).to.equal(true);
   });
@@ -57,18 +57,27 @@ describe('symbols: cabinets', () => {
     expect(test.stdout).to.match(/All done, no errors/);
   });
 
-  it('refuses LZX, truncation, lies about sizes and over-limit output', () => {
+  it('refuses LZX, truncation, lies about sizes and over-limit output', async () => {
     const data = sample(70_000);
     const lzx = writeCab('x.pdb', data, { compressionType: 3 });
-    expect(() => extractCab(lzx, 'x.pd_', 1 << 20)).to.throw(/LZX-compressed/);
+    expect(await refusal(() => extractCab(lzx, 'x.pd_', 1 << 20))).to.match(/LZX-compressed/);
     const good = writeCab('x.pdb', data);
-    expect(() => extractCab(good.subarray(0, good.length - 100), 'x.pd_', 1 << 20)).to.throw(
+    expect(await refusal(() => extractCab(good.subarray(0, good.length - 100), 'x.pd_', 1 << 20))).to.match(
       /cut short|does not inflate|inflated to/,
     );
-    expect(() => extractCab(good, 'x.pd_', 1000)).to.throw(/more than the 1000-byte limit/);
+    expect(await refusal(() => extractCab(good, 'x.pd_', 1000))).to.match(/more than the 1000-byte limit/);
     const lying = Buffer.from(good);
     lying.writeUInt32LE(0x7fffffff, 44); // cbFile of the one CFFILE entry
-    expect(() => extractCab(lying, 'x.pd_', 2 ** 32)).to.throw(/data blocks cannot hold/);
-    expect(() => extractCab(Buffer.from('MSCF'), 'x.pd_', 1 << 20)).to.throw(/no MSCF header/);
+    expect(await refusal(() => extractCab(lying, 'x.pd_', 2 ** 32))).to.match(/data blocks cannot hold/);
+    expect(await refusal(() => extractCab(Buffer.from('MSCF'), 'x.pd_', 1 << 20))).to.match(/no MSCF header/);
   });
 });
+
+async function refusal(run: () => Promise<unknown>): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return 'no error';
+}

@@ -217,6 +217,7 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
     const cache = join(dir, 'bad-cache');
     const port = await deadPort();
     const started = performance.now();
+    const down: string[] = [];
     const result = await analyzeDumps({
       inputs: [inputs],
       outDir: join(dir, 'out-bad'),
@@ -225,6 +226,9 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       symbolDownloadTimeoutMs: 1000,
       env: {},
       jobs: 1,
+      onEvent: (event) => {
+        if (event.type === 'symbol-server-down') down.push(event.server);
+      },
     });
     expect(performance.now() - started).to.be.lessThan(20_000);
     expect(result.analyzed).to.equal(3);
@@ -242,8 +246,48 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       expect(record.warnings.some((w) => /^symbols: .*not a usable PDB/.test(w))).to.equal(true);
       expect(record.notAvailable).to.include('frames.symbols');
     }
-    // Each server was asked once for the batch: a failed server is not asked again.
+    // A failing server is tried 3 times (transient: HTTP 5xx), a hanging one once (its deadline
+    // is spent), then neither is asked again within the batch; each is said once.
     expect(hang.requests).to.have.length(1);
-    expect(fail.requests).to.have.length(1);
+    expect(fail.requests).to.have.length(3);
+    expect(down.sort()).to.deep.equal([`http://127.0.0.1:${port}`, fail.url, hang.url].sort());
+  });
+
+  it('inspect says once on stderr which server failed and why', async () => {
+    const port = await deadPort();
+    const err: string[] = [];
+    const stderrWrite = process.stderr.write.bind(process.stderr);
+    const stdoutWrite = process.stdout.write.bind(process.stdout);
+    process.stderr.write = (chunk: string | Uint8Array) => {
+      err.push(String(chunk));
+      return true;
+    };
+    process.stdout.write = () => true;
+    let code: number;
+    try {
+      code = await main([
+        'node',
+        'cdb-harness',
+        'inspect',
+        dump,
+        dump,
+        '--symbols',
+        `srv*${join(dir, 'inspect-cache')}*http://127.0.0.1:${port}`,
+      ]);
+    } finally {
+      process.stderr.write = stderrWrite;
+      process.stdout.write = stdoutWrite;
+    }
+    expect(code).to.equal(0);
+    const lines = err
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('symbol server'));
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(
+      new RegExp(
+        `^warning: symbol server http://127\\.0\\.0\\.1:${port} failed: .*fetch failed.*\\(3 tries\\)`,
+      ),
+    );
   });
 });

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { runCli } from '../helpers/cli.js';
 import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
@@ -55,7 +55,7 @@ describe('CLI exit codes and error lines', function () {
     expect(text.stdout).to.match(/: TRUNCATED minidump/);
     expect(text.stdout).to.match(/exception UNKNOWN: the exception stream was cut off/);
     expect(text.stderr).to.match(
-      /^cdb-harness: .*cut\.dmp: TRUNCATED: Exception runs past the end/,
+      /^cdb-harness: .*cut\.dmp: TRUNCATED: the file \(\d+ bytes\) ends before what it references: .*1 Exception stream/,
     );
 
     const json = await runCli(['inspect', '--json', truncated, EXAMPLE]);

@@ -23,6 +23,8 @@ const CANONICAL: Record<string, string> = {
   '--debugger': '--debugger <path>',
   '--symbols': '-y, --symbols <path>',
   '--symbol-path': '--symbol-path <path>',
+  '--symbol-timeout': '--symbol-timeout <duration>',
+  '--symbol-max-size': '--symbol-max-size <size>',
   '--out': '--out <dir>',
   '--json': '--json',
   '--record': '--record <dir>',
@@ -42,6 +44,8 @@ const SYNONYMS = [
   '--sympath',
   '--symbol',
   '--symbols-path',
+  '--symbol-download-timeout',
+  '--max-symbol-size',
   '--cdb',
   '--cdb-path',
   '--debugger-path',
@@ -79,6 +83,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<key>',
   '<ext>',
   '<dump>',
+  '<url>',
   '[1]',
 ]);
 
@@ -108,6 +113,7 @@ describe('CLI vocabulary', () => {
       'parse',
       'umdh-diff',
       'gflags',
+      'worker',
     ]);
     let count = 0;
     each(() => count++);
@@ -138,6 +144,7 @@ describe('CLI vocabulary', () => {
       'dump',
       'heap-trend',
       'watch',
+      'worker',
     ]);
     for (const name of ['watch', 'dump', 'heap-trend']) {
       const command = commands.find((c) => c.name() === name);

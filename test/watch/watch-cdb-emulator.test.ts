@@ -4,7 +4,7 @@
 // ending with `qd` (never `q`) on a live target.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';

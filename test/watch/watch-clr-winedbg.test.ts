@@ -19,7 +19,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump, type InspectedDumpOk } from '../../src/processor/inspect.js';
+import { inspectDump, type InspectedDumpOk } from '../../src/report/inspect/index.js';
 import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
 import { validate } from '../../src/report/schemas.js';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';

@@ -3,7 +3,10 @@
 // an independent record, and every way of ending is checked to leave the target running.
 import { expect } from 'chai';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { inspectDump } from '../../src/processor/inspect.js';
+import { basename, join } from 'node:path';
+import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
+import { inspectDump } from '../../src/report/inspect/index.js';
+import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
 import { validate } from '../../src/report/schemas.js';
 import { watch, type WatchEvent, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import type { WatchExceptionLine, WatchSummary } from '../../src/workflows/watch/watch-records.js';
@@ -175,6 +178,24 @@ const WAIT = '2500';
     expect(lines.every((l) => l.dumpVerified === true)).to.equal(true);
     expect(lines[0]?.description).to.match(/^page fault on write access to 0x0+10$/);
     expect(summary.endReason).to.equal('target-exited');
+    // One signature everywhere: each line's bucket is the one analyze gives its dump.
+    const analyzed = makeTempDir('watch-analyze');
+    await analyzeDumps({
+      inputs: lines.map((l) => l.dumpPath ?? ''),
+      outDir: analyzed,
+      engine: 'builtin',
+      env: wineEnv(),
+    });
+    const records = readFileSync(join(analyzed, 'records.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as AnalyzeDumpRecord);
+    for (const line of lines) {
+      const record = records.find((r) => basename(r.file) === basename(line.dumpPath ?? ''));
+      expect(line.bucket, line.dumpPath).to.not.equal(undefined);
+      expect(line.bucket).to.deep.equal(record?.bucket);
+      expect(line.images).to.deep.equal(record?.images);
+    }
   });
 
   describe('leaves a running target running, however the watch ends', () => {

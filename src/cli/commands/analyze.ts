@@ -15,11 +15,12 @@ import {
   analyzeDumps,
   DEFAULT_TIMEOUT_MS,
   type AnalyzeEvent,
+  type AnalyzeOptions,
 } from '../../workflows/analyze/analyze.js';
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
-import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
+import { outputsUseNames, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
@@ -28,9 +29,11 @@ import {
   addJsonOption,
   addOutOption,
   addRecordOption,
+  addSymbolLimitOptions,
   addSymbolOptions,
   countOption,
   durationOption,
+  symbolLimitsOf,
   symbolPathOf,
 } from '../options.js';
 
@@ -43,6 +46,8 @@ interface AnalyzeCliOptions {
   json?: boolean;
   symbols?: string;
   symbolPath?: string;
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
   imagePath?: string[];
   debugger?: string;
   z?: string[];
@@ -54,6 +59,9 @@ interface AnalyzeCliOptions {
   skipModules?: string;
   record?: string;
   progress: boolean;
+  queue?: string;
+  queueName?: string;
+  watchFolder?: boolean;
 }
 
 const HELP = `
@@ -149,6 +157,7 @@ export function registerAnalyze(context: CommandContext): void {
   addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
   addDebuggerOption(command);
   addSymbolOptions(command);
+  addSymbolLimitOptions(command);
   command
     .option(
       '--resume',
@@ -159,7 +168,10 @@ export function registerAnalyze(context: CommandContext): void {
       'builtin engine: a folder of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME; repeatable)',
       collect,
     )
-    .option('--shard <i/n>', 'analyse only shard I of N (split by sha256, 1-based)')
+    .option(
+      '--shard <i/n>',
+      'analyse only shard I of N (split by sha256, 1-based); auto: from a Kubernetes, Slurm or AWS Batch array index',
+    )
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
     .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records')
     .option(
@@ -168,6 +180,15 @@ export function registerAnalyze(context: CommandContext): void {
     );
   addRecordOption(command);
   command
+    .option(
+      '--queue <url>',
+      'enqueue the dumps on this Redis (redis://HOST:PORT[/DB]) for `cdb-harness worker`s and collect their records',
+    )
+    .option('--queue-name <name>', 'queue name shared with the workers (default cdb-harness)')
+    .option(
+      '--watch-folder',
+      'with --queue: keep enqueuing new dumps that appear in the folders (Ctrl-C ends)',
+    )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
@@ -222,7 +243,11 @@ export async function runAnalyze(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
-    const result = await analyzeDumps({
+    const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
+    if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
+      throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
+    }
+    const local: AnalyzeOptions = {
       inputs: paths,
       outDir,
       engine: options.engine,
@@ -232,6 +257,7 @@ export async function runAnalyze(
         ? {}
         : { timeoutMs: parseDuration(options.timeout, '--timeout') }),
       ...(symbolPath === undefined ? {} : { symbolPath }),
+      ...symbolLimitsOf(options),
       ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
       ...(options.ext === undefined ? {} : { extensions: options.ext }),
       ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
@@ -240,8 +266,10 @@ export async function runAnalyze(
       ...(skipModules === undefined ? {} : { skipModules }),
       ...(options.record === undefined ? {} : { recordDir: options.record }),
       signal: controller.signal,
-      onEvent: (event) => progress.on(event),
-    });
+      onEvent: (event: AnalyzeEvent) => progress.on(event),
+    };
+    const result =
+      queued === undefined ? await analyzeDumps(local) : await queued.analyzeQueued(local, options);
     progress.end();
     if (result.skipped.resumed > 0 || result.skipped.otherShard > 0) {
       process.stderr.write(
@@ -269,12 +297,14 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  if (summary.dumps > 0 && summary.ok === 0) return ExitCode.Failure;
+  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  const readSome = summary.ok + (summary.truncated ?? 0);
+  if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
   return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
 /** Stderr progress: a redrawn line on a TTY; elsewhere a plain line every 5 s or 10 %. */
-class ProgressPrinter {
+export class ProgressPrinter {
   private readonly tty = process.stderr.isTTY;
   private started = performance.now();
   private ok = 0;
@@ -306,6 +336,14 @@ class ProgressPrinter {
         process.stderr.write(
           `debugger exited on ${event.file}; retrying once (${event.error.code})\n`,
         );
+        return;
+      case 'symbol-server-down':
+        this.clear();
+        process.stderr.write(symbolServerDownLine(event.server, event.reason));
+        return;
+      case 'queue':
+        this.clear();
+        process.stderr.write(`queue: ${event.message}\n`);
         return;
       case 'bad-record-line':
         process.stderr.write(

@@ -88,4 +88,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
     load: async () => (await import('./gflags.js')).registerGflags,
   },
+  {
+    name: 'worker',
+    listing: {
+      term: 'worker [options]',
+      description:
+        'Take `analyze --queue` jobs from Redis and analyse them (one engine per worker).',
+    },
+    load: async () => (await import('./worker.js')).registerWorker,
+  },
 ];

@@ -2,7 +2,12 @@
 // prints them (three per line, `rax=0000000000000000`), then a `~*k` block per thread with
 // cdb's columns (`# Child-SP RetAddr Call Site`, 64-bit values split by a backtick) and how each
 // frame was found.
-import type { InspectedDumpOk, InspectedStack } from '../../minidump/index.js';
+import type { InspectedDumpOk } from '../../report/inspect/inspect-json.js';
+import type { InspectedStack } from '../../report/inspect/inspect-stacks.js';
+
+/** One line telling what the `[trust]` tag after each frame means, best first. */
+export const TRUST_LEGEND =
+  'trust: context = registers at the stop; cfi = unwind data; frame-pointer = EBP chain; scan-call = stack word after a call; scan = stack word into code (least sure)';
 
 export function formatStacks(dump: InspectedDumpOk): string[] {
   const lines: string[] = [];

@@ -4,29 +4,31 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { symbolPathOf } from '../options.js';
+import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
+import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
+import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
 import {
-  inspectDump,
-  type InspectDumpOptions,
+  inspectJson,
   type InspectedDump,
   type InspectedDumpOk,
-} from '../../minidump/index.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
-import { walkDumpStacks } from '../../processor/dump-stacks.js';
-import { builtinSymbolizer } from '../../workflows/analyze/symbols-setup.js';
-import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
+} from '../../report/inspect/inspect-json.js';
+import { builtinSymbolizer, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
-import { formatStacks } from './inspect-stacks-text.js';
+import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
 interface InspectOptions {
   json?: boolean;
   verbose?: boolean;
+  /** The crashing thread only (minidump-stackwalk's default view). */
+  brief?: boolean;
   /** False with --no-stacks. */
   stacks?: boolean;
   imagePath?: string[];
   symbols?: string;
   symbolPath?: string;
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
   z?: string[];
 }
 
@@ -34,13 +36,11 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 /** The warning a dump cut short carries, in the text and in the JSON `warnings`. */
 export function truncationWarning(dump: InspectedDumpOk): string | null {
-  const cut = truncatedStreams(dump);
-  if (cut.length === 0) return null;
-  return `TRUNCATED: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${dump.fileSize} bytes); what follows is partial`;
+  return truncationLine(dump);
 }
 
 export function registerInspect(context: CommandContext): void {
-  context.program
+  const command = context.program
     .command('inspect')
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
@@ -49,6 +49,10 @@ export function registerInspect(context: CommandContext): void {
     .option('-z <dump>', 'a dump file, like a DUMP operand (cdb -z; repeatable)', collect)
     .option('--json', 'print {schemaVersion: 1, dumps: [...]} (records.md) instead of text')
     .option('-v, --verbose', 'text mode: also list every thread and module')
+    .option(
+      '--brief',
+      'walk and show only the crashing thread (the exception thread; minidump-stackwalk --brief)',
+    )
     .option('--no-stacks', "do not walk the threads' stacks (registers and `k` per thread)")
     .option(
       '--image-path <dir>',
@@ -59,7 +63,8 @@ export function registerInspect(context: CommandContext): void {
       '-y, --symbols <path>',
       'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
     )
-    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)')
+    .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)');
+  addSymbolLimitOptions(command)
     .addHelpText(
       'after',
       `
@@ -71,6 +76,7 @@ Examples:
   cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
+  cdb-harness inspect --brief app.dmp           only the crashing thread's stack, with a trust legend
   cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
   cdb-harness inspect app.dmp --symbols "srv*$HOME/symcache*https://symbols.example.com"
                                                 frames as module!function+0xoff [file @ line]
@@ -104,19 +110,28 @@ export async function runInspect(
   const dumps: InspectedDump[] = [];
   let truncated = 0;
   const symbolizer =
-    options.stacks === false ? undefined : builtinSymbolizer(pathOption(symbolPathOf(options)));
+    options.stacks === false
+      ? undefined
+      : builtinSymbolizer({
+          ...pathOption(symbolPathOf(options)),
+          ...symbolLimitsOf(options),
+          // Said once per server, not once per module or dump (records keep the details).
+          onSymbolServerDown: (server, reason) =>
+            process.stderr.write(symbolServerDownLine(server, reason)),
+        });
   try {
     for (const file of files) {
-      const dump = await inspectDump(file, stackOptions(options, symbolizer));
+      const dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
-        dump.warnings.unshift(cut);
         process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
       }
       dumps.push(dump);
       if (options.json !== true)
-        process.stdout.write(`${formatText(dump, options.verbose === true)}\n`);
+        process.stdout.write(
+          `${formatText(dump, options.verbose === true, options.brief === true)}\n`,
+        );
     }
   } finally {
     await symbolizer?.close();
@@ -137,16 +152,12 @@ export async function runInspect(
   return failed + truncated === 0 ? ExitCode.Ok : ExitCode.Partial;
 }
 
-function stackOptions(options: InspectOptions, symbolizer?: Symbolizer): InspectDumpOptions {
-  if (options.stacks === false) return {};
-  const imagePaths = options.imagePath ?? [];
-  const provider = symbolizer === undefined ? undefined : symbolFileProvider(symbolizer);
+function processOptions(options: InspectOptions, symbolizer?: Symbolizer): ProcessOptions {
+  if (options.stacks === false) return { threads: 'none' };
   return {
-    stacks: async (dump) =>
-      walkDumpStacks(dump, {
-        imagePaths,
-        ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
-      }),
+    threads: options.brief === true ? 'exception' : 'all',
+    images: { imagePaths: options.imagePath ?? [] },
+    ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
   };
 }
 
@@ -155,7 +166,7 @@ function pathOption(path: string | undefined): { symbolPath?: string } {
 }
 
 /** The readable triage block for one dump. */
-export function formatText(dump: InspectedDump, verbose = false): string {
+export function formatText(dump: InspectedDump, verbose = false, brief = false): string {
   if (!dump.ok) {
     return [
       `${dump.file}: NOT READABLE (${dump.error.code})`,
@@ -169,7 +180,7 @@ export function formatText(dump: InspectedDump, verbose = false): string {
   const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
   const cut = truncatedStreams(dump);
   lines.push(
-    `${dump.file}: ${cut.length > 0 ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
+    `${dump.file}: ${dump.truncated ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
   );
   row('process', describeProcess(dump));
   if (dump.system) {
@@ -212,6 +223,14 @@ export function formatText(dump: InspectedDump, verbose = false): string {
     row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
   }
   row('threads', `${dump.threads.length}`);
+  if (brief) {
+    const stacks = formatStacks(dump);
+    lines.push(...stacks);
+    if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
+    for (const warning of dump.warnings) row('warning', warning);
+    lines.push('');
+    return lines.join('\n');
+  }
   const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
   row(
     'modules',
@@ -251,7 +270,9 @@ export function formatText(dump: InspectedDump, verbose = false): string {
       );
     }
   }
-  lines.push(...formatStacks(dump));
+  const stacks = formatStacks(dump);
+  lines.push(...stacks);
+  if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
   for (const warning of dump.warnings) row('warning', warning);
   lines.push('');
   return lines.join('\n');

@@ -1,5 +1,6 @@
 // ModuleList (4): 108-byte MINIDUMP_MODULE entries (minidumpapiset.h; 108 is the packed size, never
 // sizeof), each with a name string, VS_FIXEDFILEINFO and an optional CodeView record.
+import { codeIdOf } from '../../common/module-identity.js';
 import { u32 } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';
 import { parseCodeView, type CodeViewInfo } from './codeview.js';
@@ -9,6 +10,12 @@ export const MODULE_ENTRY_SIZE = 108;
 const VS_FFI_SIGNATURE = 0xfeef04bd;
 /** A CodeView record is a header plus a path; anything this big is corrupt. */
 const MAX_CV_RECORD = 64 * 1024;
+/**
+ * More modules than any process loads (Windows processes with a few thousand DLLs are already
+ * rare). A list claiming a million is hostile or corrupt: reading the first MAX_MODULES bounds
+ * the time and memory one dump can take, and the warning says the list was cut.
+ */
+export const MAX_MODULES = 16_384;
 
 export interface DumpModule extends ModuleIdentity {
   /** `a.b.c.d` from VS_FIXEDFILEINFO, when present. */
@@ -20,7 +27,16 @@ export interface DumpModule extends ModuleIdentity {
 }
 
 export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]> {
-  const { offset, count, entrySize } = oldStyleList(ctx, MODULE_ENTRY_SIZE);
+  const layout = oldStyleList(ctx, MODULE_ENTRY_SIZE);
+  const { offset, entrySize } = layout;
+  let count = layout.count;
+  const claimed = layout.claimed ?? count;
+  if (claimed > MAX_MODULES) {
+    ctx.warn(
+      `ModuleList: claims ${claimed} modules, more than any process loads; only the first ${MAX_MODULES} are read (partial)`,
+    );
+    count = Math.min(count, MAX_MODULES);
+  }
   const modules: DumpModule[] = [];
   for (let i = 0; i < count; i++) {
     const at = offset + i * entrySize;
@@ -29,7 +45,7 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
     const { timeDateStamp, size } = identity;
     const module: DumpModule = {
       ...identity,
-      codeId: `${timeDateStamp.toString(16).toUpperCase().padStart(8, '0')}${size.toString(16)}`,
+      codeId: codeIdOf(timeDateStamp, size),
     };
     if (u32(d, at + 24) === VS_FFI_SIGNATURE) {
       const fileVersion = version(u32(d, at + 32), u32(d, at + 36));
@@ -40,11 +56,14 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
     const cvSize = u32(d, at + 76);
     const cvRva = u32(d, at + 80);
     if (cvSize > 0 && cvRva > 0) {
-      if (cvSize > MAX_CV_RECORD || cvRva + cvSize > ctx.fileSize) {
+      if (cvSize > MAX_CV_RECORD) {
         ctx.warn(
-          `ModuleList: ${module.name || `module ${i}`}: CodeView record (${cvSize} bytes at 0x${cvRva.toString(16)}) is out of bounds`,
+          `ModuleList: ${module.name || `module ${i}`}: CodeView record claims ${cvSize} bytes (at most ${MAX_CV_RECORD}); not read`,
+          'ModuleList: CodeView record too large',
         );
-      } else {
+      } else if (cvRva + cvSize > ctx.fileSize) {
+        ctx.pastEnd('CodeView records');
+      } else if (ctx.followReference(cvSize)) {
         module.codeView = parseCodeView(await ctx.read(cvRva, cvSize));
       }
     }

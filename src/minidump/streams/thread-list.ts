@@ -22,8 +22,23 @@ export interface DumpThread {
   backingStore?: MemoryLocation;
 }
 
+/**
+ * More threads than a process can run (each reserves a stack: 65,536 × 1 MiB is 64 GiB of
+ * address space). A list claiming more is read this far, with a warning.
+ */
+export const MAX_THREADS = 65_536;
+
 export function parseThreadList(ctx: StreamContext, extended: boolean): DumpThread[] {
-  const { offset, count, entrySize } = oldStyleList(ctx, extended ? 64 : 48);
+  const layout = oldStyleList(ctx, extended ? 64 : 48);
+  const { offset, entrySize } = layout;
+  let count = layout.count;
+  const claimed = layout.claimed ?? count;
+  if (claimed > MAX_THREADS) {
+    ctx.warn(
+      `${ctx.info.name}: claims ${claimed} threads, more than a process can run; only the first ${MAX_THREADS} are read (partial)`,
+    );
+    count = Math.min(count, MAX_THREADS);
+  }
   const threads: DumpThread[] = [];
   const ids = new Set<number>();
   for (let i = 0; i < count; i++) {

@@ -139,6 +139,11 @@ export interface AnalyzeDumpRecord {
   error?: AnalyzeError;
   /** True when the dump crashed the debugger twice and was set aside (Symbolicator #233). */
   quarantined?: boolean;
+  /**
+   * The file ends before what it references (streams, memory, module names, CodeView records,
+   * register contexts): what the record holds is partial, and the dump is not bucketed.
+   */
+  truncated?: boolean;
   attempts: number;
   engine: AnalyzeEngineName;
   dumpKind: 'full' | 'mini' | null;
@@ -149,6 +154,11 @@ export interface AnalyzeDumpRecord {
   frames: AnalyzeFrame[];
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
+  /**
+   * Where each module image the builtin walk used was found (`dump`, a path, `not found`): with
+   * `symbols`, what a bucket depends on, so a different bucket on another machine is explained.
+   */
+  images?: Record<string, string>;
   modules: AnalyzeModules;
   threadCount?: number;
   memory?: { rangeCount: number; totalBytes: number };
@@ -213,6 +223,8 @@ export interface AnalyzeRunOptions {
   skipModules?: string[];
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
+  /** `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for. */
+  queue?: { url: string; name: string; waiting: number };
 }
 
 export interface AnalyzeSummary {
@@ -227,6 +239,8 @@ export interface AnalyzeSummary {
   dumps: number;
   ok: number;
   failed: number;
+  /** Failed records of dumps cut short (read in part: `truncated: true`); absent when none. */
+  truncated?: number;
   quarantined: SummaryFailure[];
   failures: SummaryFailure[];
   buckets: SummaryBucket[];

@@ -28,6 +28,7 @@ interface BucketState {
 export class SummaryBuilder {
   private dumps = 0;
   private okCount = 0;
+  private truncatedCount = 0;
   private readonly failures: SummaryFailure[] = [];
   private readonly quarantined: SummaryFailure[] = [];
   private readonly buckets = new Map<string, BucketState>();
@@ -40,6 +41,7 @@ export class SummaryBuilder {
   add(record: AnalyzeDumpRecord): void {
     this.dumps++;
     this.engines.add(record.engine);
+    if (record.truncated === true) this.truncatedCount++;
     if (!record.ok) {
       const failure: SummaryFailure = {
         file: record.file,
@@ -149,6 +151,7 @@ export class SummaryBuilder {
       dumps: this.dumps,
       ok: this.okCount,
       failed: this.dumps - this.okCount,
+      ...(this.truncatedCount === 0 ? {} : { truncated: this.truncatedCount }),
       quarantined: [...this.quarantined].sort(byFile),
       failures: [...this.failures].sort(byFile),
       buckets,

@@ -115,7 +115,7 @@ export interface ThresholdDump {
   time: string;
   /** The engine wrote the file. */
   written: boolean;
-  /** inspectDump read it back and its process id matched the target. */
+  /** processDump read it back and its process id matched the target. */
   verified: boolean;
   pid?: number;
   kind?: string;

@@ -5,6 +5,7 @@
 // https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
 // handed in (a symbol server's image download). A candidate counts only
 // when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
+import { codeIdOf } from '../../common/module-identity.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +115,7 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
     // The dump chose the name: only a safe single segment is joined to an --image-path folder.
     const safe = safeFileName(module.name, 'image name');
     const name = safe.ok ? safe.name : '';
-    const key = `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    const key = codeIdOf(module.timestamp, module.size);
     for (const dir of safe.ok ? (options.imagePaths ?? []) : []) {
       for (const candidate of [
         join(dir, name),

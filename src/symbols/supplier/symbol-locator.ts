@@ -2,15 +2,19 @@
 // element in order; in a srv* element the downstream stores first, then the upstream store, and
 // a file fetched from an HTTP upstream is written into the downstream stores with the same
 // layout (a `.pd_` cabinet is stored expanded, as symsrv does) so the next run finds it locally.
-// Every download is bounded (bytes, deadline); a server that fails (not a plain 404) is not asked
-// again in this run, so one dead server costs one timeout per batch, not one per module.
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// Every download is bounded (bytes, deadline) and streamed to disk (cache-writer.ts); a transient
+// failure (refused, reset, HTTP 5xx) is tried again after a bounded backoff; a server that still
+// fails is not asked for a while (SERVER_COOLDOWN_MS), so one dead server costs a few tries per
+// minute of a batch, not one timeout per module, and it is said once (onServerDown).
+import { stat } from 'node:fs/promises';
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, isHarnessError } from '../../errors.js';
 import {
   caseVariants,
   download,
-  extractCab,
+  expandCab,
+  isTransientDownloadError,
   folderCandidates,
   isHttpLocation,
   safeKey,
@@ -21,12 +25,29 @@ import {
   type SymbolKey,
   type SymbolPathElement,
 } from '../index.js';
+import { PositionedFileReader } from '../../minidump/file-reader.js';
+import {
+  copyIntoStore,
+  openPart,
+  publish,
+  removeStaleParts,
+  type PartFile,
+} from './cache-writer.js';
 
 export interface LocatorOptions {
   fetch?: FetchLike;
-  /** Per download (default 60 s). */
+  /** Per download (default 60 s; `--symbol-timeout`). */
   downloadTimeoutMs?: number;
-  /** Per file (default 1 GiB: big PDBs are hundreds of MB). */
+  /** More tries after a transient failure (refused, reset, HTTP 5xx/429/408; default 2). */
+  retries?: number;
+  /** Pause before the first retry, doubled for each next one (default 500 ms, at most 4 s). */
+  retryDelayMs?: number;
+  /** Told once per server when it is given up on (after its retries), with the reason. */
+  onServerDown?: (server: string, reason: string) => void;
+  /**
+   * Per file, downloaded or expanded from a cabinet (default 1 GiB: big PDBs are hundreds of MB;
+   * `--symbol-max-size`); further bounded per module by plausibleSymbolBytes.
+   */
   maxDownloadBytes?: number;
   signal?: AbortSignal;
 }
@@ -37,6 +58,8 @@ export interface Located {
   /** The element (or URL) it came from, for the record. */
   from: string;
   downloaded: boolean;
+  /** Every copy a download wrote (one per downstream store): deleted if the file is rejected. */
+  written?: string[];
 }
 
 export interface LocateResult {
@@ -50,16 +73,40 @@ interface Problem {
   problem: string;
   /** True for failures of the server itself (refused, timed out, HTTP 5xx), not of one file. */
   serverDown: boolean;
+  /** A failure another try may cure (isTransientDownloadError). */
+  transient?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_BYTES = 1 << 30;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 4000;
+/** A server given up on is asked again after this long (an outage in a long batch ends). */
+export const SERVER_COOLDOWN_MS = 60_000;
+export const DEFAULT_MAX_SYMBOL_BYTES = 1 << 30;
+const DEFAULT_MAX_BYTES = DEFAULT_MAX_SYMBOL_BYTES;
+/** A PDB (or .sym) runs to a few times its image; 64× with a 64 MiB floor leaves room for all. */
+const PLAUSIBLE_RATIO = 64;
+const PLAUSIBLE_FLOOR = 64 << 20;
+
+/**
+ * The most a symbol file of a module of `imageSize` bytes may be: `limit` (--symbol-max-size),
+ * and no more than 64× the image (at least 64 MiB). A cabinet that claims more is refused on its
+ * header, a body that runs past it is cut off and deleted.
+ */
+export function plausibleSymbolBytes(limit: number, imageSize: number | undefined): number {
+  if (imageSize === undefined || !(imageSize > 0)) return limit;
+  return Math.min(limit, Math.max(PLAUSIBLE_FLOOR, imageSize * PLAUSIBLE_RATIO));
+}
 
 export class SymbolLocator {
   readonly #elements: readonly SymbolPathElement[];
   readonly #options: LocatorOptions;
-  readonly #deadServers = new Map<string, string>();
+  readonly #deadServers = new Map<string, { reason: string; until: number }>();
+  readonly #reported = new Set<string>();
   readonly #twoTier = new Map<string, Promise<boolean>>();
+  readonly #cleaned = new Map<string, Promise<void>>();
+  #startup: Promise<void> | undefined;
   /** Downloads in flight, by URL: parallel dumps asking for one module share one download. */
   readonly #inFlight = new Map<string, Promise<Located | Problem | undefined>>();
 
@@ -74,8 +121,15 @@ export class SymbolLocator {
    */
   async locate(
     key: SymbolKey,
-    options: { image?: boolean; imageExtension?: string; all?: boolean } = {},
+    options: {
+      image?: boolean;
+      imageExtension?: string;
+      all?: boolean;
+      /** The module's SizeOfImage: bounds what a download for it may plausibly be. */
+      imageSize?: number;
+    } = {},
   ): Promise<LocateResult> {
+    await this.#allStoresReady();
     const found: Located[] = [];
     const problems: string[] = [];
     // Names come from dumps: one that is not a safe path segment is never a path or a URL.
@@ -99,7 +153,12 @@ export class SymbolLocator {
           if (isHttpLocation(store)) {
             // A server is only asked when nothing was found nearer (downloads cost).
             if (found.length > 0) continue;
-            const hit = await this.#fromServer(store, key, image, element.downstream, problems);
+            const hit = await this.#fromServer(store, key, image, element.downstream, problems, {
+              maxBytes: plausibleSymbolBytes(
+                this.#options.maxDownloadBytes ?? DEFAULT_MAX_BYTES,
+                options.imageSize,
+              ),
+            });
             if (hit) found.push(hit);
           } else {
             const twoTier = await this.#isTwoTier(store);
@@ -119,17 +178,18 @@ export class SymbolLocator {
     image: boolean,
     downstream: readonly string[],
     problems: string[],
+    limits: { maxBytes: number },
   ): Promise<Located | undefined> {
     const dead = this.#deadServers.get(server);
-    if (dead !== undefined) {
-      problems.push(`${server}: not asked again (failed earlier in this run: ${dead})`);
+    if (dead !== undefined && Date.now() < dead.until) {
+      problems.push(`${server}: not asked (failed ${dead.reason}; asked again after a pause)`);
       return undefined;
     }
     for (const candidate of storeCandidates(key, { twoTier: false, image })) {
       const url = `${server.replace(/\/+$/, '')}/${urlPath(candidate.relative)}`;
       let pending = this.#inFlight.get(url);
       if (!pending) {
-        pending = this.#fetchOne(url, candidate, downstream);
+        pending = this.#fetchWithRetries(url, candidate, downstream, limits.maxBytes);
         this.#inFlight.set(url, pending);
         void pending.finally(() => this.#inFlight.delete(url));
       }
@@ -138,7 +198,14 @@ export class SymbolLocator {
       if ('problem' in result) {
         problems.push(result.problem);
         if (result.serverDown) {
-          this.#deadServers.set(server, result.problem);
+          this.#deadServers.set(server, {
+            reason: result.problem,
+            until: Date.now() + SERVER_COOLDOWN_MS,
+          });
+          if (!this.#reported.has(server)) {
+            this.#reported.add(server);
+            this.#options.onServerDown?.(server, result.problem);
+          }
           return undefined;
         }
         continue;
@@ -148,61 +215,138 @@ export class SymbolLocator {
     return undefined;
   }
 
+  /** #fetchOne, tried again after a pause (bounded backoff) while its failure is transient. */
+  async #fetchWithRetries(
+    url: string,
+    candidate: StoreCandidate,
+    downstream: readonly string[],
+    maxBytes: number,
+  ): Promise<Located | Problem | undefined> {
+    const retries = this.#options.retries ?? DEFAULT_RETRIES;
+    let delay = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#fetchOne(url, candidate, downstream, maxBytes);
+      if (result === undefined || !('problem' in result) || result.transient !== true) {
+        return result;
+      }
+      if (attempt >= retries) {
+        return { ...result, problem: `${result.problem} (${attempt + 1} tries)` };
+      }
+      try {
+        await sleep(delay, this.#options.signal);
+      } catch (error) {
+        throw new AbortedError(`${url}: download aborted`, { cause: error });
+      }
+      delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+    }
+  }
+
   /** A Located on success, undefined on 404, a Problem on failure. */
   async #fetchOne(
     url: string,
     candidate: StoreCandidate,
     downstream: readonly string[],
+    maxBytes: number,
   ): Promise<Located | Problem | undefined> {
+    const stores = downstream.filter((d) => !isHttpLocation(d));
+    const first = stores[0];
+    if (first === undefined) {
+      return { problem: `${url}: no downstream store to keep the download in`, serverDown: false };
+    }
+    await this.#storeReady(first);
     const fetchImpl = this.#options.fetch ?? globalThis.fetch;
     const timeout = AbortSignal.timeout(this.#options.downloadTimeoutMs ?? DEFAULT_TIMEOUT_MS);
     const signal =
       this.#options.signal === undefined
         ? timeout
         : AbortSignal.any([this.#options.signal, timeout]);
-    const maxBytes = this.#options.maxDownloadBytes ?? DEFAULT_MAX_BYTES;
-    let bytes: Buffer;
+    // The body streams to a part file in the first store: memory holds one chunk at a time.
+    let part: PartFile | undefined;
+    let expanded: PartFile | undefined;
     try {
-      const result = await download(fetchImpl, url, { signal, maxBytes });
-      if (!result.found) return undefined;
-      bytes = result.bytes;
+      part = await openPart(first);
+      const sink = part;
+      const result = await download(fetchImpl, url, {
+        signal,
+        maxBytes,
+        write: (c) => sink.write(c),
+      });
+      await part.close();
+      if (!result.found) {
+        await part.discard();
+        return undefined;
+      }
+      let relative = candidate.relative;
+      let format: Located['format'] = candidate.format === 'cab' ? 'pdb' : candidate.format;
+      let ready = part.path;
+      if (candidate.format === 'cab') {
+        // Stored expanded, under the uncompressed name (`x.pd_` → `x.pdb`), as symsrv does; the
+        // expansion is bounded by the same limit (a cabinet bomb is refused on its header).
+        expanded = await openPart(first);
+        const out = expanded;
+        const reader = await PositionedFileReader.open(part.path);
+        try {
+          await expandCab(reader, url, { maxBytes, write: (c) => out.write(c) });
+        } finally {
+          await reader.close();
+        }
+        await expanded.close();
+        await part.discard();
+        ready = expanded.path;
+        const parts = relative.split('/');
+        const full = parts.at(-3) ?? relative;
+        relative = [...parts.slice(0, -1), full].join('/');
+        format = /\.(exe|dll|sys)$/i.test(full) ? 'image' : 'pdb';
+      }
+      const path = join(first, ...relative.split('/'));
+      await publish(ready, path);
+      const written = [path];
+      for (const store of stores.slice(1)) {
+        const target = join(store, ...relative.split('/'));
+        await this.#storeReady(store);
+        await copyIntoStore(path, store, target);
+        written.push(target);
+      }
+      return { path, format, from: url, downloaded: true, written };
     } catch (error) {
+      await part?.discard();
+      await expanded?.discard();
       if (error instanceof AbortedError) throw error;
-      const problem = isHarnessError(error) ? error.shortMessage : `${url}: ${String(error)}`;
-      return { problem, serverDown: !(error instanceof BadSymbolsError) };
-    }
-    let relative = candidate.relative;
-    let format: Located['format'] = candidate.format === 'cab' ? 'pdb' : candidate.format;
-    if (candidate.format === 'cab') {
-      try {
-        bytes = extractCab(bytes, url, maxBytes).data;
-      } catch (error) {
-        const why = isHarnessError(error) ? error.shortMessage : String(error);
-        return { problem: why, serverDown: false };
+      if (isHarnessError(error)) {
+        // A file too big or not a cabinet is that file's problem; a failing server is the server's.
+        return {
+          problem: error.shortMessage,
+          serverDown: !(error instanceof BadSymbolsError),
+          transient: isTransientDownloadError(error),
+        };
       }
-      // Stored expanded, under the uncompressed name (`x.pd_` → `x.pdb`), as symsrv does.
-      const name = relative.slice(relative.lastIndexOf('/') + 1);
-      const parts = relative.split('/');
-      const full = parts.at(-3) ?? name;
-      relative = [...parts.slice(0, -1), full].join('/');
-      format = /\.(exe|dll|sys)$/i.test(full) ? 'image' : 'pdb';
+      const why = error instanceof Error ? error.message : String(error);
+      return { problem: `${url}: cannot write the cache ${first}: ${why}`, serverDown: false };
     }
-    const stores = downstream.filter((d) => !isHttpLocation(d));
-    let path: string | undefined;
-    for (const store of stores) {
-      const target = join(store, ...relative.split('/'));
-      try {
-        await writeAtomically(target, bytes);
-        path ??= target;
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        return { problem: `${url}: cannot write the cache ${target}: ${why}`, serverDown: false };
-      }
+  }
+
+  /** At the start of a run: every downstream store of the path rid of dead runs' parts. */
+  #allStoresReady(): Promise<void> {
+    this.#startup ??= Promise.all(
+      this.#elements
+        .flatMap((e) => (e.kind === 'store' ? e.downstream : []))
+        .filter((d) => !isHttpLocation(d))
+        .map((d) => this.#storeReady(d)),
+    ).then(() => undefined);
+    return this.#startup;
+  }
+
+  /** Stale parts of dead runs removed once per store, before this run writes there. */
+  #storeReady(store: string): Promise<void> {
+    let ready = this.#cleaned.get(store);
+    if (!ready) {
+      ready = removeStaleParts(store).then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#cleaned.set(store, ready);
     }
-    if (path === undefined) {
-      return { problem: `${url}: no downstream store to keep the download in`, serverDown: false };
-    }
-    return { path, format, from: url, downloaded: true };
+    return ready;
   }
 
   #isTwoTier(root: string): Promise<boolean> {
@@ -242,15 +386,7 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-/** Writes to a temp name and renames: a crash mid-write never leaves a half file in the cache. */
-async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
-  try {
-    await writeFile(temp, bytes);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+/** A pause that ends early (rejecting) when the signal aborts; its timer never outlives it. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return sleepFor(ms, undefined, signal === undefined ? {} : { signal });
 }

@@ -12,7 +12,7 @@ import type {
 } from '../../stackwalk/types.js';
 import { AbortedError } from '../../errors.js';
 import { BreakpadSymbols } from '../index.js';
-import { messageOf, moduleIdentityKey, type SymbolModule, type Symbolizer } from './symbolizer.js';
+import { messageOf, moduleIdentityKey, type Symbolizer } from './symbolizer.js';
 
 /** The walker's hooks for one dump, and what went wrong in that dump's lookups. */
 export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
@@ -24,34 +24,25 @@ export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
   readonly failures: ReadonlyMap<string, string>;
 }
 
-export function moduleOfRef(module: ModuleRef): SymbolModule {
-  const cv = module.codeView;
-  return {
-    name: module.name,
-    path: module.path,
-    timestamp: module.timestamp,
-    size: module.size,
-    ...(module.codeId === undefined ? {} : { codeId: module.codeId }),
-    ...(cv?.pdbName !== undefined && cv.debugId !== undefined
-      ? { codeView: { pdbName: cv.pdbName, debugId: cv.debugId } }
-      : {}),
-  };
-}
-
 export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
   const failures = new Map<string, string>();
   const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
-    const state = await symbolizer.forModule(moduleOfRef(module));
+    const state = await symbolizer.forModule(module);
     return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
   };
   return {
     failures,
     async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-      const state = await symbolizer.forModule(moduleOfRef(module));
+      const state = await symbolizer.forModule(module);
       if (!state.ok) return undefined;
       try {
         const hit = await state.file.lookup(rva);
         if (hit === undefined) return undefined;
+        if (hit.warning !== undefined) {
+          // A name from a file read only in part: right, but said (lines may be missing).
+          const key = moduleIdentityKey(module);
+          if (!failures.has(key)) failures.set(key, `symbols read in part: ${hit.warning}`);
+        }
         return {
           function: hit.function,
           offset: hit.functionOffset,
@@ -62,7 +53,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       } catch (error) {
         // A file corrupt past what opening checked costs this frame its name, nothing more.
         if (error instanceof AbortedError) throw error;
-        const key = moduleIdentityKey(moduleOfRef(module));
+        const key = moduleIdentityKey(module);
         if (!failures.has(key)) failures.set(key, `lookup failed: ${messageOf(error)}`);
         return undefined;
       }

@@ -3,7 +3,8 @@
 // has none, as Wine's dumps do), checks it is the right build (GUID + age), opens it, and keeps
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
-import { readFile, stat } from 'node:fs/promises';
+import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
@@ -20,15 +21,11 @@ import {
 } from '../index.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
-/** What a dump says about a module (a subset of the walker's ModuleRef, same field names). */
-export interface SymbolModule {
-  name: string;
-  path: string;
-  timestamp: number;
-  size: number;
-  codeId?: string;
-  codeView?: { pdbName?: string; debugId?: string };
-}
+/** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
+export type SymbolModule = Pick<
+  ModuleIdentity,
+  'name' | 'path' | 'timestamp' | 'size' | 'codeId' | 'codeView'
+>;
 
 export type ModuleSymbolsState =
   | {
@@ -125,6 +122,7 @@ export class Symbolizer {
     const extension = /\.([a-z0-9]+)$/i.exec(module.name)?.[1];
     const located = await this.#locator.locate(key, {
       all: true,
+      imageSize: module.size,
       ...(extension === undefined ? {} : { imageExtension: extension }),
     });
     const problems = [...located.problems];
@@ -141,6 +139,9 @@ export class Symbolizer {
         problems.push(messageOf(error));
         if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
       }
+      // A download that is not the file asked for does not stay in the cache (the next run
+      // would find it first and reject it again, and it costs disk).
+      if (candidate.downloaded) await removeDownload(candidate);
     }
     const tried = problems.length > 0 ? `: ${problems.join('; ')}` : ' on the symbol path';
     return {
@@ -187,9 +188,7 @@ export class Symbolizer {
     module: SymbolModule,
     notes: string[],
   ): Promise<{ pdbName: string; debugId: string } | undefined> {
-    const codeId =
-      module.codeId ??
-      `${module.timestamp.toString(16).toUpperCase().padStart(8, '0')}${module.size.toString(16)}`;
+    const codeId = moduleCodeId(module);
     const local = unixPathOfWine(module.path);
     if (local !== undefined) {
       const found = await this.#imageIdentity(local, codeId, notes);
@@ -255,6 +254,12 @@ export function unixPathOfWine(path: string): string | undefined {
   // Sample: "Z:\work\wt-12\build\targets\symcrash.exe"
   const m = /^[zZ]:\\(.*)$/.exec(path);
   return m ? `/${(m[1] ?? '').replace(/\\/g, '/')}` : undefined;
+}
+
+async function removeDownload(candidate: Located): Promise<void> {
+  await Promise.all(
+    (candidate.written ?? [candidate.path]).map((path) => rm(path, { force: true })),
+  );
 }
 
 export function messageOf(error: unknown): string {

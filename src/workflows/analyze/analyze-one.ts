@@ -4,8 +4,8 @@
 // abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
-import { inspectDump } from '../../processor/inspect.js';
-import { truncatedStreams } from '../../processor/truncated-streams.js';
+import { processDump } from '../../processor/process-dump.js';
+import { truncationLine } from '../../processor/truncated-streams.js';
 import {
   AbortedError,
   errorToJSON,
@@ -22,10 +22,7 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
-import { walkDumpStacks } from '../../processor/dump-stacks.js';
 import type { ImageCache } from '../../symbols/supplier/image-cache.js';
-import { nameFrames } from './symbol-names.js';
-import { symbolFileProvider } from '../../symbols/supplier/symbol-provider.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import type { ScriptStep } from './triage-script.js';
 
@@ -63,22 +60,19 @@ export async function analyzeOneDump(
 ): Promise<AnalyzeDumpRecord> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const walk = ctx.engine === 'builtin' && ctx.walkStacks !== false;
-  const provider = ctx.symbolizer === undefined ? undefined : symbolFileProvider(ctx.symbolizer);
-  const inspected = await inspectDump(file, {
+  // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's
+  // frames must beat (frame-baseline.ts).
+  const walk = ctx.walkStacks !== false;
+  const builtin = ctx.engine === 'builtin';
+  const inspected = await processDump(file, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-    ...(walk
-      ? {
-          stacks: (dump) =>
-            walkDumpStacks(dump, {
-              threads: 'exception',
-              imagePaths: ctx.imagePaths ?? [],
-              ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
-              ...(ctx.env === undefined ? {} : { env: ctx.env }),
-              ...(provider === undefined ? {} : { symbols: provider, unwind: provider }),
-            }),
-        }
-      : {}),
+    threads: walk ? 'exception' : 'none',
+    images: {
+      imagePaths: ctx.imagePaths ?? [],
+      ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    },
+    ...(builtin && ctx.symbolizer !== undefined ? { symbols: ctx.symbolizer } : {}),
   });
   if (!inspected.ok) {
     return {
@@ -91,34 +85,24 @@ export async function analyzeOneDump(
       timings: { totalMs: elapsed(), commands: [] },
     };
   }
-  const cut = truncatedStreams(inspected);
-  if (cut.length > 0) {
-    return {
-      ...emptyRecord(file, hashed, ctx.engine),
-      error: {
-        code: 'BAD_DUMP',
-        message: `truncated dump: ${cut.join(', ')} run${cut.length === 1 ? 's' : ''} past the end of the file (${inspected.fileSize} bytes)`,
-      },
-      warnings: inspected.warnings,
-      timings: { totalMs: elapsed(), commands: [] },
-    };
-  }
   const base = builtinFields(inspected);
-  if (inspected.memory.missingBytes > 0) {
-    base.warnings.push(
-      `truncated memory: ${inspected.memory.missingBytes} captured bytes are missing from the file`,
-    );
+  const cut = truncationLine(inspected);
+  if (cut !== null) {
+    // Read as far as it goes, said loudly, not bucketed, never handed to a debugger: a cut file
+    // otherwise passes as whole with a one-frame stack and a bucket of its own.
+    const record = fromBuiltin(file, hashed, base, ctx.engine);
+    record.ok = false;
+    record.truncated = true;
+    record.error = { code: 'BAD_DUMP', message: cut };
+    record.bucket = null;
+    record.timings = { totalMs: elapsed(), commands: [] };
+    return record;
   }
   if (ctx.engine === 'builtin') {
     const record = fromBuiltin(file, hashed, base, 'builtin');
-    if (ctx.symbolizer !== undefined) {
-      record.symbols = await nameFrames(
-        record.frames,
-        inspected.modules,
-        ctx.symbolizer,
-        record.warnings,
-        provider?.failures,
-      );
+    if (inspected.images !== undefined) record.images = inspected.images;
+    if (inspected.symbols !== undefined) {
+      record.symbols = { modules: inspected.symbols };
       if (record.frames.some((f) => f.function !== undefined)) {
         record.notAvailable = record.notAvailable.filter((n) => n !== 'frames.symbols');
       }
@@ -187,6 +171,9 @@ export async function analyzeOneDump(
     if (f.analyze !== undefined) record.analyze = f.analyze;
     record.notAvailable = f.notAvailable;
     record.warnings = [...record.warnings, ...f.warnings];
+    if (f.framesFrom !== 'debugger' && inspected.images !== undefined) {
+      record.images = inspected.images;
+    }
     record.rawOutputs = run.rawOutputs;
     record.timings = {
       totalMs: elapsed(),

@@ -13,7 +13,7 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords, RecordAppender } from '../../report/analyze/records-file.js';
-import { createSigner } from '../../report/analyze/signature.js';
+import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -21,6 +21,7 @@ import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.
 import { createImageCache } from '../../symbols/supplier/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
+import { boundRecord } from './record-bounds.js';
 import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
@@ -43,6 +44,10 @@ export type AnalyzeEvent =
     }
   | { type: 'retry'; file: string; error: AnalyzeError }
   | { type: 'bad-record-line'; line: number; reason: string }
+  /** A symbol server given up on (after retries): once per server per run. */
+  | { type: 'symbol-server-down'; server: string; reason: string }
+  /** `--queue`: the queue's state in words (no worker for the engine, Redis lost and back). */
+  | { type: 'queue'; message: string }
   | { type: 'finish'; summary: AnalyzeSummary };
 
 export interface AnalyzeOptions {
@@ -61,8 +66,10 @@ export interface AnalyzeOptions {
   symbolCacheDir?: string;
   /** builtin: fetch for symbol servers (default the global fetch). */
   symbolFetch?: FetchLike;
-  /** builtin: deadline per symbol download (default 60 s). */
+  /** builtin: deadline per symbol download (default 60 s; `--symbol-timeout`). */
   symbolDownloadTimeoutMs?: number;
+  /** builtin: largest symbol file downloaded or expanded (default 1 GiB; `--symbol-max-size`). */
+  symbolMaxBytes?: number;
   /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
   imagePaths?: readonly string[];
   /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
@@ -144,11 +151,17 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const stop = new AbortController();
   const symbolizer =
     choice.engine === 'builtin'
-      ? builtinSymbolizer({ ...options, signal: stop.signal })
+      ? builtinSymbolizer({
+          ...options,
+          signal: stop.signal,
+          onSymbolServerDown: (server, reason) =>
+            emit({ type: 'symbol-server-down', server, reason }),
+        })
       : undefined;
-  const signer = createSigner({
+  // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
+  const signer = dumpSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(symbolizer === undefined ? {} : { names: true }),
+    ...(symbolizer === undefined ? {} : { symbolizer }),
   });
   const jobs = Math.max(
     1,
@@ -222,7 +235,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        const record = await analyzeOneDump(file, hashed, ctx);
+        const record = boundRecord(await analyzeOneDump(file, hashed, ctx));
         if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
           if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);

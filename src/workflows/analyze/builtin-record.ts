@@ -3,9 +3,14 @@
 // exception address, `module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import { hex, hex32 } from '../../minidump/bytes.js';
 import type { InspectedClr } from '../../processor/clr.js';
-import type { InspectedFrame } from '../../processor/inspect-stacks.js';
-import type { InspectedDumpOk, InspectedModule } from '../../processor/inspect.js';
+import type {
+  ProcessException,
+  ProcessFrame,
+  ProcessModule,
+  ProcessState,
+} from '../../processor/process-state.js';
 import type {
   AnalyzeException,
   AnalyzeFrame,
@@ -13,6 +18,8 @@ import type {
   AnalyzeModules,
   NotAvailable,
 } from '../../report/analyze/analyze-record.js';
+import { epochToIso } from '../../report/inspect/inspect-describe.js';
+import { registerText } from '../../report/inspect/inspect-stacks.js';
 import type { DumpFacts } from './triage-script.js';
 
 export interface BuiltinFields {
@@ -29,53 +36,69 @@ export interface BuiltinFields {
   warnings: string[];
 }
 
-export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
-  const exception = dump.exception;
-  const analyzed: AnalyzeException | null = exception && {
-    code: exception.code,
-    name: exception.name,
-    address: exception.address,
-    threadId: exception.threadId,
-    flags: exception.flags,
-    parameters: exception.parameters,
-    ...(exception.accessType === undefined ? {} : { accessType: exception.accessType }),
-    ...(exception.accessAddress === undefined ? {} : { accessAddress: exception.accessAddress }),
-    ...(exception.registers === undefined ? {} : { registers: exception.registers }),
-    ...(exception.clr === undefined ? {} : { clr: exception.clr }),
-  };
-  const faultingModule =
-    exception?.module === undefined
-      ? undefined
-      : dump.modules.find((m) => m.name === exception.module);
-  const stack = dump.threads.find((t) => t.id === exception?.threadId)?.stack;
+export function builtinFields(state: ProcessState): BuiltinFields {
+  const exception = state.exception;
+  const analyzed: AnalyzeException | null = exception && analyzeException(exception, state);
+  const stack = state.threads.find((t) => t.id === exception?.threadId)?.callStack;
   const frames: AnalyzeFrame[] =
     stack !== undefined && stack.frames.length > 0 ? stack.frames.map(analyzeFrame) : [];
-  if (exception && frames.length === 0) {
-    // Not walked: the one frame we can name for sure is where the exception happened.
-    frames.push({
-      ...(exception.module === undefined ? {} : { module: stripExtension(exception.module) }),
-      ...(exception.moduleOffset === undefined ? {} : { offset: exception.moduleOffset }),
-      address: exception.address,
-      trust: 'exception',
-    });
-  }
+  if (exception && frames.length === 0) frames.push(exceptionFrame(exception));
   const process: BuiltinFields['process'] = {};
-  if (dump.process.name !== undefined) process.name = dump.process.name;
-  if (dump.process.pid !== undefined) process.pid = dump.process.pid;
+  if (state.process.main !== undefined) process.name = state.process.main.name;
+  if (state.process.pid !== undefined) process.pid = state.process.pid;
   const notAvailable: NotAvailable[] = ['frames.symbols', 'clrException', 'heapSummary', 'analyze'];
   if (!exception) notAvailable.push('exception');
   return {
-    dumpKind: dump.dumpKind,
-    dumpTimestamp: dump.dumpTimestamp,
+    dumpKind: state.dumpKind,
+    dumpTimestamp: epochToIso(state.time),
     process,
     exception: analyzed,
     frames,
-    modules: moduleSummary(dump.modules, faultingModule),
-    threadCount: dump.threads.length,
-    memory: { rangeCount: dump.memory.rangeCount, totalBytes: dump.memory.totalBytes },
-    ...(dump.clr === undefined ? {} : { clr: dump.clr }),
+    modules: moduleSummary(state.modules, exception?.module),
+    threadCount: state.threads.length,
+    memory: { rangeCount: state.memory.rangeCount, totalBytes: state.memory.totalBytes },
+    ...(state.clr === undefined ? {} : { clr: state.clr }),
     notAvailable,
-    warnings: [...dump.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
+    warnings: [...state.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
+  };
+}
+
+function analyzeException(exception: ProcessException, state: ProcessState): AnalyzeException {
+  return {
+    code: hex32(exception.code),
+    name: exception.name,
+    address: hex(exception.address),
+    threadId: exception.threadId,
+    flags: hex(exception.flags),
+    parameters: exception.parameters.map((p) => hex(p)),
+    ...(exception.access?.kind === undefined ? {} : { accessType: exception.access.kind }),
+    ...(exception.access === undefined ? {} : { accessAddress: hex(exception.access.address) }),
+    ...(exception.registers === undefined || state.arch === null
+      ? {}
+      : { registers: registerText(exception.registers, state.arch) }),
+    ...(exception.clr === undefined ? {} : { clr: exception.clr }),
+  };
+}
+
+/** Not walked: the one frame we can name for sure is where the exception happened. */
+function exceptionFrame(exception: ProcessException): AnalyzeFrame {
+  const module = exception.module;
+  const moduleOffset = module === undefined ? undefined : hex(exception.address - module.base);
+  const symbol = exception.symbol;
+  return {
+    ...(module === undefined ? {} : { module: stripExtension(module.name) }),
+    ...(symbol === undefined ? {} : { function: symbol.function }),
+    ...(symbol !== undefined
+      ? { offset: hex(symbol.offset) }
+      : moduleOffset === undefined
+        ? {}
+        : { offset: moduleOffset }),
+    ...(symbol === undefined || moduleOffset === undefined ? {} : { moduleOffset }),
+    ...(symbol?.file === undefined || symbol.line === undefined
+      ? {}
+      : { source: `${symbol.file} @ ${symbol.line}` }),
+    address: hex(exception.address),
+    trust: 'exception',
   };
 }
 
@@ -84,29 +107,29 @@ export function builtinFields(dump: InspectedDumpOk): BuiltinFields {
  * named, else from the module base). Frame 0 of the exception context keeps trust `exception`
  * (it is the exception address); callers say how they were found (`cfi`, `scan-call`, …).
  */
-export function analyzeFrame(frame: InspectedFrame): AnalyzeFrame {
+export function analyzeFrame(frame: ProcessFrame): AnalyzeFrame {
   const out: AnalyzeFrame = {};
-  if (frame.module !== undefined) out.module = stripExtension(frame.module);
-  if (frame.function !== undefined) out.function = frame.function;
-  const offset = frame.function !== undefined ? frame.functionOffset : frame.moduleOffset;
-  if (offset !== undefined) out.offset = offset;
-  if (frame.moduleOffset !== undefined) out.moduleOffset = frame.moduleOffset;
-  if (frame.file !== undefined && frame.line !== undefined) {
-    out.source = `${frame.file} @ ${frame.line}`;
+  if (frame.module !== undefined) out.module = stripExtension(frame.module.name);
+  const moduleOffset = frame.moduleOffset === undefined ? undefined : hex(frame.moduleOffset);
+  if (frame.symbol !== undefined) {
+    out.function = frame.symbol.function;
+    out.offset = hex(frame.symbol.offset);
+  } else if (moduleOffset !== undefined) out.offset = moduleOffset;
+  if (moduleOffset !== undefined) out.moduleOffset = moduleOffset;
+  if (frame.symbol?.file !== undefined && frame.symbol.line !== undefined) {
+    out.source = `${frame.symbol.file} @ ${frame.symbol.line}`;
   }
-  out.address = frame.address;
-  out.stackPointer = frame.stackPointer;
-  out.trust = (
-    frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust
-  ) as NonNullable<AnalyzeFrame['trust']>;
+  out.address = hex(frame.address);
+  out.stackPointer = hex(frame.stackPointer);
+  out.trust = frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust;
   return out;
 }
 
 export function moduleSummary(
-  modules: readonly InspectedModule[],
-  faulting: InspectedModule | undefined,
+  modules: readonly ProcessModule[],
+  faulting: ProcessModule | undefined,
 ): AnalyzeModules {
-  const withDebugId = modules.filter((m) => m.debugId !== undefined).length;
+  const withDebugId = modules.filter((m) => m.codeView?.debugId !== undefined).length;
   const summary: AnalyzeModules = {
     count: modules.length,
     withDebugId,
@@ -119,24 +142,25 @@ export function moduleSummary(
   return summary;
 }
 
-export function moduleInfo(m: InspectedModule): AnalyzeModuleInfo {
+export function moduleInfo(m: ProcessModule): AnalyzeModuleInfo {
+  const debugId = m.codeView?.debugId;
   return {
     name: m.name,
-    base: m.base,
+    base: hex(m.base),
     path: m.path,
-    timestamp: m.timestamp,
-    timestampEpoch: m.timestampEpoch,
+    timestamp: epochToIso(m.timestamp),
+    timestampEpoch: m.timestamp,
     ...(m.fileVersion === undefined ? {} : { fileVersion: m.fileVersion }),
-    ...(m.debugId === undefined ? {} : { debugId: m.debugId }),
+    ...(debugId === undefined ? {} : { debugId }),
   };
 }
 
 /** The script conditions this dump meets (see triage-script.ts). */
-export function dumpFacts(dump: InspectedDumpOk): DumpFacts {
+export function dumpFacts(dump: ProcessState): DumpFacts {
   const names = new Set(dump.modules.map((m) => m.name.toLowerCase()));
   return {
     exception: dump.exception !== null,
-    full: dump.kind === 'full',
+    full: dump.dumpKind === 'full',
     clr: names.has('clr.dll'),
     coreclr: names.has('coreclr.dll') || names.has('libcoreclr.so'),
   };

@@ -26,6 +26,7 @@ import type {
   NotAvailable,
 } from '../../report/analyze/analyze-record.js';
 import type { BuiltinFields } from './builtin-record.js';
+import { chooseFrames } from './frame-baseline.js';
 
 /**
  * The record kind a triage command's output is parsed as, from the parsers' own command table
@@ -45,6 +46,8 @@ export interface CommandOutput {
 export interface DebuggerFields {
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /** Whose frames `frames` holds once a stack command was read (the builtin walk's until then). */
+  framesFrom?: 'debugger' | 'builtin';
   clrException?: PrintExceptionRecord;
   heapSummary?: HeapSummaryRecord;
   analyze?: AnalyzeKeyFields;
@@ -109,8 +112,8 @@ export function absorbOutput(
       const stack = parseStack(out.output);
       const frames = stack.threads[0]?.frames ?? [];
       // The first stack command wins: later ones (e.g. `~*k`) are for people, not the signature.
-      if (frames.length > 0 && !fields.frames.some((f) => f.function !== undefined)) {
-        fields.frames = frames.map(toAnalyzeFrame);
+      if (frames.length > 0 && fields.framesFrom !== 'debugger') {
+        takeFrames(fields, frames.map(toAnalyzeFrame));
       }
       fields.warnings.push(...stack.warnings.map((w) => `${out.command}: ${w}`));
       return;
@@ -123,8 +126,8 @@ export function absorbOutput(
       const analyzed = parseAnalyze(out.output);
       fields.analyze = keyFields(analyzed);
       if (analyzed.processName !== undefined) fields.processName = analyzed.processName;
-      if (!fields.frames.some((f) => f.function !== undefined) && analyzed.stackFrames.length > 0) {
-        fields.frames = analyzed.stackFrames.map(toAnalyzeFrame);
+      if (fields.framesFrom !== 'debugger' && analyzed.stackFrames.length > 0) {
+        takeFrames(fields, analyzed.stackFrames.map(toAnalyzeFrame));
       }
       return;
     }
@@ -146,6 +149,17 @@ export function absorbOutput(
       // Kinds the analyze record has no field for (`!clrstack`, `info share`) and 'other'.
       return;
   }
+}
+
+/**
+ * The debugger's frames replace the processor's walk only when they are at least as good
+ * (frame-baseline.ts): a debugger enriches the record, never degrades it.
+ */
+function takeFrames(fields: DebuggerFields, frames: AnalyzeFrame[]): void {
+  const chosen = chooseFrames(frames, fields.frames);
+  fields.frames = chosen.frames;
+  fields.framesFrom = chosen.from;
+  if (chosen.note !== undefined) fields.warnings.push(chosen.note);
 }
 
 export function emptyDebuggerFields(base: BuiltinFields): DebuggerFields {

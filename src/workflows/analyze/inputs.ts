@@ -120,8 +120,61 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : 'UNKNOWN';
 }
 
+/**
+ * `--shard auto`: the index and count a batch engine gives each copy of one command, 0-based in
+ * the environment, 1-based here. Kubernetes indexed Jobs set JOB_COMPLETION_INDEX (the count is
+ * the Job's `completions`, which the pod does not see: pass it as JOB_COMPLETIONS,
+ * https://kubernetes.io/docs/concepts/workloads/controllers/job/#completion-mode); Slurm job
+ * arrays set SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT/SLURM_ARRAY_TASK_MIN
+ * (https://slurm.schedmd.com/job_array.html); AWS Batch array jobs set AWS_BATCH_JOB_ARRAY_INDEX
+ * (the size is not in the environment: AWS_BATCH_JOB_ARRAY_SIZE, set by the job definition,
+ * https://docs.aws.amazon.com/batch/latest/userguide/array_jobs.html).
+ */
+export function shardFromEnvironment(env: NodeJS.ProcessEnv = process.env): {
+  index: number;
+  count: number;
+} {
+  const sources: {
+    name: string;
+    index: string | undefined;
+    count: string | undefined;
+    min?: string | undefined;
+  }[] = [
+    { name: 'Kubernetes', index: env.JOB_COMPLETION_INDEX, count: env.JOB_COMPLETIONS },
+    {
+      name: 'Slurm',
+      index: env.SLURM_ARRAY_TASK_ID,
+      count: env.SLURM_ARRAY_TASK_COUNT,
+      min: env.SLURM_ARRAY_TASK_MIN,
+    },
+    {
+      name: 'AWS Batch',
+      index: env.AWS_BATCH_JOB_ARRAY_INDEX,
+      count: env.AWS_BATCH_JOB_ARRAY_SIZE,
+    },
+  ];
+  for (const source of sources) {
+    if (source.index === undefined) continue;
+    const index = Number(source.index) - Number(source.min ?? 0);
+    const count = Number(source.count);
+    if (!Number.isInteger(index) || !Number.isInteger(count) || index < 0 || index >= count) {
+      throw new UsageError(
+        `--shard auto: ${source.name} index ${source.index} with count ${source.count ?? '(not set)'} is not a shard (see docs/queue.md)`,
+      );
+    }
+    return { index: index + 1, count };
+  }
+  throw new UsageError(
+    '--shard auto: no batch-engine index in the environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX)',
+  );
+}
+
 /** `--shard I/N` (1-based, like Jest and Playwright): `2/4` → {index: 2, count: 4}. */
-export function parseShard(text: string): { index: number; count: number } {
+export function parseShard(
+  text: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { index: number; count: number } {
+  if (text.trim() === 'auto') return shardFromEnvironment(env);
   // Sample: "2/4"
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);

@@ -15,6 +15,10 @@ export interface BuiltinSymbolOptions {
   symbolCacheDir?: string;
   symbolFetch?: FetchLike;
   symbolDownloadTimeoutMs?: number;
+  /** Largest symbol file downloaded or expanded from a cabinet (`--symbol-max-size`). */
+  symbolMaxBytes?: number;
+  /** Told once per symbol server given up on, with the reason (say it on stderr). */
+  onSymbolServerDown?: (server: string, reason: string) => void;
 }
 
 /** A Symbolizer when a symbol path was given (option or environment), else undefined. */
@@ -30,7 +34,16 @@ export function builtinSymbolizer(options: BuiltinSymbolOptions): Symbolizer | u
     ...(options.symbolDownloadTimeoutMs === undefined
       ? {}
       : { downloadTimeoutMs: options.symbolDownloadTimeoutMs }),
+    ...(options.symbolMaxBytes === undefined ? {} : { maxDownloadBytes: options.symbolMaxBytes }),
+    ...(options.onSymbolServerDown === undefined
+      ? {}
+      : { onServerDown: options.onSymbolServerDown }),
   });
+}
+
+/** The one stderr line a run prints for a symbol server it gave up on (inspect and analyze). */
+export function symbolServerDownLine(server: string, reason: string): string {
+  return `warning: symbol server ${server} failed: ${reason}; modules it would name stay unnamed (asked again after a minute)\n`;
 }
 
 /** True when an output folder's records were bucketed with symbol-aware signatures. */

@@ -5,7 +5,9 @@ import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import type { Dialect } from '../../engine/dialects/types.js';
 import { errorMessage } from '../../errors.js';
 import type { InspectedClrException } from '../../processor/clr.js';
-import { inspectDump } from '../../processor/inspect.js';
+import { hex, hex32 } from '../../minidump/bytes.js';
+import { processDump } from '../../processor/process-dump.js';
+import type { ProcessResult } from '../../processor/process-state.js';
 
 export interface DumpExpectations {
   /** Decimal Windows pid; compared when the dump records one (MiscInfo stream). */
@@ -44,9 +46,9 @@ export async function verifyDump(
     typeof options.engine === 'string'
       ? getDialect(options.engine).abilities
       : options.engine?.abilities;
-  let info: Awaited<ReturnType<typeof inspectDump>>;
+  let info: ProcessResult;
   try {
-    info = await inspectDump(path);
+    info = await processDump(path, { threads: 'none' });
   } catch (error) {
     result.problems.push(`the dump could not be read: ${errorMessage(error)}`);
     return result;
@@ -55,12 +57,13 @@ export async function verifyDump(
     result.problems.push(`not a readable minidump: ${info.error?.message ?? 'unknown error'}`);
     return result;
   }
-  result.kind = info.kind;
+  result.kind = info.dumpKind;
+  const code = info.exception === null ? undefined : hex32(info.exception.code);
   result.threads = info.threads.length;
   result.modules = info.modules.length;
   if (info.process.pid !== undefined) result.pid = info.process.pid;
-  result.exceptionCode = info.exception?.code ?? null;
-  if (info.exception) result.exceptionParameters = info.exception.parameters;
+  result.exceptionCode = code ?? null;
+  if (info.exception) result.exceptionParameters = info.exception.parameters.map((p) => hex(p));
   if (info.exception?.clr) result.clr = info.exception.clr;
   if (
     expect.pid !== undefined &&
@@ -74,27 +77,23 @@ export async function verifyDump(
   }
   if (info.threads.length === 0) result.problems.push('the dump holds no threads');
   if (expect.exceptionCode !== undefined) {
-    const code = info.exception?.code;
     if (code === undefined) result.problems.push('the dump has no exception stream');
     else if (code !== expect.exceptionCode) {
       result.problems.push(`the dump's exception is ${code}, not ${expect.exceptionCode}`);
     }
-  } else if (
-    abilities?.dumpExceptionIsAttachBreak === true &&
-    info.exception?.code === '0x80000003'
-  ) {
+  } else if (abilities?.dumpExceptionIsAttachBreak === true && code === '0x80000003') {
     // winedbg dumps taken outside an exception always hold the attach break-in.
     result.notes.push(
       'exception stream is the attach break-in (0x80000003), as winedbg always writes',
     );
   }
-  if (expect.kind === 'full' && info.kind !== 'full') {
+  if (expect.kind === 'full' && info.dumpKind !== 'full') {
     if (abilities?.fullMemoryDumps === false) {
       result.notes.push(
         'winedbg writes MiniDumpNormal only: --full yielded a normal (mini) dump without full memory',
       );
     } else {
-      result.problems.push(`asked for a full-memory dump, the file is a ${info.kind} dump`);
+      result.problems.push(`asked for a full-memory dump, the file is a ${info.dumpKind} dump`);
     }
   }
   result.verified = result.problems.length === 0;

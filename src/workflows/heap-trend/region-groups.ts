@@ -15,6 +15,7 @@
 // region that overlaps a known region's last address range inherits that id, so a region that
 // grows downwards, or absorbs a neighbour, keeps its series.
 import type { MemoryRegion } from '../../engine/dialects/types.js';
+import { addressOf } from '../../parsers/hex-token.js';
 
 export interface RegionGroup {
   start: bigint;
@@ -36,8 +37,8 @@ export function groupPrivateRegions(regions: readonly MemoryRegion[]): RegionGro
       current = undefined;
       continue;
     }
-    const start = BigInt(row.start);
-    const end = BigInt(row.end);
+    const start = addressOf(row.start);
+    const end = addressOf(row.end);
     const committed = row.state === 'commit' ? row.size : 0;
     if (current !== undefined && start === current.end + 1n && row.protect === current.protect) {
       current.end = end;

@@ -2,14 +2,14 @@
 // ProcDump -m. Each step fires once, when a sample first reaches it (several steps crossed by one
 // jump give one dump each, smallest first). The dump goes through the engine: cdb `-pv` +
 // `.dump /o /ma` + exit; winedbg attach + `minidump "PATH"` + detach (winedbg writes a normal dump
-// only, whatever is asked). Every file is read back with inspectDump: it must parse and hold the target's pid.
+// only, whatever is asked). Every file is read back with processDump: it must parse and hold the target's pid.
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { shortErrorMessage } from '../../errors.js';
-import { inspectDump } from '../../processor/inspect.js';
+import { processDump } from '../../processor/process-dump.js';
 import type { HeapTrendEngine, ThresholdDump } from '../../report/heap-trend/types.js';
 import type { DebuggerCommandFactory } from './sampler.js';
 
@@ -92,7 +92,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
       await session.close();
     }
     entry.suspendedMs = Math.round(performance.now() - suspendedFrom);
-    const info = await inspectDump(path);
+    const info = await processDump(path, { threads: 'none' });
     entry.sizeBytes = await stat(path).then(
       (s) => s.size,
       () => 0,
@@ -101,7 +101,7 @@ export async function writeThresholdDump(options: ThresholdDumpOptions): Promise
     if (!info.ok) {
       entry.error = `the dump cannot be read back: ${info.error.message}`;
     } else {
-      entry.kind = info.kind;
+      entry.kind = info.dumpKind;
       if (info.process.pid !== undefined) entry.pid = info.process.pid;
       if (info.process.pid === undefined) {
         entry.error = 'the dump records no process id (no MiscInfo stream): not verified';

@@ -17,6 +17,7 @@ import {
   type IdentifiedException,
   type IdentifiedLineFields,
 } from './identify.js';
+import { bucketOfDump, type DumpBucketOptions } from '../analyze/dump-bucket.js';
 import { exceptionSignature } from './signature.js';
 import type { SosLoader } from './sos-loader.js';
 import type { WatchedProcess } from './watch-target.js';
@@ -34,6 +35,11 @@ export interface ExceptionHandlerSettings {
   commandTimeoutMs: number;
   dumpTimeoutMs: number;
   verifyDumps: boolean;
+  /**
+   * How a written dump is bucketed: analyze's way (analyze/dump-bucket.ts), so the line's bucket
+   * is the one `analyze` gives that dump with the same symbols and images.
+   */
+  bucketing?: DumpBucketOptions;
   sos: SosLoader | null;
   onDumpProgress(progress: { path: string; bytes: number; bytesPerSecond: number }): void;
 }
@@ -47,6 +53,19 @@ export class ExceptionHandler {
   /** --max-dumps reached. */
   get quotaReached(): boolean {
     return this.settings.policy.quotaReached;
+  }
+
+  /**
+   * Puts the analyze bucket of the dump this line wrote on it, with the images and symbol files
+   * used. Called once the target runs again: reading the dump never holds the target.
+   */
+  async bucket(line: WatchExceptionLine): Promise<void> {
+    if (line.action !== 'dumped' || line.dumpPath === undefined) return;
+    const found = await bucketOfDump(line.dumpPath, this.settings.bucketing ?? {});
+    if (found.bucket !== null) line.bucket = found.bucket;
+    if (found.images !== undefined) line.images = found.images;
+    if (found.symbols !== undefined) line.symbols = found.symbols;
+    if (found.error !== undefined) (line.notes ??= []).push(`no bucket: ${found.error}`);
   }
 
   /** First chances the debugger printed without stopping (cdb under sxd), as skipped lines. */

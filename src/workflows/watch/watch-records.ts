@@ -1,6 +1,8 @@
 // The watch outputs as types: one `exceptions.ndjson` line per stop and `summary.json`
 // (records.md "watch"; field names are the published API, schemas/watchException.schema.json and
 // schemas/watchSummary.schema.json describe them).
+import type { ModuleSymbolStatus } from '../../processor/process-state.js';
+import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
 import type { DialectName } from '../../engine/dialects/index.js';
 
 export type WatchAction = 'dumped' | 'skipped';
@@ -43,7 +45,17 @@ export interface WatchExceptionLine {
   innerExceptions?: { type: string; address?: string }[];
   /** Top frames, `module!function+0x…`, top first. */
   frames: string[];
+  /** The live signature (watch-v1): decides --once-per-bucket before any dump exists. */
   signature: string;
+  /**
+   * For a dumped exception: the dump's analyze bucket (same algorithm and id as `analyze` gives
+   * that dump with the same symbols and images; src/workflows/analyze/dump-bucket.ts).
+   */
+  bucket?: AnalyzeBucketRef;
+  /** The images the bucket's walk used, by module (`dump`, a path, `not found`). */
+  images?: Record<string, string>;
+  /** The symbol files the bucket's walk used, per module, or why none. */
+  symbols?: ModuleSymbolStatus[];
   matched: boolean;
   /** The include that matched, `*` with no includes, or the exclude that vetoed. */
   matchedBy?: string;

@@ -14,6 +14,7 @@ import { DebuggerSession } from '../../engine/debugger-session.js';
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { SessionTarget } from '../../engine/dialects/types.js';
 import { UsageError } from '../../errors.js';
+import { builtinSymbolizer } from '../analyze/symbols-setup.js';
 import { ensureOutDir } from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -134,6 +135,12 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     session.dialect.abilities.sos && selection.clr
       ? new SosLoader(session, commandTimeoutMs)
       : null;
+  // Dumps are bucketed as analyze buckets them: the same symbol path (--symbols, else
+  // _NT_SYMBOL_PATH) and images found the same way.
+  const symbolizer = builtinSymbolizer({
+    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
   const handler = new ExceptionHandler({
     session,
     proc,
@@ -150,6 +157,10 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     commandTimeoutMs,
     dumpTimeoutMs: options.dumpTimeoutMs ?? 300_000,
     verifyDumps: options.verifyDumps !== false,
+    bucketing: {
+      images: { ...(options.env === undefined ? {} : { env: options.env }) },
+      ...(symbolizer === undefined ? {} : { symbolizer }),
+    },
     sos,
     onDumpProgress: (progress) => emit({ type: 'dump-progress', ...progress }),
   });
@@ -186,6 +197,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const endReason: WatchEndReason = ending.reason ?? 'error';
   emit({ type: 'ending', reason: endReason });
   const closed = await session.close({ timeoutMs: CLOSE_TIMEOUT_MS });
+  await symbolizer?.close();
   log.close();
   const exited = exitedByItself || closed.targetExited;
   const summary = buildSummary({
@@ -313,13 +325,16 @@ async function followStops(
       const quotaEnd = hooks.exitAfterMax && handler.quotaReached;
       resumedAt = performance.now();
       line.suspendedMs = round(resumedAt - stop.atMs);
-      hooks.writeLine(line);
-      if (quotaEnd) {
-        ending.end('max-dumps');
+      if (quotaEnd || ending.signal.aborted) {
+        await handler.bucket(line);
+        hooks.writeLine(line);
+        if (quotaEnd) ending.end('max-dumps');
         break;
       }
-      if (ending.signal.aborted) break;
       await session.go();
+      // The dump is read for its bucket while the target runs again.
+      await handler.bucket(line);
+      hooks.writeLine(line);
       continue;
     }
     if (hooks.sos !== null && (await hooks.sos.onModuleLoad(stop.text))) {

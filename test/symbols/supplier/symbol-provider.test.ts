@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ModuleRef } from '../../../src/stackwalk/types.js';
 import { symbolFileProvider } from '../../../src/symbols/supplier/symbol-provider.js';
 import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
+import { debugIdOf, writePdb, type PdbSpec } from '../../helpers/pdb-builder.js';
 
 const ID = '0123456789ABCDEF0123456789ABCDEF2';
 const SYM = `MODULE windows x86 ${ID} demo.pdb
@@ -80,5 +81,43 @@ describe('symbols: walker hooks (SymbolProvider, UnwindProvider)', () => {
       localSize: 4,
     });
     expect(await provider.cfi?.(module, 0x2000)).to.equal(undefined);
+  });
+
+  it("says in the dump's failures when a PDB was read only in part (no name, or no line)", async () => {
+    const pdb: PdbSpec = {
+      guid: 'ABCDEF0123456789ABCDEF0123456789',
+      age: 2,
+      modules: [
+        {
+          name: 'main',
+          procs: [
+            { name: 'level1', rva: 0x1000, size: 0x30, lines: [[0, 10]] },
+            { name: 'level2', rva: 0x1030, size: 0x40, lines: [[0, 20]] },
+            { name: 'level3', rva: 0x1070, size: 0x10 },
+          ],
+        },
+      ],
+      publics: [{ name: 'level1', rva: 0x1000 }],
+      // level3's record (after level1 48 + S_END 4 + level2 48 + S_END 4) of length 0; level2's
+      // line block (after checksums 16 and level1's lines 40) claims more than it holds.
+      edit: (streams, layout) => {
+        const stream = streams[layout.modules[0] ?? -1];
+        stream?.writeUInt16LE(0, 4 + 48 + 4 + 48 + 4);
+        stream?.writeUInt32LE(0xffff, (layout.c13[0]?.at ?? 0) + 16 + 40 + 8 + 12 + 8);
+      },
+    };
+    writePdb(join(dir, 'demo.pdb'), pdb);
+    const pdbModule = { ...module, codeView: { pdbName: 'demo.pdb', debugId: debugIdOf(pdb) } };
+    const partLines = symbolFileProvider(symbolizer);
+    expect(await partLines.lookup(pdbModule, 0x1035)).to.deep.include({ function: 'level2' });
+    expect([...partLines.failures.values()]).to.have.length(1);
+    expect([...partLines.failures.values()][0]).to.match(
+      /^symbols read in part: main\.obj: no line: a line block/,
+    );
+    const noName = symbolFileProvider(symbolizer);
+    expect(await noName.lookup(pdbModule, 0x1075)).to.equal(undefined);
+    expect([...noName.failures.values()][0]).to.match(
+      /^lookup failed: \S*demo\.pdb: no name for \+0x1075: the symbols of main\.obj were read only in part \(a symbol record of length 0/,
+    );
   });
 });

@@ -106,5 +106,7 @@ describe('symbols: symbolizer with hostile names from dumps', () => {
     );
     expect(outside).to.deep.equal([]);
     expect(readdirSync(dir).sort()).to.deep.equal(['work', 'www']);
+    // Every download was rejected (not a PDB): none stays in the cache.
+    expect(filesUnder(cache)).to.deep.equal([]);
   });
 });

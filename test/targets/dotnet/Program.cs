@@ -12,6 +12,15 @@
 //   cdbh-dotnet leak [-w waitMs] [-i intervalMs] [-n ticks] [--managed-kb N] [--native-kb N]
 //                    [--hold ms]   (sleeps after the last tick: time to take a dump)
 //   cdbh-dotnet hold [ms]          (parks in a named frame, for clrstack/threads recordings)
+//   cdbh-dotnet sessions [-w waitMs] [-i intervalMs] [-n ticks] [--session-kb N] [--keep N]
+//                    [--large-kb N] [--hold ms]
+//       every tick adds one SessionState (holding a byte[] of --session-kb) to a static
+//       Dictionary<Guid, SessionState>: the managed leak whose type and holder heap-trend names.
+//       --keep N evicts the oldest session past N (a cache that does not grow: nothing to flag);
+//       --large-kb allocates one LargeBlob of that size at start, held for the whole run and never
+//       grown (a big type that must not be flagged). Prints `sessions tick=<n> live=<count>`.
+//       A watcher thread prints `stall ms=<n>` whenever it could not run for 40 ms or more: what
+//       a dump or a GC heap walk cost the running program, seen from inside.
 // --acts picks and orders the acts (default invalid-op,null,inner,unhandled; also hold): under
 // Wine 8, .NET 8's handling of the null dereference and of the throw inside a catch block spins in
 // Wine's exception dispatch (.NET 10's does not), so .NET 8 runs use --acts invalid-op,unhandled.
@@ -47,7 +56,7 @@ public static class Program
 
     private static string Hex(int hresult) => "0x" + hresult.ToString("x8", CultureInfo.InvariantCulture);
 
-    private static void Say(string line)
+    internal static void Say(string line)
     {
         Console.Out.WriteLine(line);
         Console.Out.Flush();
@@ -76,8 +85,10 @@ public static class Program
             case "hold":
                 Hold(opts.HoldMs > 0 ? opts.HoldMs : 600_000);
                 return 0;
+            case "sessions":
+                return Sessions.Run(opts);
             default:
-                Console.Error.WriteLine($"unknown mode '{mode}' (exceptions | leak | hold)");
+                Console.Error.WriteLine($"unknown mode '{mode}' (exceptions | leak | hold | sessions)");
                 return 2;
         }
     }
@@ -225,8 +236,11 @@ public static class Program
         return 0;
     }
 
-    private sealed class Options
+    internal sealed class Options
     {
+        public int SessionKb = 64;
+        public int Keep;
+        public int LargeKb;
         public int WaitMs;
         public int IntervalMs = 100;
         public int Ticks = 0;
@@ -265,6 +279,15 @@ public static class Program
                         break;
                     case "--hold":
                         o.HoldMs = Next();
+                        break;
+                    case "--session-kb":
+                        o.SessionKb = Next();
+                        break;
+                    case "--keep":
+                        o.Keep = Next();
+                        break;
+                    case "--large-kb":
+                        o.LargeKb = Next();
                         break;
                     case "--stdin":
                         o.Stdin = true;

@@ -1,15 +1,12 @@
 // How inspect describes one thread and one module of a dump: plain data for `inspect --json`,
 // with times as ISO 8601 (the u32 epoch kept beside as `timestampEpoch`).
-import { hex } from '../minidump/bytes.js';
-import type { InspectedModule, InspectedThread } from './inspect.js';
-import type { MinidumpThread } from '../minidump/minidump.js';
-import type { DumpModule } from '../minidump/streams/module-list.js';
-import { fileTimeToIso, ThreadDumpFlags } from '../minidump/streams/thread-info-list.js';
+import { hex } from '../../minidump/bytes.js';
+import { fileTimeToIso, ThreadDumpFlags } from '../../minidump/streams/thread-info-list.js';
+import type { ProcessModule, ProcessThread } from '../../processor/process-state.js';
+import type { InspectedModule, InspectedThread } from './inspect-json.js';
+import { stackJson } from './inspect-stacks.js';
 
-export function describeThread(
-  thread: MinidumpThread,
-  faultingId: number | undefined,
-): InspectedThread {
+export function describeThread(thread: ProcessThread): InspectedThread {
   const out: InspectedThread = {
     id: thread.id,
     suspendCount: thread.suspendCount,
@@ -20,7 +17,7 @@ export function describeThread(
     priorityClass: thread.priorityClass,
   };
   if (thread.name !== undefined) out.name = thread.name;
-  if (faultingId === thread.id) out.faulting = true;
+  if (thread.faulting) out.faulting = true;
   const info = thread.info;
   if (info) {
     if ((info.dumpFlags & ThreadDumpFlags.WritingThread) !== 0) out.writingThread = true;
@@ -30,17 +27,18 @@ export function describeThread(
     out.kernelTimeMs = Number(info.kernelTime / 10_000n);
     if (info.startAddress !== 0n) out.startAddress = hex(info.startAddress);
   }
+  if (thread.callStack !== undefined) out.stack = stackJson(thread.callStack);
   return out;
 }
 
-export function describeModule(module: DumpModule): InspectedModule {
+export function describeModule(module: ProcessModule): InspectedModule {
   const out: InspectedModule = {
     base: hex(module.base),
     size: module.size,
     path: module.path,
     name: module.name,
-    timestamp: epochToIso(module.timeDateStamp),
-    timestampEpoch: module.timeDateStamp,
+    timestamp: epochToIso(module.timestamp),
+    timestampEpoch: module.timestamp,
     checksum: module.checksum,
     codeId: module.codeId,
   };

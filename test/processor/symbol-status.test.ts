@@ -5,14 +5,12 @@
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InspectedModule } from '../../../src/processor/inspect.js';
-import type { AnalyzeFrame } from '../../../src/report/analyze/analyze-record.js';
-import type { ModuleRef } from '../../../src/stackwalk/types.js';
-import { symbolFileProvider } from '../../../src/symbols/supplier/symbol-provider.js';
-import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
-import { nameFrames } from '../../../src/workflows/analyze/symbol-names.js';
-import { debugIdOf, writePdb, type PdbSpec } from '../../helpers/pdb-builder.js';
-import { makeTempDir } from '../../helpers/temp-dir.js';
+import { moduleSymbolStatus } from '../../src/processor/symbol-status.js';
+import type { ModuleRef } from '../../src/stackwalk/types.js';
+import { symbolFileProvider } from '../../src/symbols/supplier/symbol-provider.js';
+import { Symbolizer } from '../../src/symbols/supplier/symbolizer.js';
+import { debugIdOf, writePdb, type PdbSpec } from '../helpers/pdb-builder.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const BASE = 0x10000000n;
 const SPEC: Omit<PdbSpec, 'guid'> = {
@@ -28,21 +26,6 @@ const BAD: PdbSpec = {
   edit: (streams, layout) => streams[layout.publics]?.writeUInt32LE(1 << 20, 4),
 };
 
-function inspected(debugId: string): InspectedModule {
-  return {
-    base: `0x${BASE.toString(16)}`,
-    size: 0x8000,
-    path: 'C:\\app\\app.dll',
-    name: 'app.dll',
-    timestamp: '2020-08-17T05:48:28.000Z',
-    timestampEpoch: 0x5f3a1b2c,
-    checksum: 0,
-    codeId: '5F3A1B2C8000',
-    pdbName: 'app.pdb',
-    debugId,
-  };
-}
-
 function ref(debugId: string): ModuleRef {
   return {
     name: 'app.dll',
@@ -55,25 +38,16 @@ function ref(debugId: string): ModuleRef {
   };
 }
 
-/** One dump: the walker looks up `rva` through this dump's provider, then frames are named. */
+/** One dump: the walker looks up `rva` through this dump's provider, then the status is read. */
 async function analyzeOne(symbolizer: Symbolizer, debugId: string, rva: number) {
   const provider = symbolFileProvider(symbolizer);
-  await provider.lookup(ref(debugId), rva);
-  const frames: AnalyzeFrame[] = [
-    { module: 'app', address: `0x${(BASE + BigInt(rva)).toString(16)}`, trust: 'context' },
-  ];
+  const hit = await provider.lookup(ref(debugId), rva);
   const warnings: string[] = [];
-  const info = await nameFrames(
-    frames,
-    [inspected(debugId)],
-    symbolizer,
-    warnings,
-    provider.failures,
-  );
-  return { info: info.modules[0], frames };
+  const info = await moduleSymbolStatus([ref(debugId)], symbolizer, provider, warnings);
+  return { info: info[0], function: hit?.function };
 }
 
-describe('analyze: symbol failures belong to the build and the dump that met them', () => {
+describe('symbol status: failures belong to the build and the dump that met them', () => {
   it('two builds of one module, one with a corrupt PDB: the good one is not blamed', async () => {
     const dir = makeTempDir('symnames');
     for (const spec of [GOOD, BAD]) {
@@ -97,7 +71,7 @@ describe('analyze: symbol failures belong to the build and the dump that met the
         format: 'pdb',
         origin: join(dir, 'store'),
       });
-      expect(good.frames[0]?.function).to.equal('level1');
+      expect(good.function).to.equal('level1');
       // A dump of the good build that lands inside a procedure: named, no reason either.
       const inside = await analyzeOne(symbolizer, debugIdOf(GOOD), 0x1010);
       expect(inside.info?.reason).to.equal(undefined);

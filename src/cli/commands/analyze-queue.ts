@@ -1,0 +1,57 @@
+// `analyze … --queue redis://…`: the local options turned into a queued run (producer and
+// collector, src/queue/queue-analyze.ts). Options that belong to the machine that analyses (the
+// debugger, symbols, images, parallelism, transcripts) are the workers' and are refused here
+// with a pointer to `cdb-harness worker`, so nobody believes they reached the workers.
+import { UsageError } from '../../errors.js';
+import { analyzeThroughQueue } from '../../queue/queue-analyze.js';
+import { checkQueueName, DEFAULT_QUEUE_NAME } from '../../queue/queue-job.js';
+import { parseRedisUrl } from '../../queue/redis-url.js';
+import type { AnalyzeOptions, AnalyzeResult } from '../../workflows/analyze/analyze.js';
+
+export interface QueueCliOptions {
+  queue?: string;
+  queueName?: string;
+  watchFolder?: boolean;
+}
+
+export async function analyzeQueued(
+  local: AnalyzeOptions,
+  cli: QueueCliOptions,
+): Promise<AnalyzeResult> {
+  const target = parseRedisUrl(cli.queue ?? '');
+  const engine = local.engine ?? 'auto';
+  if (engine === 'auto') {
+    throw new UsageError(
+      '--queue needs --engine cdb, winedbg or builtin: the engine a worker must run to take these dumps',
+    );
+  }
+  const workerSide: [unknown, string][] = [
+    [local.jobs, '--jobs'],
+    [local.symbolPath, '--symbols'],
+    [local.debuggerPath, '--debugger'],
+    [local.imagePaths, '--image-path'],
+    [local.recordDir, '--record'],
+    [local.shard, '--shard'],
+  ];
+  const misplaced = workerSide.filter(([value]) => value !== undefined).map(([, name]) => name);
+  if (misplaced.length > 0) {
+    throw new UsageError(
+      `${misplaced.join(', ')} belong${misplaced.length === 1 ? 's' : ''} to the workers with --queue: give ${misplaced.length === 1 ? 'it' : 'them'} to \`cdb-harness worker\``,
+    );
+  }
+  return analyzeThroughQueue({
+    inputs: local.inputs,
+    outDir: local.outDir,
+    target,
+    queueName: checkQueueName(cli.queueName ?? DEFAULT_QUEUE_NAME),
+    engine,
+    ...(local.scriptPath === undefined ? {} : { scriptPath: local.scriptPath }),
+    ...(local.timeoutMs === undefined ? {} : { timeoutMs: local.timeoutMs }),
+    ...(local.skipModules === undefined ? {} : { skipModules: local.skipModules }),
+    ...(local.resume === true ? { resume: true } : {}),
+    ...(local.extensions === undefined ? {} : { extensions: local.extensions }),
+    ...(cli.watchFolder === true ? { watchFolder: true } : {}),
+    ...(local.signal === undefined ? {} : { signal: local.signal }),
+    ...(local.onEvent === undefined ? {} : { onEvent: local.onEvent }),
+  });
+}

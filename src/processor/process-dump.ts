@@ -1,0 +1,327 @@
+// processDump(): the one way in to a dump's contents, on the model of rust-minidump's
+// `process_minidump` (minidump-processor/src/processor.rs): read the streams through the pure
+// reader, walk the chosen threads with the pure walker, name each frame during the walk through
+// the one supplier (symbol files, then export tables; images found by symbols/supplier/), and hand
+// back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
+// or an I/O error, gives `ok: false` + `error`. Only an abort is rethrown: the caller asked for it.
+import { AbortedError, errorToJSON } from '../errors.js';
+import { accessViolationDetail, exceptionName } from '../minidump/exception-codes.js';
+import { openMinidump, type Minidump } from '../minidump/minidump.js';
+import type { DumpException } from '../minidump/streams/exception.js';
+import type { DumpModule } from '../minidump/streams/module-list.js';
+import { archFromProcessor } from '../stackwalk/context.js';
+import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
+import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
+import {
+  symbolFileProvider,
+  type SymbolFileProvider,
+} from '../symbols/supplier/symbol-provider.js';
+import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
+import { clrExceptionDetail, findClrRuntime } from './clr.js';
+import { classifyDump } from './dump-kind.js';
+import type {
+  ProcessException,
+  ProcessInfo,
+  ProcessModule,
+  ProcessResult,
+  ProcessState,
+  ProcessThread,
+} from './process-state.js';
+import { modulesInUse, moduleSymbolStatus } from './symbol-status.js';
+import { notePastEndContexts, truncationLine } from './truncated-streams.js';
+import { walkThreads } from './walk-threads.js';
+import { fingerprintWriter } from './writer-fingerprint.js';
+
+export interface ProcessOptions {
+  signal?: AbortSignal;
+  /**
+   * Whose stacks to walk: every thread (default, as minidump-stackwalk), the one the exception
+   * names (a batch's triage), or none (reading the streams only: dump verification).
+   */
+  threads?: 'all' | 'exception' | 'none';
+  /** Symbol files (PDB / Breakpad .sym): names, and unwind data from .sym files. */
+  symbols?: Symbolizer;
+  /** Where module images are looked for (the dump, recorded paths, --image-path, a batch cache). */
+  images?: ImageLocatorOptions;
+  /** More unwind data, asked before the symbol files' (a caller's own frame data). */
+  unwind?: UnwindProvider;
+  limits?: WalkLimits;
+  /** Name frames from the images' export tables when no symbol file does (default true). */
+  exportNames?: boolean;
+  /** Wall-clock safety net per thread, ms (walk-threads.ts). */
+  threadBudgetMs?: number;
+}
+
+/** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
+export async function processDump(
+  dump: string | Minidump,
+  options: ProcessOptions = {},
+): Promise<ProcessResult> {
+  if (typeof dump !== 'string') return readDump(dump, options);
+  let opened: Minidump | undefined;
+  try {
+    opened = await openMinidump(
+      dump,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+    return await readDump(opened, options);
+  } catch (error) {
+    if (error instanceof AbortedError) throw error;
+    return {
+      file: dump,
+      ok: false,
+      error: errorToJSON(error, { brief: true }),
+      warnings: opened ? opened.warnings() : [],
+      ...(opened ? { fileSize: opened.fileSize } : {}),
+    };
+  } finally {
+    await opened?.close();
+  }
+}
+
+async function readDump(dump: Minidump, options: ProcessOptions): Promise<ProcessState> {
+  const [
+    systemInfo,
+    miscInfo,
+    exception,
+    threads,
+    dumpModules,
+    unloaded,
+    handles,
+    memoryInfo,
+    vm,
+    comments,
+  ] = await Promise.all([
+    dump.systemInfo(),
+    dump.miscInfo(),
+    dump.exception(),
+    dump.threads(),
+    dump.modules(),
+    dump.unloadedModules(),
+    dump.handles(),
+    dump.memoryInfo(),
+    dump.vmCounters(),
+    dump.comments(),
+  ]);
+  const memory = await dump.memorySummary();
+  const streams = dump.streams();
+  const { kind, warnings: kindWarnings } = classifyDump({
+    flags: dump.header.flags,
+    streams,
+    memory64DeclaredBytes: memory.memory64DeclaredBytes,
+  });
+  const signExtendedAddresses =
+    systemInfo?.processorArchitecture === 0 &&
+    ((await dump.memoryMap()).highestStart() ?? 0n) >= 0xffffffff00000000n;
+  const writer = fingerprintWriter({
+    header: dump.header,
+    streams,
+    miscInfo,
+    systemInfo,
+    signExtendedAddresses,
+  });
+
+  const warnings = [...kindWarnings];
+  if (!systemInfo) warnings.push('no readable SystemInfo stream: architecture and OS unknown');
+  if (!dump.stream(0x4)) warnings.push('no ModuleList stream');
+  if (!dump.stream(0x3) && !dump.stream(0x8)) warnings.push('no ThreadList stream');
+  if (dump.header.timeDateStamp === 0) warnings.push('the header time stamp is 0');
+
+  const modules = dumpModules.map(processModule);
+  const info: ProcessInfo = {};
+  if (miscInfo?.processId !== undefined) info.pid = miscInfo.processId;
+  if (miscInfo?.processCreateTime !== undefined && miscInfo.processCreateTime !== 0) {
+    info.createTime = miscInfo.processCreateTime;
+    const uptime = dump.header.timeDateStamp - miscInfo.processCreateTime;
+    if (dump.header.timeDateStamp !== 0 && uptime >= 0) info.uptimeSeconds = uptime;
+  }
+  if (miscInfo?.processUserTimeSeconds !== undefined)
+    info.userTimeSeconds = miscInfo.processUserTimeSeconds;
+  if (miscInfo?.processKernelTimeSeconds !== undefined)
+    info.kernelTimeSeconds = miscInfo.processKernelTimeSeconds;
+  if (modules[0]) info.main = modules[0];
+  if (vm) {
+    info.privateUsage = vm.privateUsage;
+    info.workingSetSize = vm.workingSetSize;
+  }
+
+  const arch = systemInfo ? archFromProcessor(systemInfo.processorArchitecture) : null;
+  const state: ProcessState = {
+    ok: true,
+    file: dump.path,
+    fileSize: dump.fileSize,
+    dumpKind: kind,
+    headerFlags: dump.header.flags,
+    time: dump.header.timeDateStamp,
+    system: systemInfo,
+    arch,
+    process: info,
+    exception: exception && processException(exception, modules, dumpModules),
+    threads: threads.map((t): ProcessThread => ({
+      ...t,
+      faulting: exception !== null && exception.threadId === t.id,
+    })),
+    modules,
+    unloadedModules: unloaded,
+    memory: {
+      rangeCount: memory.rangeCount,
+      totalBytes: memory.totalBytes,
+      sources: memory.sources,
+      missingBytes: memory.missingBytes,
+      ...(memoryInfo ? { info: memoryInfo.summary } : {}),
+    },
+    comments,
+    streams,
+    imageBytesRead: 0,
+    bytesRead: 0,
+    truncated: false,
+    warnings: [],
+  };
+  const clr = findClrRuntime(dumpModules);
+  if (clr) state.clr = clr;
+  if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
+  if (handles) state.handles = handles;
+
+  // One symbol-file provider per dump: its lookup failures belong to this dump's record only.
+  const files = options.symbols === undefined ? undefined : symbolFileProvider(options.symbols);
+  const which = options.threads ?? 'all';
+  if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
+  if (options.symbols !== undefined && files !== undefined) {
+    await nameException(state, files);
+    state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
+  }
+  await notePastEndContexts(dump);
+  const pastEnd = dump.pastEnd();
+  if (pastEnd.size > 0) {
+    state.truncated = true;
+    state.pastEnd = Object.fromEntries(pastEnd);
+  }
+  // Through the dump's warning log: bounded per kind, repeats dropped.
+  for (const warning of warnings) dump.warn(warning);
+  // One line for a truncated file, first: not a warning per module name it cannot reach.
+  const line = truncationLine(state);
+  state.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
+  state.bytesRead = dump.bytesRead;
+  return state;
+}
+
+/** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */
+async function walk(
+  dump: Minidump,
+  state: ProcessState,
+  exception: DumpException | null,
+  which: 'all' | 'exception',
+  options: ProcessOptions,
+  files: SymbolFileProvider | undefined,
+  warnings: string[],
+): Promise<void> {
+  if (state.arch === null) {
+    warnings.push('stacks not walked: the CPU is not x86 or x64 (or SystemInfo is missing)');
+    return;
+  }
+  const unwind = mergeUnwind(options.unwind, files);
+  const images = dumpImages(dump, options.images);
+  try {
+    const walked = await walkThreads(dump, state.arch, state.modules, state.threads, exception, {
+      threads: which,
+      images,
+      ...(files === undefined ? {} : { symbols: files }),
+      ...(unwind === undefined ? {} : { unwind }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.exportNames === undefined ? {} : { exportNames: options.exportNames }),
+      ...(options.threadBudgetMs === undefined ? {} : { threadBudgetMs: options.threadBudgetMs }),
+    });
+    for (const thread of state.threads) {
+      const stack = walked.stacks.get(thread.id);
+      if (stack) thread.callStack = stack;
+    }
+    if (state.exception && walked.exceptionRegisters) {
+      state.exception.registers = walked.exceptionRegisters;
+    }
+    warnings.push(...walked.warnings);
+  } finally {
+    state.imageBytesRead = images.fileBytesRead;
+    state.images = images.origins();
+    await images.close();
+  }
+}
+
+/** The exception address named from symbol files (frame 0 when walked; the one frame when not). */
+async function nameException(state: ProcessState, files: SymbolFileProvider): Promise<void> {
+  const exception = state.exception;
+  if (exception?.module === undefined) return;
+  const frame0 = state.threads.find((t) => t.id === exception.threadId)?.callStack?.frames[0];
+  if (frame0?.symbol !== undefined && frame0.address === exception.address) {
+    exception.symbol = frame0.symbol;
+    return;
+  }
+  const rva = Number(exception.address - exception.module.base);
+  const hit = await files.lookup(exception.module, rva);
+  if (hit !== undefined) exception.symbol = hit;
+}
+
+function mergeUnwind(
+  first: UnwindProvider | undefined,
+  second: UnwindProvider | undefined,
+): UnwindProvider | undefined {
+  if (first === undefined) return second;
+  if (second === undefined) return first;
+  return {
+    async x86Frame(module, rva) {
+      return (await first.x86Frame?.(module, rva)) ?? (await second.x86Frame?.(module, rva));
+    },
+    async cfi(module, rva) {
+      return (await first.cfi?.(module, rva)) ?? (await second.cfi?.(module, rva));
+    },
+  };
+}
+
+/** The one converter from the reader's module entry to the dump side's ModuleIdentity. */
+function processModule(m: DumpModule): ProcessModule {
+  const out: ProcessModule = {
+    name: m.name,
+    path: m.path,
+    base: m.base,
+    size: m.size,
+    timestamp: m.timeDateStamp,
+    checksum: m.checksum,
+    codeId: m.codeId,
+  };
+  if (m.fileVersion !== undefined) out.fileVersion = m.fileVersion;
+  if (m.productVersion !== undefined) out.productVersion = m.productVersion;
+  const cv = m.codeView;
+  if (cv) {
+    out.codeView = {};
+    if (cv.pdbName !== undefined) out.codeView.pdbName = cv.pdbName;
+    if (cv.pdbPath !== undefined) out.codeView.pdbPath = cv.pdbPath;
+    if (cv.guid !== undefined) out.codeView.guid = cv.guid;
+    if (cv.age !== undefined) out.codeView.age = cv.age;
+    if (cv.debugId !== undefined) out.codeView.debugId = cv.debugId;
+  }
+  return out;
+}
+
+function processException(
+  exception: DumpException,
+  modules: readonly ProcessModule[],
+  dumpModules: readonly DumpModule[],
+): ProcessException {
+  const out: ProcessException = {
+    threadId: exception.threadId,
+    code: exception.code,
+    name: exceptionName(exception.code, exception.parameters),
+    flags: exception.flags,
+    address: exception.address,
+    parameters: exception.parameters,
+    nested: exception.nestedRecord !== 0n,
+  };
+  const av = accessViolationDetail(exception.code, exception.parameters);
+  if (av) out.access = { ...(av.access ? { kind: av.access } : {}), address: av.address };
+  const module = modules.find(
+    (m) => exception.address >= m.base && exception.address < m.base + BigInt(m.size),
+  );
+  if (module) out.module = module;
+  const clr = clrExceptionDetail(exception.code, exception.parameters, dumpModules);
+  if (clr) out.clr = clr;
+  return out;
+}

@@ -1,0 +1,165 @@
+// Walks the stacks of an open dump: registers from each thread's CONTEXT (the crashing thread's
+// from the exception stream: `.ecxr`), memory from the dump's captured ranges, module images
+// handed in (symbols/supplier/image-locator.ts), names from symbol files and then the export
+// tables, put on each frame during the walk. The result stays typed (bigint, module objects);
+// a thread that cannot be walked gets a warning, never an error.
+import type { ModuleIdentity } from '../common/module-identity.js';
+import type { Minidump, MinidumpThread } from '../minidump/minidump.js';
+import type { DumpException } from '../minidump/streams/exception.js';
+import { parseContext } from '../stackwalk/context.js';
+import { ExportSymbolProvider } from '../stackwalk/exports.js';
+import type {
+  RegisterSet,
+  StackArch,
+  SymbolProvider,
+  TargetMemory,
+  UnwindProvider,
+  WalkLimits,
+} from '../stackwalk/types.js';
+import { moduleIndex, walkStack } from '../stackwalk/walk.js';
+import type { DumpImages } from '../symbols/supplier/image-locator.js';
+import type { CallStack } from './process-state.js';
+
+export interface WalkThreadsOptions {
+  /** Which threads: every thread (inspect) or only the one the exception names (analyze). */
+  threads: 'all' | 'exception';
+  /** The dump's module images (symbols/supplier/image-locator.ts). */
+  images: DumpImages;
+  /** Names from symbol files, asked before the export tables. */
+  symbols?: SymbolProvider;
+  unwind?: UnwindProvider;
+  limits?: WalkLimits;
+  /** Look names up in export tables (default true). */
+  exportNames?: boolean;
+  /**
+   * Wall-clock budget per thread in ms (default 5000): a safety net only. Wall time depends on
+   * the machine's load and on the other dumps a batch walks at once, so the bound that keeps
+   * walks (and the buckets built on them) reproducible is the read budget (limits.maxReads).
+   */
+  threadBudgetMs?: number;
+}
+
+export interface WalkedThreads {
+  /** By thread id. */
+  stacks: Map<number, CallStack>;
+  /** `.ecxr; r`: the registers at the exception. */
+  exceptionRegisters?: RegisterSet;
+  warnings: string[];
+}
+
+/** Walks the chosen threads of an open dump; frames are named as they are found. */
+export async function walkThreads(
+  dump: Minidump,
+  arch: StackArch,
+  modules: readonly ModuleIdentity[],
+  threads: readonly MinidumpThread[],
+  exception: DumpException | null,
+  options: WalkThreadsOptions,
+): Promise<WalkedThreads> {
+  const result: WalkedThreads = { stacks: new Map(), warnings: [] };
+  const images = options.images;
+  const baseInput = {
+    arch,
+    memory: { read: (address: bigint, length: number) => dump.readMemory(address, length) },
+    modules,
+    images,
+    ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+  const index = moduleIndex(modules, { ...baseInput, threadId: 0, registers: {} });
+  const providers: SymbolProvider[] = [];
+  if (options.symbols) providers.push(options.symbols);
+  if (options.exportNames !== false)
+    providers.push(new ExportSymbolProvider((m) => images.image(m)));
+  const naming: SymbolProvider | undefined =
+    providers.length === 0
+      ? undefined
+      : {
+          async lookup(module, rva) {
+            for (const provider of providers) {
+              const hit = await provider.lookup(module, rva);
+              if (hit !== undefined) return hit;
+            }
+            return undefined;
+          },
+        };
+  const chosen =
+    options.threads === 'exception' ? threads.filter((t) => t.id === exception?.threadId) : threads;
+  for (const thread of chosen) {
+    const fromException = exception !== null && exception.threadId === thread.id;
+    const location = fromException ? exception.context : thread.context;
+    const registers = await readRegisters(dump, location, arch);
+    if (registers === null) {
+      result.warnings.push(`thread ${thread.id}: no readable register context; not walked`);
+      continue;
+    }
+    if (fromException) result.exceptionRegisters = registers;
+    const deadline = performance.now() + (options.threadBudgetMs ?? DEFAULT_THREAD_BUDGET_MS);
+    const walk = await walkStack(
+      {
+        ...baseInput,
+        limits: { ...options.limits, outOfTime: () => performance.now() > deadline },
+        memory: threadMemory(dump, thread),
+        threadId: thread.id,
+        registers,
+        ...(naming === undefined ? {} : { symbols: naming }),
+        ...stackBounds(thread),
+      },
+      index,
+    );
+    result.stacks.set(thread.id, {
+      context: fromException ? 'exception' : 'thread',
+      frames: walk.frames,
+      stop: walk.stop,
+      warnings: walk.warnings,
+    });
+  }
+  return result;
+}
+
+async function readRegisters(
+  dump: Minidump,
+  location: { size: number; rva: number },
+  arch: StackArch,
+): Promise<RegisterSet | null> {
+  if (location.rva === 0 || location.size === 0) return null;
+  const bytes = await dump.readLocation(location.rva, Math.min(location.size, 4096));
+  return parseContext(bytes, arch);
+}
+
+/**
+ * The dump's memory as one thread's walk reads it: its own captured stack straight from the file
+ * offset the thread list gives (mini dumps keep it there), so a walk that stays on the stack never
+ * builds the dump's whole address map (thousands of ranges in a winedbg dump); anything else
+ * through the map.
+ */
+function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
+  const { start, size, rva } = thread.stack;
+  const direct = rva !== 0 && size > 0 && size <= MAX_STACK_READ && rva + size <= dump.fileSize;
+  const end = start + BigInt(size);
+  // The whole captured stack in one read, the first time any of it is asked for.
+  let whole: Promise<Buffer> | undefined;
+  return {
+    async read(address, length) {
+      if (direct && address >= start && address < end) {
+        whole ??= dump.readLocation(rva, size);
+        const bytes = await whole;
+        const at = Number(address - start);
+        return bytes.subarray(at, Math.min(bytes.length, at + length));
+      }
+      return dump.readMemory(address, length);
+    },
+  };
+}
+
+const DEFAULT_THREAD_BUDGET_MS = 5000;
+
+/** Captured stacks bigger than this are read piecemeal (a thread's stack is 1 MiB by default). */
+const MAX_STACK_READ = 1 << 20;
+
+function stackBounds(thread: MinidumpThread): { stack?: { low: bigint; high: bigint } } {
+  if (thread.stack.size === 0) return {};
+  return {
+    stack: { low: thread.stack.start, high: thread.stack.start + BigInt(thread.stack.size) },
+  };
+}

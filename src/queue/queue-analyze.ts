@@ -1,0 +1,326 @@
+// `analyze PATH… --queue redis://…`: the producer and collector of a queued analyze run. Inputs
+// are hashed and enqueued (one job per distinct content and options), and results are collected as
+// workers finish them into exactly the outputs of a local run: records.ndjson appended as they
+// come, then summary.json and report.html, with the same progress events. The out folder is the
+// collector's only state: stopped and started again with --resume, it skips the inputs already
+// recorded and finds the others' results waiting in Redis. `watchFolder` keeps scanning the PATH
+// folders for new dumps until the signal stops it (upload folders).
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { mkdir, stat } from 'node:fs/promises';
+import { AbortedError, isHarnessError, UsageError } from '../errors.js';
+import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
+import { readRecords, RecordAppender } from '../report/analyze/records-file.js';
+import { createSigner } from '../report/analyze/signature.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  type AnalyzeEvent,
+  type AnalyzeResult,
+} from '../workflows/analyze/analyze.js';
+import { emptyRecord } from '../workflows/analyze/analyze-one.js';
+import { resumeKey } from '../workflows/analyze/file-hash.js';
+import { expandInputs } from '../workflows/analyze/inputs.js';
+import { outputFiles, writeSummaryAndReport } from '../workflows/analyze/outputs.js';
+import { loadTriageScript } from '../workflows/analyze/triage-script.js';
+import { Collector } from './collector.js';
+import { enqueueJobs, hashInput, jobDataOf } from './producer.js';
+import {
+  engineQueueName,
+  isUrlLocation,
+  jobIdOf,
+  type JobAnalysisOptions,
+  type QueueJobData,
+} from './queue-job.js';
+import { connectionOptions, probeRedis, type RedisTarget } from './redis-url.js';
+import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD_BYTES } from './url-dump.js';
+
+export interface QueueAnalyzeOptions {
+  inputs: readonly string[];
+  outDir: string;
+  target: RedisTarget;
+  queueName: string;
+  engine: AnalyzeEngineName;
+  scriptPath?: string;
+  timeoutMs?: number;
+  walkStacks?: boolean;
+  skipModules?: readonly string[];
+  resume?: boolean;
+  extensions?: readonly string[];
+  cwd?: string;
+  /** Keep scanning the PATH folders for new dumps until `signal` aborts. */
+  watchFolder?: boolean;
+  /** Folder scans, sweeps of Redis and the worker check, this often (default 2 s). */
+  pollMs?: number;
+  maxDownloadBytes?: number;
+  downloadTimeoutMs?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: AnalyzeEvent) => void;
+}
+
+/** Hashing reads files (or URLs) several at a time: I/O bound, not CPU bound. */
+const HASH_PARALLEL = 8;
+
+export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise<AnalyzeResult> {
+  const started = performance.now();
+  const emit = (event: AnalyzeEvent) => options.onEvent?.(event);
+  const signal = options.signal ?? new AbortController().signal;
+  const pollMs = options.pollMs ?? 2_000;
+  const jobOptions: JobAnalysisOptions = {
+    engine: options.engine,
+    timeoutMs: Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    walkStacks: options.walkStacks ?? true,
+    ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    ...(options.scriptPath === undefined ? {} : { script: loadTriageScript(options.scriptPath) }),
+  };
+  const urls = options.inputs.filter(isUrlLocation);
+  const paths = options.inputs.filter((p) => !isUrlLocation(p));
+  const scan = async () =>
+    paths.length === 0
+      ? { files: [], unmatched: [] }
+      : expandInputs(paths, options.cwd, options.extensions);
+  const first = await scan();
+  for (const input of first.unmatched)
+    if (options.watchFolder !== true) emit({ type: 'unmatched', input });
+  if (first.files.length + urls.length === 0 && options.watchFolder !== true) {
+    throw new UsageError(
+      `no dump files found in ${options.inputs.map((p) => `"${p}"`).join(', ') || '(no paths given)'}`,
+    );
+  }
+  const { version } = await probeRedis(options.target);
+  const queueName = engineQueueName(options.queueName, options.engine);
+  emit({
+    type: 'engine',
+    choice: {
+      engine: options.engine,
+      reason: `queue "${queueName}" at ${options.target.display} (Redis ${version})`,
+    },
+  });
+
+  const files = outputFiles(options.outDir);
+  await mkdir(options.outDir, { recursive: true });
+  const existing = await stat(files.records).catch(() => undefined);
+  if (existing !== undefined && existing.size > 0 && options.resume !== true) {
+    throw new UsageError(
+      `${files.records} already has records: add --resume to continue that collection, or pick another --out`,
+    );
+  }
+  const recorded = new Set<string>();
+  if (options.resume === true)
+    for await (const r of readRecords(files.records)) recorded.add(resumeKey(r));
+
+  const connection = connectionOptions(options.target);
+  const queue = new Queue(queueName, { connection });
+  const events = new QueueEvents(queueName, { connection });
+  const redis = new Redis(connection);
+  let redisTrouble = '';
+  const onRedisError = (error: Error) => {
+    const message = `Redis connection: ${error.message}; retrying`;
+    if (message !== redisTrouble) emit({ type: 'queue', message });
+    redisTrouble = message;
+  };
+  queue.on('error', onRedisError);
+  events.on('error', onRedisError);
+  redis.on('error', onRedisError);
+  const appender = await RecordAppender.open(files.records);
+  const signer = createSigner(
+    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
+  );
+  let algorithm = signer.algorithm;
+  let total = 0;
+  let finished = 0;
+  let analyzed = 0;
+  let resumed = 0;
+  const write = async (record: AnalyzeDumpRecord, status?: 'skipped-resume') => {
+    if (status === undefined) {
+      await appender.append(record);
+      analyzed++;
+      if (record.bucket !== null) algorithm = record.bucket.algorithm;
+    }
+    emit({
+      type: 'dump',
+      file: record.file,
+      status: status ?? (record.ok ? 'ok' : record.quarantined === true ? 'quarantined' : 'failed'),
+      done: ++finished,
+      total,
+      ...(status === undefined ? { record } : {}),
+    });
+  };
+  const collector = new Collector(queue, redis, options.engine, {
+    write: (record) => write(record),
+    onRequeued: (count) =>
+      emit({
+        type: 'queue',
+        message: `${count} jobs had vanished from Redis and were enqueued again`,
+      }),
+  });
+  let wake: () => void = () => undefined;
+  events.on(
+    'completed',
+    ({ jobId }) =>
+      void collector
+        .settle(jobId)
+        .catch(onRedisError)
+        .finally(() => wake()),
+  );
+  events.on(
+    'failed',
+    ({ jobId }) =>
+      void collector
+        .settle(jobId)
+        .catch(onRedisError)
+        .finally(() => wake()),
+  );
+
+  const seen = new Set<string>();
+  const sizes = new Map<string, number>();
+  const enqueue = async (inputs: readonly string[]) => {
+    total += inputs.length;
+    const jobs = new Map<string, QueueJobData>();
+    for (let at = 0; at < inputs.length; at += HASH_PARALLEL) {
+      const batch = inputs.slice(at, at + HASH_PARALLEL);
+      const hashed = await Promise.all(
+        batch.map((file) =>
+          hashInput(file, {
+            maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+            timeoutMs: options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
+            signal,
+          }).catch((error: unknown) => error),
+        ),
+      );
+      for (const [i, result] of hashed.entries()) {
+        const file = batch[i]!;
+        if (!('sha256' in (result as object))) {
+          if (signal.aborted || (isHarnessError(result) && result.code === 'ABORTED'))
+            throw new AbortedError('enqueue interrupted');
+          await write(unreadable(file, result, options.engine));
+          continue;
+        }
+        const input = result as { file: string; sha256: string; size: number };
+        if (recorded.has(resumeKey(input))) {
+          resumed++;
+          await write({ ...emptyRecord(file, input, options.engine) }, 'skipped-resume');
+          continue;
+        }
+        const data = jobDataOf(input, jobOptions);
+        const id = jobIdOf(input.sha256, jobOptions);
+        if (collector.expect(id, data, file)) jobs.set(id, data);
+      }
+    }
+    await enqueueJobs(queue, jobs);
+    // Jobs that were already finished in Redis (an earlier run, a copy) send no new event.
+    await collector.sweep();
+  };
+  /** Watch mode: a file is taken once its size stayed the same over two scans (upload done). */
+  const newFiles = async (): Promise<string[]> => {
+    const found = (await scan()).files;
+    const ready: string[] = [];
+    for (const file of found) {
+      if (seen.has(file)) continue;
+      const size = (await stat(file).catch(() => undefined))?.size;
+      if (size === undefined) continue;
+      if (sizes.get(file) === size) {
+        seen.add(file);
+        sizes.delete(file);
+        ready.push(file);
+      } else {
+        sizes.set(file, size);
+      }
+    }
+    return ready;
+  };
+
+  let workersSaid: boolean | undefined;
+  const checkWorkers = async () => {
+    if (collector.pending.size === 0) return;
+    const count = await queue.getWorkersCount();
+    const none = count === 0;
+    if (none !== workersSaid) {
+      emit({
+        type: 'queue',
+        message: none
+          ? `no worker is taking ${options.engine} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${options.engine}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
+          : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
+      });
+    }
+    workersSaid = none;
+  };
+
+  emit({ type: 'start', total: first.files.length + urls.length, outDir: options.outDir });
+  let interrupted = false;
+  try {
+    await events.waitUntilReady();
+    for (const file of first.files) seen.add(file);
+    await enqueue([...first.files, ...urls]);
+    while (!signal.aborted && (collector.pending.size > 0 || options.watchFolder === true)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs);
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        wake = done;
+        signal.addEventListener('abort', done, { once: true });
+      });
+      if (signal.aborted) break;
+      try {
+        if (options.watchFolder === true) {
+          const fresh = await newFiles();
+          if (fresh.length > 0) await enqueue(fresh);
+        }
+        await collector.sweep();
+        await checkWorkers();
+        if (redisTrouble !== '') emit({ type: 'queue', message: 'Redis connection back' });
+        redisTrouble = '';
+      } catch (error) {
+        if (error instanceof AbortedError) break;
+        onRedisError(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    interrupted = collector.pending.size > 0;
+  } finally {
+    await appender.close();
+    await Promise.allSettled([events.close(), queue.close()]);
+    redis.disconnect();
+  }
+  const summary = await writeSummaryAndReport(options.outDir, algorithm, {
+    interrupted,
+    options: {
+      command: 'analyze',
+      inputs: [...options.inputs],
+      engineRequested: options.engine,
+      engine: options.engine,
+      ...(options.scriptPath === undefined ? {} : { script: options.scriptPath }),
+      ...(options.engine === 'builtin' ? {} : { timeoutMs: jobOptions.timeoutMs }),
+      resume: options.resume === true,
+      ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      queue: {
+        url: options.target.display,
+        name: options.queueName,
+        waiting: collector.pending.size,
+      },
+    },
+  });
+  emit({ type: 'finish', summary });
+  return {
+    summary,
+    files,
+    engine: { engine: options.engine, reason: 'queue' },
+    analyzed,
+    skipped: { resumed, otherShard: 0 },
+    interrupted,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** An input the producer could not read or download: its failed record, written at once. */
+function unreadable(file: string, error: unknown, engine: AnalyzeEngineName): AnalyzeDumpRecord {
+  const sha256 = createHash('sha256').update(`unreadable:${file}`).digest('hex');
+  const message = isHarnessError(error)
+    ? error.shortMessage
+    : error instanceof Error
+      ? error.message
+      : String(error);
+  return { ...emptyRecord(file, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
+}

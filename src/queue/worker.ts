@@ -1,0 +1,251 @@
+// `cdb-harness worker`: takes analyze jobs from the queue of the engine it runs and returns each
+// dump's record as the job's result. The analysis is the local one, unchanged (analyzeOneDump: one
+// debugger process per dump, the per-dump deadline, a debugger that dies twice quarantines). What
+// the queue adds: a worker that dies mid-dump leaves a job whose lock expires, and BullMQ's stalled
+// check hands it to another worker; a job that stalls a second time, or whose analysis throws
+// twice, fails for good and the collector writes one quarantine record for it.
+// Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
+// dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
+import { UnrecoverableError, Worker, WaitingError, type Job } from 'bullmq';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isHarnessError } from '../errors.js';
+import type { AnalyzeDumpRecord } from '../report/analyze/analyze-record.js';
+import { createSigner } from '../report/analyze/signature.js';
+import { validate } from '../report/schemas.js';
+import { createImageCache } from '../symbols/supplier/image-cache.js';
+import { debuggerLaunchOptions } from '../workflows/debugger-options.js';
+import {
+  analyzeOneDump,
+  emptyRecord,
+  type DumpRunContext,
+} from '../workflows/analyze/analyze-one.js';
+import {
+  chooseEngine,
+  type EngineChoice,
+  type EngineRequest,
+} from '../workflows/analyze/engine-choice.js';
+import { builtinSymbolizer } from '../workflows/analyze/symbols-setup.js';
+import {
+  defaultScriptPath,
+  loadTriageScript,
+  type ScriptStep,
+} from '../workflows/analyze/triage-script.js';
+import { engineQueueName, isUrlLocation, JOB_FORMAT, type QueueJobData } from './queue-job.js';
+import { connectionOptions, probeRedis, type RedisTarget } from './redis-url.js';
+import {
+  DEFAULT_DOWNLOAD_TIMEOUT_MS,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  downloadDump,
+  type DownloadedDump,
+} from './url-dump.js';
+
+/** BullMQ's lock: renewed every half of it while a dump runs; a dead worker's job waits this long. */
+export const DEFAULT_LOCK_DURATION_MS = 30_000;
+
+export type WorkerEvent =
+  | { type: 'ready'; engine: EngineChoice; queue: string; jobs: number; redisVersion: string }
+  | { type: 'job-start'; jobId: string; location: string; attempt: number }
+  | { type: 'job-done'; jobId: string; location: string; record: AnalyzeDumpRecord; ms: number }
+  | { type: 'job-abandoned'; jobId: string; location: string }
+  | { type: 'redis'; message: string }
+  | { type: 'stopping' };
+
+export interface WorkerOptions {
+  target: RedisTarget;
+  queueName: string;
+  engine?: EngineRequest;
+  jobs?: number;
+  symbolPath?: string;
+  symbolCacheDir?: string;
+  imagePaths?: readonly string[];
+  debuggerPath?: string;
+  debuggerCommandPrefix?: { file: string; args: readonly string[] };
+  env?: NodeJS.ProcessEnv;
+  /** Where debugger raw outputs are kept (absolute paths in records); default: not kept. */
+  outDir?: string;
+  lockDurationMs?: number;
+  /** How often this worker looks for stalled jobs (default: the lock duration). */
+  stalledIntervalMs?: number;
+  maxDownloadBytes?: number;
+  downloadTimeoutMs?: number;
+  /** Graceful stop: finish current dumps, take no new one. */
+  signal?: AbortSignal;
+  /** Hard stop: abandon dumps in flight (their jobs go back to waiting). */
+  hard?: AbortSignal;
+  onEvent?: (event: WorkerEvent) => void;
+}
+
+export async function runWorker(options: WorkerOptions): Promise<{ done: number }> {
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
+  const choice = chooseEngine(options.engine ?? 'auto', options.env ?? process.env, {
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    hasCommandPrefix: options.debuggerCommandPrefix !== undefined,
+  });
+  const defaultSteps: ScriptStep[] =
+    choice.engine === 'builtin' ? [] : loadTriageScript(defaultScriptPath(choice.engine));
+  const { version } = await probeRedis(options.target);
+  const queue = engineQueueName(options.queueName, choice.engine);
+  const jobs = Math.max(1, options.jobs ?? 1);
+  const hard = options.hard ?? new AbortController().signal;
+  const symbolizer =
+    choice.engine === 'builtin'
+      ? builtinSymbolizer({
+          ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+          ...(options.symbolCacheDir === undefined
+            ? {}
+            : { symbolCacheDir: options.symbolCacheDir }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+          signal: hard,
+        })
+      : undefined;
+  const imageCache = createImageCache();
+  const launch = debuggerLaunchOptions({
+    debuggerPath: options.debuggerPath ?? choice.debuggerPath,
+    debuggerCommandPrefix: options.debuggerCommandPrefix,
+    symbolPath: options.symbolPath,
+    env: options.env,
+  });
+  let done = 0;
+
+  const analyse = async (data: QueueJobData): Promise<AnalyzeDumpRecord> => {
+    const hashed = { sha256: data.sha256, size: data.size };
+    let downloaded: DownloadedDump | undefined;
+    let scratch: string | undefined;
+    try {
+      let file = data.location;
+      if (isUrlLocation(data.location)) {
+        try {
+          downloaded = await downloadDump(data.location, hashed, {
+            maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+            timeoutMs: options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
+            signal: hard,
+          });
+        } catch (error) {
+          if (!isHarnessError(error) || error.code !== 'IO') throw error;
+          return {
+            ...emptyRecord(data.location, hashed, choice.engine),
+            error: { code: 'IO', message: error.shortMessage },
+          };
+        }
+        file = downloaded.path;
+      }
+      const outDir =
+        options.outDir ??
+        (choice.engine === 'builtin' ? '' : (scratch = await mkdtemp(join(tmpdir(), 'cdbh-raw-'))));
+      const ctx: DumpRunContext = {
+        engine: choice.engine,
+        steps: data.options.script ?? defaultSteps,
+        outDir,
+        timeoutMs: data.options.timeoutMs,
+        signer: createSigner({
+          ...(data.options.skipModules === undefined
+            ? {}
+            : { skipModules: data.options.skipModules }),
+          ...(symbolizer === undefined ? {} : { names: true }),
+        }),
+        signal: hard,
+        walkStacks: data.options.walkStacks,
+        ...launch,
+        ...(symbolizer === undefined ? {} : { symbolizer }),
+        ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+        imageCache,
+      };
+      const record = await analyzeOneDump(file, hashed, ctx);
+      record.file = data.location;
+      record.rawOutputs =
+        options.outDir === undefined
+          ? []
+          : record.rawOutputs.map((o) => ({
+              command: o.command,
+              path: resolve(options.outDir!, o.path).replace(/\\/g, '/'),
+            }));
+      const check = validate('analyzeRecord', record);
+      if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
+      return record;
+    } finally {
+      await downloaded?.remove();
+      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    }
+  };
+
+  const processor = async (job: Job<QueueJobData, AnalyzeDumpRecord>, token?: string) => {
+    const data = job.data;
+    const format = (data as { format?: unknown }).format;
+    if (format !== JOB_FORMAT) {
+      // Not retried: no attempt of this worker version can read it (upgrade the worker).
+      throw new UnrecoverableError(
+        `job ${job.id ?? '?'} has format ${String(format)}; this worker reads ${JOB_FORMAT}`,
+      );
+    }
+    const started = performance.now();
+    emit({
+      type: 'job-start',
+      jobId: job.id ?? '',
+      location: data.location,
+      attempt: job.attemptsMade + 1,
+    });
+    try {
+      const record = await analyse(data);
+      done++;
+      emit({
+        type: 'job-done',
+        jobId: job.id ?? '',
+        location: data.location,
+        record,
+        ms: Math.round(performance.now() - started),
+      });
+      return record;
+    } catch (error) {
+      if (hard.aborted || (isHarnessError(error) && error.code === 'ABORTED')) {
+        // Abandoned, not failed: back to waiting for another worker, no attempt spent.
+        await job.moveToWait(token);
+        emit({ type: 'job-abandoned', jobId: job.id ?? '', location: data.location });
+        throw new WaitingError();
+      }
+      throw error;
+    }
+  };
+
+  const worker = new Worker<QueueJobData, AnalyzeDumpRecord>(queue, processor, {
+    connection: connectionOptions(options.target),
+    concurrency: jobs,
+    autorun: false,
+    lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+    stalledInterval:
+      options.stalledIntervalMs ?? options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+    // A job whose worker died is taken again once; dying a second time fails it (quarantine).
+    maxStalledCount: 1,
+    // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
+    name: `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`,
+  });
+  let lastRedisMessage = '';
+  worker.on('error', (error) => {
+    const message = `queue connection: ${error.message}`;
+    if (message !== lastRedisMessage) emit({ type: 'redis', message });
+    lastRedisMessage = message;
+  });
+  worker.on('ready', () => {
+    if (lastRedisMessage !== '') emit({ type: 'redis', message: 'queue connection back' });
+    lastRedisMessage = '';
+  });
+  const stop = () => {
+    emit({ type: 'stopping' });
+    void worker.close();
+  };
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const onHard = () => void worker.close(true);
+  hard.addEventListener('abort', onHard, { once: true });
+  try {
+    emit({ type: 'ready', engine: choice, queue, jobs, redisVersion: version });
+    if (options.signal?.aborted !== true) await worker.run();
+    await worker.close();
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    hard.removeEventListener('abort', onHard);
+    await imageCache.close();
+    await symbolizer?.close();
+  }
+  return { done };
+}

@@ -1,0 +1,60 @@
+// The bucket of a dump, one way for every job: the processor walks the dump (the exception
+// thread, names from symbol files and export tables), builtin-record.ts makes the record's
+// exception and frames, and the analyze signer (report/analyze/signature.ts) signs them. `analyze
+// --engine builtin` and `watch` (for each dump it writes) both come here, so the bucket `watch`
+// logs for a dump is the bucket `analyze` gives the same dump with the same symbols and images;
+// the images and symbol files used travel with it, so a different bucket elsewhere is explained.
+import { processDump } from '../../processor/process-dump.js';
+import type { ModuleSymbolStatus } from '../../processor/process-state.js';
+import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
+import { createSigner, type Signer } from '../../report/analyze/signature.js';
+import type { ImageLocatorOptions } from '../../symbols/supplier/image-locator.js';
+import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import { builtinFields } from './builtin-record.js';
+
+export interface DumpBucketOptions {
+  /** Names from symbol files: the signer is then the symbol-aware one, as analyze's is. */
+  symbolizer?: Symbolizer;
+  images?: ImageLocatorOptions;
+  /** analyze's --skip-module list (default: the built-in list). */
+  skipModules?: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface DumpBucket {
+  bucket: AnalyzeBucketRef | null;
+  /** Where each module image used by the walk was found (`dump`, a path, `not found`). */
+  images?: Record<string, string>;
+  /** Per module a frame lands in: its symbol files, or why none. */
+  symbols?: ModuleSymbolStatus[];
+  /** Why there is no bucket (the dump cannot be read). */
+  error?: string;
+}
+
+/** The analyze signer for these options (symbol-aware when a symbolizer is given). */
+export function dumpSigner(options: Pick<DumpBucketOptions, 'symbolizer' | 'skipModules'>): Signer {
+  return createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(options.symbolizer === undefined ? {} : { names: true }),
+  });
+}
+
+export async function bucketOfDump(
+  path: string,
+  options: DumpBucketOptions = {},
+): Promise<DumpBucket> {
+  const state = await processDump(path, {
+    threads: 'exception',
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.images === undefined ? {} : { images: options.images }),
+    ...(options.symbolizer === undefined ? {} : { symbols: options.symbolizer }),
+  });
+  if (!state.ok) return { bucket: null, error: state.error.message };
+  const fields = builtinFields(state);
+  const bucket = dumpSigner(options).sign({ exception: fields.exception, frames: fields.frames });
+  return {
+    bucket,
+    ...(state.images === undefined ? {} : { images: state.images }),
+    ...(state.symbols === undefined ? {} : { symbols: state.symbols }),
+  };
+}

@@ -1,0 +1,142 @@
+// Shared by the queue tests: real `cdb-harness worker` processes (the CLI from source, as the
+// other CLI tests run it) whose --json lines are collected as they come, and batches of dumps made
+// from the committed example dumps: variants (the header's TimeDateStamp changed, so each has its
+// own content and sha256 but the same crash) and plain copies (same content, another name).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/wine.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
+
+export const EXAMPLES = join(REPO_ROOT, 'examples', 'dumps');
+export const CLI_ENTRY = join(REPO_ROOT, 'test', 'analyze', 'run-cli.ts');
+
+export interface WorkerLine {
+  type: string;
+  jobId?: string;
+  location?: string;
+  pid: number;
+  ok?: boolean;
+  error?: { code: string; message: string };
+}
+
+export class WorkerProcess {
+  readonly lines: WorkerLine[] = [];
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly child: ChildProcess) {
+    let partial = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      partial += chunk.toString();
+      const parts = partial.split('\n');
+      partial = parts.pop() ?? '';
+      for (const part of parts)
+        if (part.trim() !== '') this.lines.push(JSON.parse(part) as WorkerLine);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  /** Waits until a line matches (or the deadline passes: an error naming what was awaited). */
+  async waitFor(
+    test: (line: WorkerLine) => boolean,
+    what: string,
+    timeoutMs = 60_000,
+  ): Promise<WorkerLine> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.find(test);
+      if (found !== undefined) return found;
+      if (Date.now() > deadline)
+        throw new Error(`worker ${String(this.child.pid)}: no ${what}\n${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  done(): WorkerLine[] {
+    return this.lines.filter((l) => l.type === 'job-done');
+  }
+
+  async stop(
+    signal: NodeJS.Signals = 'SIGTERM',
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+export function startWorker(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): WorkerProcess {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI_ENTRY, 'worker', '--json', ...args],
+    {
+      env,
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new WorkerProcess(child);
+}
+
+/** Resolves once every worker printed its `ready` line (connected, queue named). */
+export async function allReady(workers: readonly WorkerProcess[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.waitFor((l) => l.type === 'ready', 'ready line')));
+}
+
+const EXAMPLE_FILES = readdirSync(EXAMPLES)
+  .filter((f) => f.endsWith('.dmp'))
+  .sort();
+
+/**
+ * `variants` dumps with distinct content (example i mod 5, TimeDateStamp + i) and `copies` exact
+ * copies of the first ones, under distinct names in one new folder.
+ */
+export function dumpBatch(variants: number, copies = 0): string {
+  const dir = makeTempDir('queue-in');
+  const sources = EXAMPLE_FILES.map((f) => readFileSync(join(EXAMPLES, f)));
+  for (let i = 0; i < variants; i++) {
+    const bytes = Buffer.from(sources[i % sources.length]!);
+    // MINIDUMP_HEADER.TimeDateStamp is the ULONG32 at offset 20 (minidumpapiset.h).
+    bytes.writeUInt32LE((bytes.readUInt32LE(20) + i) >>> 0, 20);
+    writeFileSync(join(dir, `v${String(i).padStart(5, '0')}.dmp`), bytes);
+  }
+  for (let i = 0; i < copies; i++) {
+    copyFileSync(
+      join(dir, `v${String(i % variants).padStart(5, '0')}.dmp`),
+      join(dir, `copy${i}.dmp`),
+    );
+  }
+  return dir;
+}
+
+export function readRecords(outDir: string): AnalyzeDumpRecord[] {
+  return readFileSync(join(outDir, 'records.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as AnalyzeDumpRecord);
+}
+
+/** file → bucket id (or the error code), the comparable part of a record. */
+export function outcomes(records: readonly AnalyzeDumpRecord[]): Map<string, string> {
+  return new Map(
+    records.map((r) => [
+      r.file,
+      r.ok ? `ok ${r.bucket?.id ?? 'none'}` : `failed ${r.error?.code ?? ''}`,
+    ]),
+  );
+}
