@@ -103,8 +103,10 @@ export async function probeRedis(
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  // ioredis also reports connection errors as events; they are taken from the promise below.
-  client.on('error', () => undefined);
+  // ioredis reports the socket's own error (ECONNREFUSED, ENOTFOUND) as an event; the promise
+  // only says "Connection is closed.", so the event's message is the one shown.
+  let socketError: unknown;
+  client.on('error', (error) => (socketError ??= error));
   let timer: NodeJS.Timeout | undefined;
   try {
     const answer = (async () => {
@@ -127,9 +129,8 @@ export async function probeRedis(
     return { version };
   } catch (error) {
     if (error instanceof QueueError) throw error;
-    throw new QueueError(`cannot use the queue at ${target.display}: ${errorMessage(error)}`, {
-      cause: error,
-    });
+    const reason = errorMessage(socketError ?? error);
+    throw new QueueError(`cannot use the queue at ${target.display}: ${reason}`, { cause: error });
   } finally {
     clearTimeout(timer);
     client.disconnect();

@@ -92,7 +92,7 @@ export interface DownloadedDump {
 }
 
 /**
- * The worker's side: the body into `<tmp>/cdbh-dl-XXXX/dump.dmp`, checked against the size and
+ * The worker's side: the body into `<tmp>/cdbh-dl-PID-XXXX/dump.dmp` (a later worker removes a killed one's), checked against the size and
  * sha256 the producer recorded. On any failure the folder is already gone when this throws.
  */
 export async function downloadDump(
@@ -100,7 +100,7 @@ export async function downloadDump(
   expected: { sha256: string; size: number },
   limits: DownloadLimits,
 ): Promise<DownloadedDump> {
-  const dir = await mkdtemp(join(tmpdir(), 'cdbh-dl-'));
+  const dir = await mkdtemp(join(tmpdir(), `cdbh-dl-${process.pid}-`));
   const remove = () => rm(dir, { recursive: true, force: true });
   const path = join(dir, 'dump.dmp');
   const out = createWriteStream(path, { mode: 0o600 });

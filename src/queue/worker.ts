@@ -7,7 +7,7 @@
 // Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
 // dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
 import { UnrecoverableError, Worker, WaitingError, type Job } from 'bullmq';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isHarnessError } from '../errors.js';
@@ -49,6 +49,8 @@ export type WorkerEvent =
   | { type: 'job-start'; jobId: string; location: string; attempt: number }
   | { type: 'job-done'; jobId: string; location: string; record: AnalyzeDumpRecord; ms: number }
   | { type: 'job-abandoned'; jobId: string; location: string }
+  /** The job's attempt failed (the analysis threw, or the result was refused: lock lost). */
+  | { type: 'job-failed'; jobId: string; location: string; message: string }
   | { type: 'redis'; message: string }
   | { type: 'stopping' };
 
@@ -100,6 +102,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
           signal: hard,
         })
       : undefined;
+  await removeStaleScratch();
   const imageCache = createImageCache();
   const launch = debuggerLaunchOptions({
     debuggerPath: options.debuggerPath ?? choice.debuggerPath,
@@ -108,6 +111,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     env: options.env,
   });
   let done = 0;
+  /** Analysis time per result, told once BullMQ has accepted the result ('completed'). */
+  const took = new WeakMap<AnalyzeDumpRecord, number>();
 
   const analyse = async (data: QueueJobData): Promise<AnalyzeDumpRecord> => {
     const hashed = { sha256: data.sha256, size: data.size };
@@ -133,7 +138,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
       }
       const outDir =
         options.outDir ??
-        (choice.engine === 'builtin' ? '' : (scratch = await mkdtemp(join(tmpdir(), 'cdbh-raw-'))));
+        (choice.engine === 'builtin'
+          ? ''
+          : (scratch = await mkdtemp(join(tmpdir(), `cdbh-raw-${process.pid}-`))));
       const ctx: DumpRunContext = {
         engine: choice.engine,
         steps: data.options.script ?? defaultSteps,
@@ -188,14 +195,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     });
     try {
       const record = await analyse(data);
-      done++;
-      emit({
-        type: 'job-done',
-        jobId: job.id ?? '',
-        location: data.location,
-        record,
-        ms: Math.round(performance.now() - started),
-      });
+      took.set(record, Math.round(performance.now() - started));
       return record;
     } catch (error) {
       if (hard.aborted || (isHarnessError(error) && error.code === 'ABORTED')) {
@@ -219,6 +219,29 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     maxStalledCount: 1,
     // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
     name: `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`,
+  });
+  // "done" only when Redis took the result: a worker whose lock lapsed (event loop blocked past
+  // the lock duration) sees its job re-run elsewhere and its own result refused (BullMQ delivers
+  // at least once; the collector records each job once either way).
+  worker.on('completed', (job, record) => {
+    done++;
+    emit({
+      type: 'job-done',
+      jobId: job.id ?? '',
+      location: job.data.location,
+      record,
+      ms: took.get(record) ?? 0,
+    });
+  });
+  worker.on('failed', (job, error) => {
+    if (job !== undefined && !(error instanceof WaitingError)) {
+      emit({
+        type: 'job-failed',
+        jobId: job.id ?? '',
+        location: job.data.location,
+        message: error.message,
+      });
+    }
   });
   let lastRedisMessage = '';
   worker.on('error', (error) => {
@@ -248,4 +271,29 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     await symbolizer?.close();
   }
   return { done };
+}
+
+/**
+ * A worker killed mid-dump (kill -9, power loss) cannot remove its temp folders: downloaded dumps
+ * (which hold process memory) and debugger scratch. The next worker on the machine removes those
+ * whose process is gone: `cdbh-dl-PID-…` and `cdbh-raw-PID-…` in the temp folder.
+ */
+async function removeStaleScratch(): Promise<void> {
+  const root = tmpdir();
+  const entries = await readdir(root).catch(() => [] as string[]);
+  for (const entry of entries) {
+    // Sample: "cdbh-dl-4242-Xa81Qe"
+    const pid = Number(/^cdbh-(?:dl|raw)-(\d+)-/.exec(entry)?.[1] ?? Number.NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    await rm(join(root, entry), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
 }

@@ -89,7 +89,23 @@ export function nearestExport(entries: readonly ExportEntry[], rva: number): Sym
   return best && { function: best.name, offset: rva - best.rva, source: 'export' };
 }
 
-/** A SymbolProvider over export tables, one parse per module, images found by `imageOf`. */
+/**
+ * Export tables by image object: an image shared by the dumps of a batch (the supplier's image
+ * cache hands the same PeImage to every dump that loaded that build) is parsed once per batch,
+ * and its table goes when the cache lets the image go.
+ */
+const TABLES = new WeakMap<PeImage, Promise<ExportEntry[]>>();
+
+function exportsOf(image: PeImage): Promise<ExportEntry[]> {
+  let table = TABLES.get(image);
+  if (!table) {
+    table = readExports(image);
+    TABLES.set(image, table);
+  }
+  return table;
+}
+
+/** A SymbolProvider over export tables, one parse per image, images found by `imageOf`. */
 export class ExportSymbolProvider implements SymbolProvider {
   readonly #imageOf: (module: ModuleRef) => Promise<PeImage | undefined>;
   readonly #tables = new Map<string, Promise<ExportEntry[]>>();
@@ -102,7 +118,7 @@ export class ExportSymbolProvider implements SymbolProvider {
     const key = `${module.base}`;
     let entries = this.#tables.get(key);
     if (!entries) {
-      entries = this.#imageOf(module).then((image) => (image ? readExports(image) : []));
+      entries = this.#imageOf(module).then((image) => (image ? exportsOf(image) : []));
       this.#tables.set(key, entries);
     }
     return nearestExport(await entries, rva);

@@ -1,14 +1,16 @@
 // The postfix language of x86 FrameData program strings (PDB FPO v2, Breakpad `STACK WIN 4`):
 // tokens separated by spaces; numbers and `$reg`/`$T0`/`.raSearch` push values; `+ - * / %`
-// and `@` (align down) pop two; `^` dereferences a 32-bit word; `=` assigns the value on top to
-// the name under it. Sample: "$T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =".
+// and `@` (align down) pop two; `^` dereferences a word (32-bit on x86, 64-bit for x64 STACK CFI);
+// `=` assigns the value on top to the name under it. Sample:
+// "$T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =". A STACK CFI rule is one expression
+// with no `=` (`.cfa 8 - ^`): evaluateExpression gives the value it leaves on top.
 // Semantics from Breakpad's PostfixEvaluator
 // (https://chromium.googlesource.com/breakpad/breakpad/+/master/src/processor/postfix_evaluator-inl.h).
 import type { WalkMemory } from './walk-memory.js';
 
 /** At most this many tokens: real programs have a few dozen. */
 const MAX_TOKENS = 256;
-const MASK = 0xffff_ffffn;
+const MASKS = { 4: 0xffff_ffffn, 8: 0xffff_ffff_ffff_ffffn } as const;
 
 /**
  * Runs `program` with `inputs` (register names with or without `$`, `.raSearch`, …); returns
@@ -19,7 +21,36 @@ export async function evaluatePostfix(
   program: string,
   inputs: Record<string, bigint>,
   memory: WalkMemory,
+  wordSize: 4 | 8 = 4,
 ): Promise<Record<string, bigint> | null> {
+  const ran = await run(program, inputs, memory, wordSize);
+  return ran === null ? null : ran.vars;
+}
+
+/**
+ * The value a STACK CFI rule expression leaves on top (`$rsp 8 +`, `.cfa -8 + ^`), or null when
+ * it is malformed or reads memory that was not captured.
+ */
+export async function evaluateExpression(
+  expression: string,
+  inputs: Record<string, bigint>,
+  memory: WalkMemory,
+  wordSize: 4 | 8,
+): Promise<bigint | null> {
+  const ran = await run(expression, inputs, memory, wordSize);
+  if (ran === null) return null;
+  const top = ran.stack[ran.stack.length - 1];
+  if (top === undefined) return null;
+  return typeof top === 'bigint' ? top : (ran.vars[top] ?? null);
+}
+
+async function run(
+  program: string,
+  inputs: Record<string, bigint>,
+  memory: WalkMemory,
+  wordSize: 4 | 8,
+): Promise<{ vars: Record<string, bigint>; stack: (bigint | string)[] } | null> {
+  const MASK = MASKS[wordSize];
   const vars: Record<string, bigint> = {};
   for (const [name, value] of Object.entries(inputs)) {
     vars[name.startsWith('$') || name.startsWith('.') ? name : `$${name}`] = value;
@@ -43,7 +74,7 @@ export async function evaluatePostfix(
     } else if (token === '^') {
       const address = value(stack.pop());
       if (address === null) return null;
-      const word = await memory.u32(address);
+      const word = await memory.word(address, wordSize);
       if (word === null) return null;
       stack.push(word);
     } else if (['+', '-', '*', '/', '%', '@'].includes(token)) {
@@ -72,5 +103,5 @@ export async function evaluatePostfix(
       return null;
     }
   }
-  return vars;
+  return { vars, stack };
 }

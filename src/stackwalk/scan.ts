@@ -9,6 +9,11 @@ import type { WalkMemory } from './walk-memory.js';
 export interface ModuleIndex {
   at(address: bigint): ModuleRef | undefined;
   image(module: ModuleRef): Promise<ImageView | undefined>;
+  /**
+   * False when a symbol file loaded for `module` puts `rva` (the byte before a return address)
+   * in no function; true when it is inside one or no symbol file bounds the module.
+   */
+  inFunction?(module: ModuleRef, rva: number): Promise<boolean>;
 }
 
 export interface ScanHit {
@@ -65,9 +70,12 @@ export async function returnAddressTrust(
   if (module === undefined) return null;
   const offset = value - module.base;
   if (offset < HEADER_BYTES) return null;
+  const rva = Number(offset);
+  // rust-minidump's instruction_seems_valid and Breakpad's InstructionAddressSeemsValid: with
+  // symbols loaded, a return address must fall inside a function they know.
+  if (modules.inFunction !== undefined && !(await modules.inFunction(module, rva - 1))) return null;
   const image = await modules.image(module);
   if (image === undefined) return 'scan';
-  const rva = Number(offset);
   if (!image.isExecutable(rva - 1)) return null;
   const before = await image.readRva(rva - 7, 7);
   if (before === null || before.length < 7) return null;

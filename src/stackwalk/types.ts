@@ -16,10 +16,14 @@ export type StackArch = 'x86' | 'amd64';
  * - `cfi`: unwind data said where the caller's registers are (x64 .pdata/.xdata, a leaf function
  *   with no unwind data on x64, Breakpad STACK CFI / STACK WIN);
  * - `frame-pointer`: the x86 EBP chain (or an x64 frame register);
+ * - `leaf`: x64 frame 1 when frame 0's function has no unwind data and no image says more: the
+ *   word at RSP taken as the return address, as if frame 0 were a leaf function (Breakpad's
+ *   "simulating a return from leaf function");
  * - `scan-call`: a stack word pointing just after a `call` instruction in a module's code;
- * - `scan`: a stack word pointing into an executable section (or, with no image, into a module).
+ * - `scan`: a stack word pointing into an executable section (or, with no image, into a module;
+ *   with symbols loaded for the module, into one of its functions).
  */
-export type FrameTrust = 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+export type FrameTrust = 'context' | 'cfi' | 'frame-pointer' | 'leaf' | 'scan-call' | 'scan';
 
 /**
  * A loaded module as the dump describes it: the one ModuleIdentity of the dump side
@@ -43,9 +47,18 @@ export interface SymbolHit {
 /** Names addresses inside a module. The export-table namer is one; PDB / .sym readers are others. */
 export interface SymbolProvider {
   lookup(module: ModuleRef, rva: number): SymbolHit | undefined | Promise<SymbolHit | undefined>;
+  /**
+   * True when a symbol file describing every function of `module` is loaded, so an address
+   * lookup() cannot name lies in no function: a scanned word there is no return address.
+   * Providers without function ranges (the export table) leave it out.
+   */
+  covers?(module: ModuleRef): boolean | Promise<boolean>;
 }
 
-/** Why a walk ended: `end` (no caller: thread start), `limit`, `budget`, `cycle`, `lost`. */
+/**
+ * Why a walk ended: `end` (no caller: the thread's start routine, or unwind data said so),
+ * `limit`, `budget`, `cycle`, `lost`.
+ */
 export type WalkStop = 'end' | 'limit' | 'budget' | 'cycle' | 'lost';
 
 /** One walked frame. Frame 0 is where the thread is; each later frame is a caller. */
@@ -195,7 +208,12 @@ export interface WalkInput {
   /** Parsed images by module base (see image.ts), found by the caller through an ImageLocator. */
   images?: ModuleImages;
   unwind?: UnwindProvider;
-  /** Names each frame as it is found, at its `instruction` (symbol files, then export tables). */
+  /**
+   * Names each frame as it is found, at its `instruction` (symbol files, then export tables);
+   * scanned candidates are checked against the functions a symbol file knows (see covers()), and
+   * the walk ends at the thread's start routine (ntdll!RtlUserThreadStart, XP's
+   * kernel32!BaseProcessStart / BaseThreadStart).
+   */
   symbols?: SymbolProvider;
   limits?: WalkLimits;
 }

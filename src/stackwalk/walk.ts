@@ -1,11 +1,19 @@
 // Walks one thread's stack, rust-minidump style: frame 0 from the register context, then for
 // each caller the best unwinder that gives a plausible answer: unwind data (x64 .pdata/.xdata,
-// x86 FPO / STACK WIN from an UnwindProvider), the frame-pointer chain (x86), then a bounded scan.
-// An answer is plausible when the stack pointer grows, stays inside the stack, and the new
-// instruction pointer lies in a module. Bounds: maxFrames, a read budget, maxScanBytes per scan.
-// Nothing here throws on bad data: a corrupt stack ends the walk with a warning.
+// Breakpad STACK CFI for either CPU, x86 FPO / STACK WIN from an UnwindProvider), on x64 the
+// word at RSP when frame 0 has no unwind data (a leaf), the frame-pointer chain (x86), then a
+// bounded scan. An answer is plausible when the stack pointer grows, stays inside the stack, and
+// the new instruction pointer lies in a module. Unwind data applied to a frame that was itself
+// found by scanning may be wrong about it (the scan may have picked a stale word): its answer is
+// then checked like any other and, when implausible, the walk scans on instead of ending
+// (Breakpad's StackwalkerX86 does the same). Frames are named as they are found (WalkInput.symbols)
+// and the walk ends at the thread's start routine. Bounds: maxFrames, a read budget,
+// maxScanBytes per scan. Nothing here throws on bad data: a corrupt stack ends the walk with a
+// warning.
 import { unwindAmd64 } from './amd64-unwind.js';
+import { unwindByCfi } from './cfi-unwind.js';
 import { scanForReturn, type ModuleIndex } from './scan.js';
+import { isThreadStart, isThreadStartThunk } from './thread-start.js';
 import type {
   FrameTrust,
   ModuleRef,
@@ -33,7 +41,10 @@ interface Caller {
 export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
   const sorted = [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
   const cache = new Map<ModuleRef, Promise<Awaited<ReturnType<ModuleIndex['image']>>>>();
-  return {
+  const covered = new Map<ModuleRef, Promise<boolean>>();
+  const symbols = input.symbols;
+  const covers = symbols?.covers?.bind(symbols);
+  const index: ModuleIndex = {
     at(address) {
       let low = 0;
       let high = sorted.length - 1;
@@ -57,6 +68,18 @@ export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): Mo
       return found;
     },
   };
+  if (symbols !== undefined && covers !== undefined) {
+    index.inFunction = async (module, rva) => {
+      let known = covered.get(module);
+      if (known === undefined) {
+        known = Promise.resolve(covers(module));
+        covered.set(module, known);
+      }
+      if (!(await known)) return true;
+      return (await symbols.lookup(module, rva)) !== undefined;
+    };
+  }
+  return index;
 }
 
 export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<StackWalk> {
@@ -86,16 +109,21 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       warnings.push(`stopped after ${maxFrames} frames`);
       break;
     }
+    // The thread's first function: nothing above it but the stack's unused top.
+    if (isThreadStart(frame)) break;
     if (input.limits?.outOfTime?.() === true) {
       stop = 'budget';
       warnings.push(`time budget spent after ${frames.length} frames`);
       break;
     }
+    const scanned = trust === 'scan' || trust === 'scan-call';
     const caller = await callerOf(registers, frames.length === 1, input, memory, modules);
     let next = caller && plausible(caller.registers) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
-    // (the thread's first function): a scan there would only find leftovers.
+    // (the thread's first function): a scan there would only find leftovers. Not so for a
+    // scanned frame: the data describes the function the scan guessed, perhaps wrongly.
     const cfiEnd =
+      !scanned &&
       caller !== null &&
       caller.trust === 'cfi' &&
       (caller.registers[spName] ?? 0n) > sp &&
@@ -103,18 +131,21 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     // An x86 EBP of 0 is the chain's documented end (the thread's first frame clears it), and so
     // is a saved return address of 0 found by a clean unwind step (Breakpad stops there too).
     const chainEnd =
-      (!x64 && trust !== 'scan' && trust !== 'scan-call' && registers['ebp'] === 0n) ||
-      (caller !== null &&
-        (caller.registers[ipName] ?? 0n) === 0n &&
-        (caller.registers[spName] ?? 0n) > sp);
+      !scanned &&
+      ((!x64 && registers['ebp'] === 0n) ||
+        (caller !== null &&
+          (caller.registers[ipName] ?? 0n) === 0n &&
+          (caller.registers[spName] ?? 0n) > sp));
     if (next === null && !cfiEnd && !chainEnd) {
       // Scan from the callee's stack pointer for the next return address.
       const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
       const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
       if (hit !== null) {
+        // x64 frame 0 without unwind data whose return address sits at RSP: a leaf function.
+        const leaf = x64 && frames.length === 1 && hit.slot === sp && hit.trust === 'scan';
         next = {
           registers: { ...registers, [ipName]: hit.ip, [spName]: hit.slot + BigInt(wordSize) },
-          trust: hit.trust,
+          trust: leaf ? 'leaf' : hit.trust,
         };
       }
     }
@@ -133,6 +164,25 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
         );
       }
       break;
+    }
+    // kernel32!BaseThreadInitThunk is called by the start routine only: a scanned caller that is
+    // not it is a leftover word, and the walk ends here.
+    if (
+      isThreadStartThunk(frame) &&
+      (next.trust === 'scan' || next.trust === 'scan-call') &&
+      input.symbols !== undefined
+    ) {
+      const probe = makeFrame(
+        frames.length,
+        next.registers[ipName] ?? 0n,
+        next.registers[spName] ?? 0n,
+        next.registers,
+        next.trust,
+        modules,
+        x64,
+      );
+      await nameFrame(probe, input.symbols);
+      if (!isThreadStart(probe)) break;
     }
     registers = next.registers;
     trust = next.trust;
@@ -159,24 +209,31 @@ async function callerOf(
   memory: WalkMemory,
   modules: ModuleIndex,
 ): Promise<Caller | null> {
-  if (input.arch === 'amd64') {
-    const ip = registers['rip'] ?? 0n;
-    const module = modules.at(ip);
+  const x64 = input.arch === 'amd64';
+  const ip = registers[x64 ? 'rip' : 'eip'] ?? 0n;
+  const module = modules.at(ip);
+  // A caller's return address is looked up one byte back (the call's last byte).
+  const rva = module === undefined ? 0 : Number(ip - module.base) - (first ? 0 : 1);
+  if (x64) {
     if (module === undefined) return null;
     const image = await modules.image(module);
-    if (image === undefined) return null;
-    const outcome = await unwindAmd64(image, module.base, registers, memory, first);
-    return outcome.kind === 'unwound' ? { registers: outcome.registers, trust: 'cfi' } : null;
+    if (image !== undefined) {
+      const outcome = await unwindAmd64(image, module.base, registers, memory, first);
+      if (outcome.kind === 'unwound') return { registers: outcome.registers, trust: 'cfi' };
+    }
+    // No image (most dumps users get): a Breakpad .sym file's STACK CFI for the function.
+    return await cfiCaller(module, rva, registers, input, memory);
   }
-  const ip = registers['eip'] ?? 0n;
-  const module = modules.at(ip);
   if (module !== undefined && input.unwind?.x86Frame !== undefined) {
-    const rva = Number(ip - module.base) - (first ? 0 : 1);
     const data = await input.unwind.x86Frame(module, rva);
     if (data !== undefined) {
       const outcome = await unwindX86ByFrameData(registers, data, memory);
       if (outcome.kind === 'unwound') return { registers: outcome.registers, trust: 'cfi' };
     }
+  }
+  if (module !== undefined) {
+    const viaCfi = await cfiCaller(module, rva, registers, input, memory);
+    if (viaCfi !== null) return viaCfi;
   }
   const esp = registers['esp'] ?? 0n;
   const ebp = registers['ebp'] ?? 0n;
@@ -186,6 +243,20 @@ async function callerOf(
   return outcome.kind === 'unwound'
     ? { registers: outcome.registers, trust: 'frame-pointer' }
     : null;
+}
+
+async function cfiCaller(
+  module: ModuleRef,
+  rva: number,
+  registers: RegisterSet,
+  input: WalkInput,
+  memory: WalkMemory,
+): Promise<Caller | null> {
+  if (input.unwind?.cfi === undefined) return null;
+  const rules = await input.unwind.cfi(module, rva);
+  if (rules === undefined) return null;
+  const out = await unwindByCfi(registers, rules, memory, input.arch);
+  return out === null ? null : { registers: out, trust: 'cfi' };
 }
 
 function makeFrame(

@@ -49,8 +49,17 @@ export interface Dbi {
   contributions: SectionContribution[];
   /** RVA of each section, index 0 = section 1. */
   sectionRvas: number[];
+  /** Each section's extent and whether it holds code (IMAGE_SCN_MEM_EXECUTE), same order. */
+  sections: PdbSection[];
   /** The stream of the section headers (undefined: none). */
   sectionHeaderStream?: number;
+}
+
+export interface PdbSection {
+  rva: number;
+  /** VirtualSize. */
+  size: number;
+  executable: boolean;
 }
 
 export async function readDbi(msf: MsfFile): Promise<Dbi> {
@@ -81,12 +90,12 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
   const dbgHeader = await msf.readStream(DBI_STREAM, at, dbgHeaderSize, 'DBI debug header');
   const modules = parseModules(modInfo, msf, bad);
   const contributions = parseContributions(sc, modules.length, bad);
-  let sectionRvas: number[] = [];
+  let sections: PdbSection[] = [];
   let sectionHeaderStream: number | undefined;
   if (dbgHeader.length >= (DBG_SECTION_HEADERS + 1) * 2) {
     const stream = dbgHeader.readUInt16LE(DBG_SECTION_HEADERS * 2);
     if (stream !== NO_STREAM) {
-      sectionRvas = await readSectionRvas(msf, stream);
+      sections = await readSections(msf, stream);
       sectionHeaderStream = stream;
     }
   }
@@ -94,7 +103,8 @@ export async function readDbi(msf: MsfFile): Promise<Dbi> {
     header,
     modules,
     contributions,
-    sectionRvas,
+    sectionRvas: sections.map((s) => s.rva),
+    sections,
     ...(sectionHeaderStream === undefined ? {} : { sectionHeaderStream }),
   };
 }
@@ -151,12 +161,17 @@ function parseContributions(
   return out;
 }
 
-/** IMAGE_SECTION_HEADER (40 bytes): VirtualAddress at offset 12. */
-async function readSectionRvas(msf: MsfFile, stream: number): Promise<number[]> {
+/** IMAGE_SECTION_HEADER (winnt.h): VirtualSize at 8, VirtualAddress at 12, Characteristics at 36. */
+async function readSections(msf: MsfFile, stream: number): Promise<PdbSection[]> {
   const size = msf.streamSize(stream);
   const count = Math.min(Math.floor(size / 40), 4096);
   const b = await msf.readStream(stream, 0, count * 40, 'section headers');
-  return Array.from({ length: count }, (_, i) => b.readUInt32LE(i * 40 + 12));
+  const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
+  return Array.from({ length: count }, (_, i) => ({
+    rva: b.readUInt32LE(i * 40 + 12),
+    size: b.readUInt32LE(i * 40 + 8),
+    executable: (b.readUInt32LE(i * 40 + 36) & IMAGE_SCN_MEM_EXECUTE) !== 0,
+  }));
 }
 
 /** The contribution covering section:offset (binary search), or undefined. */

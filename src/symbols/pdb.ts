@@ -124,9 +124,14 @@ export class PdbFile implements ModuleSymbolFile {
         }
       }
     }
+    // The nearest public symbol below names an address only inside the same code section: past
+    // the end of .text (in .rdata's strings, say) it would name data as `?foo@@…+0x1f10`.
+    const section = at === undefined ? undefined : this.#dbi.sections[at.section - 1];
+    if (section === undefined || !section.executable) return undefined;
+    if (rva >= section.rva + section.size) return undefined;
     const publics = await this.#publicsIndex();
     const pub = await publics.nearest(rva);
-    if (!pub) return undefined;
+    if (!pub || pub.rva < section.rva) return undefined;
     return { function: pub.name, functionOffset: rva - pub.rva, kind: 'public' };
   }
 

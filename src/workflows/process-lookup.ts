@@ -125,6 +125,7 @@ export async function resolveProcess(
  * SDK folders), otherwise the last one (winedbg, whose absence the start reports clearly).
  */
 export function defaultEngine(env: NodeJS.ProcessEnv = process.env): LookupEngine {
-  const found = DIALECT_NAMES.find((name) => getDialect(name).findBinary(env) !== undefined);
-  return found ?? DIALECT_NAMES[DIALECT_NAMES.length - 1] ?? 'winedbg';
+  const general = DIALECT_NAMES.filter((name) => getDialect(name).abilities.windowsTargets);
+  const found = general.find((name) => getDialect(name).findBinary(env) !== undefined);
+  return found ?? general[general.length - 1] ?? 'winedbg';
 }

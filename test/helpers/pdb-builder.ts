@@ -157,6 +157,7 @@ function sectionHeaders(): Buffer {
   b.write('.text', 0, 'latin1');
   b.writeUInt32LE(0x10000, 8); // VirtualSize
   b.writeUInt32LE(TEXT_RVA, 12); // VirtualAddress
+  b.writeUInt32LE(0x60000020, 36); // Characteristics: CODE | MEM_EXECUTE | MEM_READ, as linkers write
   return b;
 }
 

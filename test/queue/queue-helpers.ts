@@ -3,7 +3,8 @@
 // from the committed example dumps: variants (the header's TimeDateStamp changed, so each has its
 // own content and sha256 but the same crash) and plain copies (same content, another name).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/wine.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -77,15 +78,24 @@ export class WorkerProcess {
   }
 }
 
+/**
+ * A worker in its own temp folder (TMPDIR): a worker killed with -9 cannot remove its scratch
+ * folders, and the root hook would (rightly) report them as leaked.
+ */
 export function startWorker(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): WorkerProcess {
+  const tmp = makeTempDir('queue-worker-tmp');
+  // tsx's compile cache (<tmp>/tsx-<uid>, as test/hooks/temp-dirs.ts links it): shared, not redone.
+  for (const entry of readdirSync(tmpdir())) {
+    if (/^tsx-\d+$/.test(entry)) symlinkSync(join(tmpdir(), entry), join(tmp, entry));
+  }
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', CLI_ENTRY, 'worker', '--json', ...args],
     {
-      env,
+      env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -3,6 +3,7 @@
 // the program's source for the crash line.
 import { expect } from 'chai';
 import { PositionedFileReader } from '../../src/minidump/file-reader.js';
+import { readPeHeaders } from '../../src/stackwalk/pe-image.js';
 import { PdbFile, readImageIdentity } from '../../src/symbols/index.js';
 import { hasPdbUtil, pdbUtilFacts } from '../helpers/pdbutil.js';
 import { markerLine, pdbPathOf, pdbTargetReady } from '../helpers/pdb-targets.js';
@@ -81,6 +82,37 @@ describe('symbols: PDB reader (real lld PDB)', function () {
     expect(hits.length).to.be.greaterThan(0);
     expect(hits.every((h) => h.function.length > 0 && h.functionOffset >= 0)).to.equal(true);
     expect(await pdb.lookup(0)).to.equal(undefined);
+  });
+
+  it('names no address past the end of the code section (data is no function)', async () => {
+    // The image's own section table (its PE headers), read independently of the PDB's copy.
+    const exe = await PositionedFileReader.open(targetPath('symcrash'));
+    try {
+      const headers = await readPeHeaders({
+        layout: 'file',
+        origin: 'test',
+        read: async (offset, length) => exe.read(offset, length),
+      });
+      const code = headers?.sections.find((s) => s.executable);
+      const data = headers?.sections.filter((s) => !s.executable && s.virtualSize > 0x20) ?? [];
+      expect(code, '.text').to.not.equal(undefined);
+      expect(data.length).to.be.greaterThan(0);
+      // The last bytes of .text still get the nearest public below them...
+      const lastCode = (code?.rva ?? 0) + (code?.virtualSize ?? 0) - 1;
+      expect(await pdb.lookup(lastCode)).to.not.equal(undefined);
+      // ...but no address of a data section (.rdata strings, .data, .pdata) is named.
+      for (const section of data) {
+        for (const rva of [
+          section.rva,
+          section.rva + 0x10,
+          section.rva + section.virtualSize - 1,
+        ]) {
+          expect(await pdb.lookup(rva), `${section.name}+${rva - section.rva}`).to.equal(undefined);
+        }
+      }
+    } finally {
+      await exe.close();
+    }
   });
 
   it('reads only part of the file for a lookup', async () => {

@@ -1,19 +1,20 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
 import { resolve } from 'node:path';
-import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
+import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
-import { formatKb, formatRate } from '../../report/heap-trend/format.js';
-import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import { defaultEngine, resolveProcess } from '../../workflows/process-lookup.js';
 import {
-  runHeapTrend,
-  type HeapTrendOptions,
-  type HeapTrendProgress,
-} from '../../workflows/heap-trend/run-heap-trend.js';
+  runHeapTrendFromDumps,
+  type FromDumpsOptions,
+} from '../../workflows/heap-trend/from-dumps.js';
+import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
+import { formatProgress, formatSummary } from './heap-trend-text.js';
+
+export { formatProgress, formatSummary };
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import {
   addDebuggerOption,
@@ -51,6 +52,10 @@ export interface HeapTrendCliOptions {
   debugger?: string;
   symbols?: string;
   symbolPath?: string;
+  clr?: boolean;
+  keepDumps?: boolean;
+  retention?: string;
+  fromDumps?: string[];
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
@@ -72,9 +77,24 @@ export function heapTrendOptionsFromCli(
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
-  const engine = cli.engine ?? defaultEngine(env);
+  // --clr without an engine: the managed series come from dotnet-dump.
+  const engine = cli.engine ?? (cli.clr === true ? 'dotnet-dump' : defaultEngine(env));
   if (!isDialectName(engine)) {
     throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
+  }
+  const managed = getDialect(engine).heapSampling?.style === 'dump-per-sample';
+  if (cli.clr === true && !managed) {
+    throw new UsageError(
+      `--clr samples .NET heaps with --engine dotnet-dump; live managed series through ${engine} + SOS are not implemented (see docs/cli.md)`,
+    );
+  }
+  if (managed && cli.dumpAt !== undefined) {
+    throw new UsageError(
+      `--dump-at does not apply to --engine ${engine}: every sample is a dump already (keep them with --keep-dumps)`,
+    );
+  }
+  if (!managed && (cli.keepDumps === true || cli.retention !== undefined)) {
+    throw new UsageError('--keep-dumps and --retention go with --clr (--engine dotnet-dump)');
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
@@ -106,61 +126,13 @@ export function heapTrendOptionsFromCli(
     const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
+  if (cli.keepDumps === true) plan.keepDumps = true;
+  if (cli.retention !== undefined)
+    plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
   if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
   const symbolPath = symbolPathOf(cli);
   if (symbolPath !== undefined) plan.symbolPath = symbolPath;
   return plan;
-}
-
-export function formatProgress(event: HeapTrendProgress, previousTotal: number | null): string {
-  switch (event.kind) {
-    case 'sample': {
-      const s = event.sample;
-      const delta =
-        previousTotal === null
-          ? ''
-          : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
-      const suspended =
-        s.source === 'heap' ? `, target suspended ${Math.round(s.suspendedMs)} ms` : '';
-      return `sample ${s.index + 1}: ${s.heaps.length} ${s.source === 'heap' ? 'heaps' : 'regions'}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
-    }
-    case 'sample-failed':
-      return `sample ${event.index + 1} failed: ${event.error}`;
-    case 'dump':
-      return `dump at ${formatKb(event.dump.thresholdKb)}: ${event.dump.path} ${event.dump.verified ? '(verified)' : `(NOT verified: ${event.dump.error ?? 'unknown'})`}`;
-    case 'umdh':
-      return `umdh snapshot: ${event.file}`;
-    case 'end':
-      return `${event.status}${event.message === undefined ? '' : `: ${event.message}`}`;
-  }
-}
-
-export function formatSummary(
-  report: HeapTrendReport,
-  files: { report: string; html: string },
-): string {
-  const lines = [
-    report.source === 'committed-memory'
-      ? 'Committed-memory view (winedbg info maps), not per heap.'
-      : 'Per-heap view (!heap -s -h 0).',
-    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
-    `Rule: ${report.rule}`,
-    '',
-  ];
-  const suspects = report.series.filter((s) => s.suspect);
-  lines.push(suspects.length === 0 ? 'No leak suspects.' : `Leak suspects: ${suspects.length}`);
-  for (const s of report.series.slice(0, 5)) {
-    lines.push(
-      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
-    );
-  }
-  if (report.projection !== null && report.projection.minutesToLimit !== null) {
-    lines.push(
-      `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,
-    );
-  }
-  lines.push('', `Report: ${files.html}`, `        ${files.report}`);
-  return lines.join('\n');
 }
 
 export function registerHeapTrend(context: CommandContext): void {
@@ -182,7 +154,29 @@ export function registerHeapTrend(context: CommandContext): void {
         'stop after this long: 10m, 2h (default: until Ctrl-C)',
       ),
     );
-  addLiveEngineOption(command, '; cdb: per heap (Windows), winedbg: committed memory');
+  addLiveEngineOption(
+    command,
+    '; cdb: per heap (Windows), winedbg: committed memory, dotnet-dump: .NET generations and types (Linux)',
+  );
+  command
+    .option(
+      '--clr',
+      'add the .NET series: per GC generation and per type, with what holds the growing types (--engine dotnet-dump)',
+    )
+    .option(
+      '--keep-dumps',
+      '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .option(
+      '--from-dumps <paths...>',
+      'build the report from dumps already written (files or folders): ProcDump -m steps, dump -m, dotnet-dump collect',
+    )
+    .addOption(
+      countOption(
+        '--retention <n>',
+        '--clr: trace what holds the first N growing types (!dumpheap -mt -short + !gcroot; default 3, 0: none)',
+      ),
+    );
   addOutOption(command, 'output folder (default ./heap-trend-<pid>-<time>)');
   command
     .addOption(
@@ -226,7 +220,19 @@ heap-trend does all of it in one run and writes:
   OUT/dumps/           --dump-at dumps, each read back and checked
   OUT/umdh/            --umdh snapshot logs; their N-way trend is in the report
 
+--from-dumps FILE...|DIR builds the same report from dumps already written, each at its own time:
+Windows full dumps give memory by category (image, mapped, heap, stack, private data) with no
+debugger; Linux cores of .NET processes (dotnet-dump collect) give the .NET series through
+dotnet-dump. A missing or unreadable dump is skipped with a warning; the series goes on.
+
 Engines:
+  dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
+           is stopped while the dump is written; every sample records for how long), then
+           "dotnet-dump analyze" reads "eeheap -gc" (per generation) and "dumpheap -stat" (per
+           type); at the end the growing types get "dumpheap -mt MT -short" + "gcroot" on a few
+           objects, and the report shows the chains that hold them. Dumps are deleted once read
+           (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
+           tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
   cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0", then exit;
            the target is suspended for that attach and every sample records for how long.
   winedbg  (Wine/Linux) "info maps <pid>" from a winedbg that never attaches: the target is never
@@ -244,7 +250,9 @@ before), 130 interrupted.
 Examples:
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
-  cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json`,
+  cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
+  cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
+  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
     )
     .action(async (cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli));
@@ -252,7 +260,41 @@ Examples:
   attach(context.program, command);
 }
 
+/** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
+async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+  try {
+    if (cli.pid !== undefined || cli.name !== undefined) {
+      throw new UsageError('--from-dumps reads dumps: give no --pid or --name');
+    }
+    const options: FromDumpsOptions = {
+      paths: cli.fromDumps ?? [],
+      outDir: resolve(
+        cli.out ?? `heap-trend-dumps-${new Date().toISOString().replace(/[:.]/g, '').slice(0, 15)}`,
+      ),
+    };
+    if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
+    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.minGrowth !== undefined) {
+      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+    }
+    if (cli.retention !== undefined) {
+      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+    }
+    const { report, files } = await runHeapTrendFromDumps(options);
+    for (const input of report.inputs ?? []) {
+      if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
+    }
+    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    return report.status === 'completed' ? ExitCode.Ok : ExitCode.Failure;
+  } catch (error) {
+    printError(error);
+    return exitCodeFor(error);
+  }
+}
+
 export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
+  if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
   let plan: HeapTrendPlan;
   try {
     plan = heapTrendOptionsFromCli(cli);
@@ -271,6 +313,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
     const found = await resolveProcess(target, {
       engine: plan.engine,
       ...(plan.env === undefined ? {} : { env: plan.env }),
+      ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
       signal: controller.signal,
     });
     process.stderr.write(

@@ -199,6 +199,9 @@ function report(event: WorkerEvent, json: boolean): void {
     case 'job-abandoned':
       process.stderr.write(`abandoned ${event.location} (back to the queue)\n`);
       return;
+    case 'job-failed':
+      process.stderr.write(`attempt failed on ${event.location}: ${event.message}\n`);
+      return;
     case 'redis':
       process.stderr.write(`queue: ${event.message}\n`);
       return;

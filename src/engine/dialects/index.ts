@@ -3,12 +3,14 @@
 // workflow then reaches it through getDialect() and the Dialect's abilities, never by its name.
 import { UsageError } from '../../errors.js';
 import { cdbDialect } from './cdb/index.js';
+import { dotnetDumpDialect } from './dotnet-dump/index.js';
 import type { Dialect } from './types.js';
 import { winedbgDialect } from './winedbg/index.js';
 
 const DIALECTS = {
   cdb: cdbDialect,
   winedbg: winedbgDialect,
+  'dotnet-dump': dotnetDumpDialect,
 } as const satisfies Record<string, Dialect>;
 
 /** The name of a debugger the engine can drive (`--engine cdb`, `--engine winedbg`). */

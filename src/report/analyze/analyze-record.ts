@@ -24,9 +24,11 @@ export interface AnalyzeFrame {
   /**
    * How the frame was found: `debugger` (a debugger's `k`), `exception` (the exception address:
    * frame 0), and from the builtin walker `context`, `cfi` (unwind data), `frame-pointer`,
-   * `scan-call` (a stack word just after a call) or `scan` (a stack word pointing into a module).
+   * `leaf` (x64: the word at RSP, frame 0 taken as a leaf function), `scan-call` (a stack word
+   * just after a call) or `scan` (a stack word pointing into a module).
    */
-  trust?: 'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'scan-call' | 'scan';
+  trust?:
+    'exception' | 'debugger' | 'context' | 'cfi' | 'frame-pointer' | 'leaf' | 'scan-call' | 'scan';
   /** Offset from the module base (builtin walker), whatever `offset` is measured from. */
   moduleOffset?: Hex;
   /** The frame's stack pointer (builtin walker). */

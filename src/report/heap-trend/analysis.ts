@@ -26,7 +26,7 @@ export interface AnalyzeOptions {
   /** Projection target for the total commit, in KB (`--limit 2GB`). */
   limitKb?: number;
   /** Words used in the rule text. */
-  unit?: 'heap' | 'region';
+  unit?: 'heap' | 'region' | 'type' | 'category' | 'generation';
 }
 
 interface SeriesBuilder {

@@ -10,6 +10,7 @@ import {
   type ChartPoint,
   type StackLayer,
 } from './svg-chart.js';
+import { managedHtml, unitOf } from './managed-sections.js';
 import type { HeapTrendReport, HeapTrendSample } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
 
@@ -32,6 +33,7 @@ tr.suspect td{background:#fdecea}.yes{color:#b00020;font-weight:600}
 svg .axis{stroke:#888}svg .grid{stroke:#eee}svg .tick{font-size:10px;fill:#666}
 .legend span{display:inline-block;margin-right:12px;font-size:12px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}
 pre{margin:0;font-size:12px;white-space:pre-wrap}
+ul.retention code{white-space:normal;font-size:12px}
 `;
 
 /** id → committedKb per sample (NaN where absent), built in one pass over the samples. */
@@ -193,7 +195,7 @@ export function renderHeapTrendHtml(
   report: HeapTrendReport,
   samples: readonly HeapTrendSample[],
 ): string {
-  const unit = report.source === 'heap' ? 'heap' : 'region';
+  const unit = unitOf(report.source);
   const umdh =
     report.umdh === undefined
       ? ''
@@ -218,6 +220,7 @@ ${stacked(report, samples)}
 ${ranking(report)}
 <h2>Committed KB per ${unit}</h2>
 ${charts(report, samples)}
+${managedHtml(report, samples)}
 <h2>Threshold dumps</h2>
 ${dumps(report)}
 ${umdh}

@@ -1,5 +1,6 @@
 // report.md: the same findings as report.html in plain text, for tickets and terminals.
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
+import { managedMarkdown, unitOf } from './managed-sections.js';
 import type { HeapTrendReport } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
 
@@ -36,7 +37,7 @@ export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
 }
 
 export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
-  const unit = report.source === 'heap' ? 'heap' : 'region';
+  const unit = unitOf(report.source);
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
   const t = report.total;
   const lines = [
@@ -87,6 +88,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
       `| ${s.rank} | \`${cell(s.id)}\` | ${s.suspect ? '**yes**' : 'no'} | ${formatKb(s.firstKb)} | ${formatKb(s.lastKb)} | ${formatKb(s.growthKb)} | ${formatRate(s.slopeKbPerMin)} | ${s.r2} | ${formatPercent(s.growthShare)} | ${s.samples} | ${cell(notes.join('; '))} |`,
     );
   }
+  lines.push(...managedMarkdown(report));
   lines.push('', '## Threshold dumps', '');
   if (report.dumps.length === 0) lines.push('None.');
   for (const d of report.dumps) {

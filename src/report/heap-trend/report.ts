@@ -6,22 +6,97 @@ import type {
   HeapTrendEngine,
   HeapTrendReport,
   HeapTrendSample,
+  HeapTrendSampleHeap,
+  HeapTrendSecondary,
+  HeapTrendSeriesKind,
   HeapTrendSource,
   HeapTrendStatus,
+  RetentionEntry,
   SuspectRule,
   ThresholdDump,
 } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
 
 /** What the numbers are, in words: the committed-memory view must never pass for a heap view. */
-export function viewText(source: HeapTrendSource): string {
-  return source === 'heap'
-    ? 'Per-heap view: reserved and committed KB of every NT heap, from `!heap -s -h 0` in a short ' +
+export function viewText(source: HeapTrendSource, fromDumps = false): string {
+  switch (source) {
+    case 'heap':
+      return (
+        'Per-heap view: reserved and committed KB of every NT heap, from `!heap -s -h 0` in a short ' +
         'noninvasive cdb attach per sample (the target is suspended for the length of each attach).'
-    : 'Committed-memory view, NOT a per-heap one: committed private memory of the target from ' +
+      );
+    case 'committed-memory':
+      return (
+        'Committed-memory view, NOT a per-heap one: committed private memory of the target from ' +
         'winedbg `info maps <pid>` (VirtualQueryEx, no attach: the target is never suspended), ' +
         'grouped into regions of contiguous private allocations. A heap shows up as the region(s) ' +
-        'holding its segments; memory committed with VirtualAlloc outside any heap is counted too.';
+        'holding its segments; memory committed with VirtualAlloc outside any heap is counted too.'
+      );
+    case 'clr-generation':
+      return (
+        'Managed-heap view: committed KB of each GC generation or area (gen0/gen1/gen2, loh, poh, ' +
+        'nongc) from SOS `eeheap -gc`, and per type from `dumpheap -stat`, ' +
+        (fromDumps
+          ? 'read from each dump of the series.'
+          : 'read from a heap dump written per sample (`dotnet-dump collect --type Heap`: the ' +
+            'target is stopped while the dump is written; every sample records for how long).')
+      );
+    case 'category':
+      return (
+        'Memory by category (image, mapped file, shareable, heap, managed heap, stack, private ' +
+        'data, other; free and reserved totals), committed KB each, from the memory list of each ' +
+        'full dump (the heaps its PEB lists and the stacks its threads give) with no debugger.'
+      );
+  }
+}
+
+/** How many per-type series report.json keeps (the most suspicious first). */
+export const SECONDARY_SERIES_LIMIT = 100;
+
+const UNIT: Record<HeapTrendSeriesKind, 'heap' | 'region' | 'type' | 'category' | 'generation'> = {
+  heap: 'heap',
+  'committed-memory': 'region',
+  'clr-generation': 'generation',
+  'clr-type': 'type',
+  category: 'category',
+};
+
+/** The series of one kind beside the main ones (`clrTypes`, `categories`), cut to the limit. */
+export function secondaryAnalysis(
+  samples: readonly HeapTrendSample[],
+  pick: (sample: HeapTrendSample) => HeapTrendSampleHeap[] | undefined,
+  kind: HeapTrendSeriesKind,
+  options: { rule?: Partial<SuspectRule>; limit?: number } = {},
+): HeapTrendSecondary | undefined {
+  const inputs = samples.flatMap((sample) => {
+    const heaps = pick(sample);
+    return heaps === undefined ? [] : [{ time: sample.time, elapsedMs: sample.elapsedMs, heaps }];
+  });
+  if (inputs.length === 0) return undefined;
+  const analysis = analyzeHeapTrend(inputs, {
+    ...(options.rule === undefined ? {} : { rule: options.rule }),
+    unit: UNIT[kind],
+  });
+  const limit = options.limit ?? SECONDARY_SERIES_LIMIT;
+  const series = analysis.series.slice(0, limit);
+  const first = inputs[0]?.heaps;
+  const last = inputs[inputs.length - 1]?.heaps;
+  for (const entry of series) {
+    entry.kind = kind;
+    if (kind === 'clr-type') {
+      const firstCount = first?.find((h) => h.id === entry.id)?.count;
+      const lastCount = last?.find((h) => h.id === entry.id)?.count;
+      if (firstCount !== undefined) entry.countFirst = firstCount;
+      if (lastCount !== undefined) entry.countLast = lastCount;
+    }
+  }
+  return {
+    kind,
+    series,
+    seriesCount: analysis.series.length,
+    rule: analysis.rule,
+    total: analysis.total,
+  };
 }
 
 export interface HeapTrendReportMeta {
@@ -38,6 +113,11 @@ export interface HeapTrendReportMeta {
   warnings?: readonly string[];
   limitKb?: number;
   rule?: Partial<SuspectRule>;
+  retention?: readonly RetentionEntry[];
+  managedNote?: string;
+  inputs?: HeapTrendReport['inputs'];
+  /** The samples were read from a series of dumps. */
+  fromDumps?: boolean;
 }
 
 export function buildHeapTrendReport(
@@ -47,8 +127,15 @@ export function buildHeapTrendReport(
   const analysis = analyzeHeapTrend(samples, {
     ...(meta.rule === undefined ? {} : { rule: meta.rule }),
     ...(meta.limitKb === undefined ? {} : { limitKb: meta.limitKb }),
-    unit: meta.source === 'heap' ? 'heap' : 'region',
+    unit: UNIT[meta.source],
   });
+  for (const entry of analysis.series) entry.kind = meta.source;
+  const rule = meta.rule === undefined ? {} : { rule: meta.rule };
+  const clrTypes = secondaryAnalysis(samples, (s) => s.clrTypes, 'clr-type', rule);
+  const categories =
+    meta.source === 'category'
+      ? undefined
+      : secondaryAnalysis(samples, (s) => s.categories, 'category', rule);
   let totalMs = 0;
   let maxMs = 0;
   for (const sample of samples) {
@@ -60,7 +147,7 @@ export function buildHeapTrendReport(
     target: meta.target,
     engine: meta.engine,
     source: meta.source,
-    view: viewText(meta.source),
+    view: viewText(meta.source, meta.fromDumps === true),
     status: meta.status,
     ...(meta.message === undefined ? {} : { message: meta.message }),
     startedAt: meta.startedAt,
@@ -76,6 +163,12 @@ export function buildHeapTrendReport(
     },
     ...(meta.umdh === undefined ? {} : { umdh: meta.umdh }),
     warnings: [...(meta.warnings ?? [])],
+    seriesKind: meta.source,
+    ...(clrTypes === undefined ? {} : { clrTypes }),
+    ...(categories === undefined ? {} : { categories }),
+    ...(meta.retention === undefined ? {} : { retention: [...meta.retention] }),
+    ...(meta.managedNote === undefined ? {} : { managedNote: meta.managedNote }),
+    ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),
   };
   return report;
 }

@@ -18,10 +18,13 @@ function fmt(value: number): string {
 }
 
 /** The rule in words, as the report prints it. */
-export function ruleText(rule: SuspectRule, unit: 'heap' | 'region' = 'heap'): string {
+export function ruleText(
+  rule: SuspectRule,
+  unit: 'heap' | 'region' | 'type' | 'category' | 'generation' = 'heap',
+): string {
   return (
-    `A ${unit} is a leak suspect when, over at least ${rule.minSamples} samples, its committed ` +
-    `size grows faster than ${fmt(rule.minSlopeKbPerMin)} KB/min (least-squares slope) AND a ` +
+    `A ${unit} is a leak suspect when, over at least ${rule.minSamples} samples, its ` +
+    `${unit === 'type' ? 'total object size' : 'committed size'} grows faster than ${fmt(rule.minSlopeKbPerMin)} KB/min (least-squares slope) AND a ` +
     `straight line explains the growth (R² ≥ ${fmt(rule.minR2)}) AND it grew in at least ` +
     `${fmt(rule.minGrowthShare * 100)} % of the intervals between its samples AND it grew by at ` +
     `least ${fmt(rule.minGrowthKb)} KB in total (last minus first sample).`

@@ -4,16 +4,27 @@ import type { UmdhTrend } from './umdh-trend.js';
 // The heap-trend data model: one sample per line of samples.ndjson, and report.json. Field names
 // listed in shared/spec/records.md ("heap-trend") are the published API; the rest are additions.
 
-/** `heap`: per-heap sizes from `!heap -s -h 0`; `committed-memory`: winedbg `info maps` regions. */
-export type HeapTrendSource = 'heap' | 'committed-memory';
+/**
+ * What a sample's `heaps` are: `heap`, per-heap sizes from `!heap -s -h 0`; `committed-memory`,
+ * winedbg `info maps` regions; `clr-generation`, the GC's generations and areas from SOS
+ * `!eeheap -gc`; `category`, memory by category (image, mapped file, heap, stack, private data…)
+ * from a dump's memory list or `!address -summary`.
+ */
+export type HeapTrendSource = 'heap' | 'committed-memory' | 'clr-generation' | 'category';
 
-export type HeapTrendEngine = DialectName;
+/** Every kind of series a report can hold: the sources, and the per-type sizes of `!dumpheap -stat`. */
+export type HeapTrendSeriesKind = HeapTrendSource | 'clr-type';
+
+/** The debugger, or `builtin` when `--from-dumps` read Windows dumps with no debugger. */
+export type HeapTrendEngine = DialectName | 'builtin';
 
 export interface HeapTrendSampleHeap {
   /** A heap address (`0x…`) for `heap`; a region id (`region@0x…`) for `committed-memory`. */
   id: string;
   reservedKb?: number;
   committedKb: number;
+  /** `clr-type`: the number of objects of the type. */
+  count?: number;
 }
 
 export interface HeapTrendSample {
@@ -36,6 +47,12 @@ export interface HeapTrendSample {
   /** umdh snapshot file taken right after this sample, when `--umdh` asked for one. */
   umdhSnapshot?: string;
   warnings: string[];
+  /** Per-type sizes (`!dumpheap -stat`): id = type name, committedKb = its bytes / 1024. */
+  clrTypes?: HeapTrendSampleHeap[];
+  /** Memory by category, when it is not the sample's main source. */
+  categories?: HeapTrendSampleHeap[];
+  /** The dump this sample was read from (`--from-dumps`, or a live sample's dump kept by --keep-dumps). */
+  dumpFile?: string;
 }
 
 /** The thresholds of the leak-suspect rule; `ruleText()` says them in words. */
@@ -82,6 +99,43 @@ export interface HeapTrendSeries extends SeriesStats {
   reservedSlopeKbPerMin?: number;
   /** Minutes until the total commit reaches `--limit` if this heap keeps its slope and the rest stay flat. */
   minutesToLimit?: number | null;
+  /** What the series measures (the report's `seriesKind` for `series`). */
+  kind?: HeapTrendSeriesKind;
+  /** `clr-type`: object counts in the first and last sample that had the type. */
+  countFirst?: number;
+  countLast?: number;
+}
+
+/** A second set of series beside the main one: per type, or per category. */
+export interface HeapTrendSecondary {
+  kind: HeapTrendSeriesKind;
+  /** The most suspicious series first, at most `limit` of them. */
+  series: HeapTrendSeries[];
+  /** How many series there were before the cut. */
+  seriesCount: number;
+  rule: string;
+  total: SeriesStats;
+}
+
+/** One chain of references that keeps objects of a type alive, from `!gcroot`, grouped. */
+export interface RetentionRoot {
+  /** The root in words: `strong handle`, `stack of thread 680d: Sessions.Run(Options)`. */
+  root: string;
+  /** Type names from the object up to the root (the object's own type first). */
+  chain: string[];
+  /** How many of the sampled objects are held this way. */
+  count: number;
+}
+
+/** What holds the objects of one suspect type (`!dumpheap -mt MT -short` + `!gcroot`). */
+export interface RetentionEntry {
+  type: string;
+  methodTable?: string;
+  /** Objects whose roots were asked for. */
+  sampled: number;
+  roots: RetentionRoot[];
+  /** Why there are no chains (the time budget ran out, SOS failed). */
+  skipped?: string;
 }
 
 export interface HeapTrendProjection {
@@ -147,4 +201,17 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   /** `--umdh`: the snapshots taken and their N-way trend (or why there is none). */
   umdh?: { snapshots: string[]; trend?: UmdhTrend; error?: string };
   warnings: string[];
+  // ---- additions (issue 18) -------------------------------------------------------------------
+  /** What `series` measures. */
+  seriesKind?: HeapTrendSeriesKind;
+  /** Per-type series (`clr-type`) from `!dumpheap -stat`, most suspicious first. */
+  clrTypes?: HeapTrendSecondary;
+  /** Memory-by-category series, when `series` is not already that. */
+  categories?: HeapTrendSecondary;
+  /** What holds the top suspect types. */
+  retention?: RetentionEntry[];
+  /** Why the managed series or the retention chains are missing, in words. */
+  managedNote?: string;
+  /** `--from-dumps`: the dumps read, in time order, and the ones skipped with why. */
+  inputs?: { file: string; time: string; used: boolean; error?: string }[];
 }

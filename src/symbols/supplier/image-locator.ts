@@ -3,11 +3,10 @@
 // the unix path `/x` under Wine; `C:\…` is `$WINEPREFIX/drive_c/…`), (c) every `--image-path`
 // directory, flat (`DIR/av.exe`) and in symbol-store layout (`DIR/av.exe/<TIMESTAMP><SIZE>/av.exe`,
 // https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
-// handed in (a symbol server's image download). A candidate counts only
+// handed in, (e) the symbol path (images kept in stores and on servers). A candidate counts only
 // when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
 import { codeIdOf } from '../../common/module-identity.js';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
 import type { Minidump } from '../../minidump/minidump.js';
@@ -15,6 +14,10 @@ import { StreamType } from '../../minidump/stream-types.js';
 import type { ImageCache } from './image-cache.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
 import { safeFileName } from '../safe-name.js';
+import { caseVariants, folderCandidates } from '../store-layout.js';
+import { localPaths, winePrefixOf } from './local-paths.js';
+
+export { localPaths } from './local-paths.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
 
 export interface ImageLocatorOptions {
@@ -32,6 +35,11 @@ export interface ImageLocatorOptions {
   locators?: readonly ImageLocator[];
   /** Images found on disk, shared across the dumps of a batch (image-cache.ts). */
   cache?: ImageCache;
+  /**
+   * The symbol path, which keeps images too (`srv*` stores and servers serve them by name, time
+   * stamp and size, as cdb fetches them): asked after the folders above (symbolizer.ts).
+   */
+  symbolPath?: { imageFiles(module: ModuleRef): Promise<string[]> };
 }
 
 /** Module images for one dump; `close()` releases every file it opened. */
@@ -48,9 +56,7 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
   const readers: PositionedFileReader[] = [];
   const found = new Map<bigint, Promise<PeImage | undefined>>();
   const origins: Record<string, string> = {};
-  const env = options.env ?? process.env;
-  const prefix =
-    options.winePrefix ?? env['WINEPREFIX'] ?? (env['HOME'] ? join(homedir(), '.wine') : undefined);
+  const prefix = options.winePrefix ?? winePrefixOf(options.env ?? process.env);
 
   const matches = async (bytes: ImageBytes, module: ModuleRef) => {
     const image = await PeImage.open(bytes).catch(() => null);
@@ -115,16 +121,24 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
     // The dump chose the name: only a safe single segment is joined to an --image-path folder.
     const safe = safeFileName(module.name, 'image name');
     const name = safe.ok ? safe.name : '';
-    const key = codeIdOf(module.timestamp, module.size);
+    // The same store layout as symbol files: flat, then NAME/TIMESTAMPSIZE/NAME (store-layout.ts).
+    const candidates = safe.ok
+      ? folderCandidates(
+          { name, id: codeIdOf(module.timestamp, module.size) },
+          { twoTier: false, image: true },
+        ).filter((c) => c.format === 'image')
+      : [];
     for (const dir of safe.ok ? (options.imagePaths ?? []) : []) {
-      for (const candidate of [
-        join(dir, name),
-        join(dir, name.toLowerCase()),
-        join(dir, name, key, name),
-      ]) {
-        const image = await fromFile(candidate, module, 'image-path');
-        if (image) return image;
+      for (const candidate of candidates) {
+        for (const relative of caseVariants(candidate.relative)) {
+          const image = await fromFile(join(dir, ...relative.split('/')), module, 'image-path');
+          if (image) return image;
+        }
       }
+    }
+    for (const path of (await options.symbolPath?.imageFiles(module).catch(() => [])) ?? []) {
+      const image = await fromFile(path, module, 'symbol-path');
+      if (image) return image;
     }
     for (const locator of options.locators ?? []) {
       const bytes = await locator.locate(module).catch(() => undefined);
@@ -154,23 +168,4 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
       await Promise.all(readers.splice(0).map((r) => r.close()));
     },
   };
-}
-
-/**
- * Where a recorded Windows path may be on this machine: `Z:\work\av.exe` → `/work/av.exe`;
- * `C:\windows\system32\ntdll.dll` → `<prefix>/drive_c/windows/system32/ntdll.dll`; a unix path as is.
- */
-export function localPaths(recorded: string, winePrefix: string | undefined): string[] {
-  // Sample recorded paths: "Z:\work\main\build\targets\av.exe", "C:\windows\system32\ntdll.dll"
-  const drive = /^([A-Za-z]):[\\/](.*)$/.exec(recorded);
-  if (drive === null) return recorded.startsWith('/') ? [recorded] : [];
-  // Sample rest: "windows\\system32\\ntdll.dll" → [windows, system32, ntdll.dll]
-  const rest = (drive[2] ?? '').split(/[\\/]+/);
-  const letter = (drive[1] ?? '').toLowerCase();
-  if (letter === 'z') return [`/${rest.join('/')}`];
-  if (winePrefix === undefined) return [];
-  const root = join(winePrefix, `drive_${letter}`);
-  const exact = join(root, ...rest);
-  const lower = join(root, ...rest.map((p) => p.toLowerCase()));
-  return exact === lower ? [exact] : [exact, lower];
 }

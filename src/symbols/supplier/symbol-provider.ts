@@ -58,6 +58,11 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
         return undefined;
       }
     },
+    // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of
+    // their code section), so an address it cannot name is in none.
+    async covers(module: ModuleRef): Promise<boolean> {
+      return (await symbolizer.forModule(module)).ok;
+    },
     async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
       return (await breakpad(module))?.stack.cfiRulesAt(rva);
     },

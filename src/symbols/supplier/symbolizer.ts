@@ -19,6 +19,7 @@ import {
   type SymbolKey,
   type SymbolLookup,
 } from '../index.js';
+import { localPaths, winePrefixOf } from './local-paths.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
 /** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
@@ -49,6 +50,9 @@ export interface SymbolizerOptions extends LocatorOptions {
   defaultCache?: string;
   /** Largest .sym file read into memory (default 512 MiB). */
   maxSymBytes?: number;
+  /** Where recorded `C:\` paths live (default $WINEPREFIX, else ~/.wine): local-paths.ts. */
+  winePrefix?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 const DEFAULT_MAX_SYM = 512 << 20;
@@ -62,6 +66,8 @@ export class Symbolizer {
   readonly #locator: SymbolLocator;
   readonly #options: SymbolizerOptions;
   readonly #modules = new Map<string, Promise<ModuleSymbolsState>>();
+  /** Image files found on the symbol path, by module identity (one search per batch). */
+  readonly #images = new Map<string, Promise<string[]>>();
   readonly #readers: PositionedFileReader[] = [];
   /** Notes about the path itself (unknown elements), for the first record's warnings. */
   readonly pathNotes: string[];
@@ -189,26 +195,49 @@ export class Symbolizer {
     notes: string[],
   ): Promise<{ pdbName: string; debugId: string } | undefined> {
     const codeId = moduleCodeId(module);
-    const local = unixPathOfWine(module.path);
-    if (local !== undefined) {
-      const found = await this.#imageIdentity(local, codeId, notes);
+    const prefix = this.#options.winePrefix ?? winePrefixOf(this.#options.env ?? process.env);
+    let local = 0;
+    for (const path of localPaths(module.path, prefix)) {
+      if (!(await isFile(path))) continue;
+      local++;
+      const found = await this.#imageIdentity(path, codeId, notes);
       if (found) return found;
     }
     // Not on this machine: look for the image on the symbol path (stores keep images too).
-    const safe = safeKey({ name: module.name, id: codeId }, { name: 'image name', id: 'code id' });
-    if (!safe.ok) {
-      notes.push(safe.reason);
-      return undefined;
-    }
-    const located = await this.#locator.locate(safe.key, { image: true, all: true });
-    for (const place of located.found) {
-      const found = await this.#imageIdentity(place.path, codeId, notes);
+    const located = await this.#imagesOnPath(module, notes);
+    for (const place of located) {
+      const found = await this.#imageIdentity(place, codeId, notes);
       if (found) return found;
     }
-    if (located.found.length === 0 && local === undefined) {
+    if (located.length === 0 && local === 0) {
       notes.push(`no CodeView record in the dump and no image of ${module.name} (${codeId}) found`);
     }
     return undefined;
+  }
+
+  /**
+   * The module's image files on the symbol path (local stores, then servers, downloads kept in
+   * the downstream store): the supplier's image search shares the symbol files' path and layout.
+   */
+  async imageFiles(module: SymbolModule): Promise<string[]> {
+    return this.#imagesOnPath(module, []);
+  }
+
+  async #imagesOnPath(module: SymbolModule, notes: string[]): Promise<string[]> {
+    const key = moduleCodeId(module);
+    const safe = safeKey({ name: module.name, id: key }, { name: 'image name', id: 'code id' });
+    if (!safe.ok) {
+      notes.push(safe.reason);
+      return [];
+    }
+    let found = this.#images.get(moduleIdentityKey(module));
+    if (!found) {
+      found = this.#locator
+        .locate(safe.key, { image: true, all: true })
+        .then((located) => located.found.map((f) => f.path));
+      this.#images.set(moduleIdentityKey(module), found);
+    }
+    return found;
   }
 
   async #imageIdentity(
@@ -249,13 +278,6 @@ export function moduleIdentityKey(module: SymbolModule): string {
   return `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
 }
 
-/** `Z:\work\x.exe` → `/work/x.exe` (Wine maps drive Z: to the unix root); others: undefined. */
-export function unixPathOfWine(path: string): string | undefined {
-  // Sample: "Z:\work\wt-12\build\targets\symcrash.exe"
-  const m = /^[zZ]:\\(.*)$/.exec(path);
-  return m ? `/${(m[1] ?? '').replace(/\\/g, '/')}` : undefined;
-}
-
 async function removeDownload(candidate: Located): Promise<void> {
   await Promise.all(
     (candidate.written ?? [candidate.path]).map((path) => rm(path, { force: true })),
@@ -265,4 +287,12 @@ async function removeDownload(candidate: Located): Promise<void> {
 export function messageOf(error: unknown): string {
   if (isHarnessError(error)) return error.shortMessage;
   return error instanceof Error ? error.message : String(error);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -45,6 +45,8 @@ export function chooseEngine(
   // Auto: the registry's order is the preference (cdb, the real thing, first).
   const missing: string[] = [];
   for (const name of DIALECT_NAMES) {
+    // Only a debugger of Windows dumps can triage them (dotnet-dump reads .NET dumps only).
+    if (!getDialect(name).abilities.windowsTargets) continue;
     const path = getDialect(name).findBinary(env);
     if (path === undefined) {
       missing.push(name);

@@ -29,6 +29,7 @@ export function builtinSymbolizer(options: BuiltinSymbolOptions): Symbolizer | u
   return new Symbolizer({
     symbolPath: chosen.text,
     defaultCache: options.symbolCacheDir ?? defaultSymbolCache(env),
+    env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.symbolFetch === undefined ? {} : { fetch: options.symbolFetch }),
     ...(options.symbolDownloadTimeoutMs === undefined

@@ -43,10 +43,11 @@ export function processExists(pid: number): Promise<boolean> {
 export function createAttachSampler(options: AttachSamplerOptions): HeapSampler {
   const alive = options.isTargetAlive ?? processExists;
   const dialect = getDialect(options.engine);
-  const command = dialect.heapSampling?.command(options.pid) ?? '';
+  const sampling = dialect.heapSampling;
+  const command = sampling?.style === 'attach-per-sample' ? sampling.command(options.pid) : '';
   return {
     engine: options.engine,
-    source: dialect.heapSampling?.source ?? 'heap',
+    source: sampling?.source ?? 'heap',
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
       const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index });
       const began = performance.now();

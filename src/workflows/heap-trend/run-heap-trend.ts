@@ -15,22 +15,23 @@
 // a test can point sample i at cdb-emulator scenario i.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getDialect } from '../../engine/dialects/index.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { shortErrorMessage, UsageError } from '../../errors.js';
 import { renderHeapTrendHtml } from '../../report/heap-trend/html.js';
 import { renderHeapTrendMarkdown } from '../../report/heap-trend/markdown.js';
-import { buildHeapTrendReport } from '../../report/heap-trend/report.js';
+import { buildHeapTrendReport, secondaryAnalysis } from '../../report/heap-trend/report.js';
 import type {
-  HeapTrendEngine,
   HeapTrendReport,
   HeapTrendSample,
   HeapTrendStatus,
+  RetentionEntry,
   SuspectRule,
   ThresholdDump,
 } from '../../report/heap-trend/types.js';
 import { assertValid } from '../../report/schemas.js';
 import { createAttachSampler } from './attach-sampler.js';
 import { createBareSessionSampler } from './bare-session-sampler.js';
+import { createClrDumpSampler, type ClrDumpSampler } from './clr-dump-sampler.js';
 import type { DebuggerCommandFactory, HeapSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
@@ -49,7 +50,7 @@ export interface HeapTrendOptions {
   pid: number;
   /** Image name (`leak.exe`): dump names, the umdh +ust check and the report title. */
   name?: string;
-  engine: HeapTrendEngine;
+  engine: DialectName;
   intervalMs: number;
   /** Stop after this many samples. */
   samples?: number;
@@ -73,6 +74,12 @@ export interface HeapTrendOptions {
   debuggerCommandFor?: DebuggerCommandFactory;
   /** cdb only: whether the target still exists after a failed attach. */
   isTargetAlive?: (pid: number) => Promise<boolean>;
+  /** Managed samples (dotnet-dump): keep each sample's dump in OUT/dumps (default: deleted). */
+  keepDumps?: boolean;
+  /** How many of the top suspect types get retention chains (default 3; 0: none). */
+  retentionTypes?: number;
+  /** Time budget of the retention step (default 60 s): past it, types are skipped with why. */
+  retentionBudgetMs?: number;
 }
 
 export type HeapTrendProgress =
@@ -119,6 +126,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
 
   const started = await startSampler(options);
   let outcome: LoopOutcome = started.outcome ?? { status: 'completed' };
+  let retention: RetentionEntry[] | undefined;
   if (started.sampler !== undefined) {
     const { sampler } = started;
     outcome = await runSamplingLoop({
@@ -130,6 +138,9 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
       dumps,
       warnings,
     });
+    if (isClrSampler(sampler)) {
+      retention = await retentionStep(options, sampler, samples, warnings);
+    }
     await sampler.close();
   }
   const umdhResult = await umdh.finish(
@@ -150,6 +161,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
     warnings,
     ...(options.limitKb === undefined ? {} : { limitKb: options.limitKb }),
     ...(options.rule === undefined ? {} : { rule: options.rule }),
+    ...(retention === undefined ? {} : { retention }),
   });
   await writeReports(files, report, samples);
   options.onProgress?.({
@@ -161,7 +173,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
 }
 
 /** The output folder, with a fresh samples.ndjson: it only ever holds this run's samples. */
-async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
+export async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
   const files: HeapTrendFiles = {
     samples: join(outDir, 'samples.ndjson'),
     report: join(outDir, 'report.json'),
@@ -198,6 +210,22 @@ async function startSampler(
     if (style === undefined) {
       throw new UsageError(`heap-trend cannot sample memory with ${options.engine}`);
     }
+    if (style === 'dump-per-sample') {
+      return {
+        sampler: createClrDumpSampler({
+          engine: options.engine,
+          pid: options.pid,
+          dir: join(options.outDir, 'dumps'),
+          ...(options.keepDumps === undefined ? {} : { keepDumps: options.keepDumps }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+          ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+          ...(options.commandTimeoutMs === undefined
+            ? {}
+            : { commandTimeoutMs: options.commandTimeoutMs }),
+          ...(options.isTargetAlive === undefined ? {} : { isTargetAlive: options.isTargetAlive }),
+        }),
+      };
+    }
     const sampler =
       style === 'bare-session'
         ? await createBareSessionSampler({
@@ -225,7 +253,7 @@ async function startSampler(
 }
 
 /** report.json (checked against its published schema first), report.md and report.html. */
-async function writeReports(
+export async function writeReports(
   files: HeapTrendFiles,
   report: HeapTrendReport,
   samples: readonly HeapTrendSample[],
@@ -235,4 +263,40 @@ async function writeReports(
   await writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(files.markdown, renderHeapTrendMarkdown(report));
   await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
+}
+
+function isClrSampler(sampler: HeapSampler): sampler is ClrDumpSampler {
+  return 'retention' in sampler;
+}
+
+/**
+ * Retention chains for the top suspect types, from the last sample's dump: the types the per-type
+ * analysis flags, most suspicious first, at most `retentionTypes`. None flagged: no chains (the
+ * report says so in the per-type table).
+ */
+async function retentionStep(
+  options: HeapTrendOptions,
+  sampler: ClrDumpSampler,
+  samples: readonly HeapTrendSample[],
+  warnings: string[],
+): Promise<RetentionEntry[] | undefined> {
+  const limit = options.retentionTypes ?? 3;
+  if (limit <= 0) return undefined;
+  const types = secondaryAnalysis(samples, (s) => s.clrTypes, 'clr-type', {
+    ...(options.rule === undefined ? {} : { rule: options.rule }),
+    limit,
+  });
+  const suspects = (types?.series ?? [])
+    .filter((s) => s.suspect && s.id !== 'Free')
+    .flatMap((s) => {
+      const methodTable = sampler.methodTableOf(s.id);
+      return methodTable === undefined ? [] : [{ type: s.id, methodTable }];
+    });
+  if (suspects.length === 0) return [];
+  try {
+    return await sampler.retention(suspects, options.retentionBudgetMs ?? 60_000);
+  } catch (error) {
+    warnings.push(`retention: ${shortErrorMessage(error)}`);
+    return undefined;
+  }
 }

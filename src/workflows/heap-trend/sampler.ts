@@ -12,6 +12,10 @@ export interface SampleReading {
   /** Upper bound of the time the target was suspended by this sample (0 when never). */
   suspendedMs: number;
   warnings: string[];
+  /** Per-type sizes, when the sampler reads them (`!dumpheap -stat`). */
+  clrTypes?: HeapTrendSampleHeap[];
+  /** The dump the sample was read from, when it is kept. */
+  dumpFile?: string;
 }
 
 export interface HeapSampler {

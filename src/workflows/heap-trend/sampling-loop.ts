@@ -111,6 +111,8 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     durationMs: Math.round((performance.now() - began) * 10) / 10,
     engine: sampler.engine,
     warnings: reading.warnings,
+    ...(reading.clrTypes === undefined ? {} : { clrTypes: reading.clrTypes }),
+    ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
   };
 }
 

@@ -6,11 +6,11 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession } from '../../engine/debugger-session.js';
-import { getDialect } from '../../engine/dialects/index.js';
+import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { shortErrorMessage } from '../../errors.js';
 import { processDump } from '../../processor/process-dump.js';
-import type { HeapTrendEngine, ThresholdDump } from '../../report/heap-trend/types.js';
+import type { ThresholdDump } from '../../report/heap-trend/types.js';
 import type { DebuggerCommandFactory } from './sampler.js';
 
 /** Steps not fired yet that `currentKb` has reached, smallest first. */
@@ -23,7 +23,7 @@ export function crossedThresholds(
 }
 
 export interface ThresholdDumpOptions {
-  engine: HeapTrendEngine;
+  engine: DialectName;
   pid: number;
   dir: string;
   /** Base of the file name (`leak.exe`); only [A-Za-z0-9._-] is kept. */

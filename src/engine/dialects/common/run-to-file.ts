@@ -24,7 +24,7 @@ export interface FileRunResult {
 export async function runToFiles(
   file: string,
   args: readonly string[],
-  options: { env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal },
+  options: { env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal; cwd?: string },
 ): Promise<FileRunResult> {
   if (options.signal?.aborted === true) throw new AbortedError(`${file} was not started`);
   const dir = await mkdtemp(join(tmpdir(), 'cdbh-run-'));
@@ -35,7 +35,11 @@ export async function runToFiles(
   let aborted = false;
   try {
     const ended = await new Promise<Omit<FileRunResult, 'stdout' | 'stderr'>>((resolve) => {
-      const child = spawn(file, [...args], { env: options.env, stdio: ['ignore', out, err] });
+      const child = spawn(file, [...args], {
+        env: options.env,
+        stdio: ['ignore', out, err],
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      });
       let timedOut = false;
       const kill = () => child.kill('SIGKILL');
       const onAbort = () => {

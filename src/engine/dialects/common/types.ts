@@ -4,7 +4,10 @@
 // harness needs to know about one debugger is reached through this interface: no code outside
 // src/engine/dialects/ looks at a dialect's name to decide anything.
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
+import type { CpuSource } from './process-cpu.js';
 import type { StopEvent } from './stop-event.js';
+
+export type { CpuSource, CpuSample } from './process-cpu.js';
 
 export type SessionTarget =
   | { kind: 'dump'; path: string }
@@ -77,6 +80,23 @@ export interface SizeEstimate {
   note?: string;
 }
 
+/** How a dump-writing tool is run once (dotnet-dump collect / analyze). */
+export interface DumpToolOptions {
+  env?: NodeJS.ProcessEnv;
+  /** `--debugger`: the tool, or a folder whose tool manifest lists it. */
+  debuggerPath?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The SOS replies of one batch of commands run on a dump. */
+export interface SosBatchOutputs {
+  /** One text per command that finished, in order. */
+  outputs: string[];
+  /** The command at which the tool stopped (and the start of what it printed), if it stopped. */
+  stopped?: { index: number; command: string; text: string };
+}
+
 /**
  * How a heap-trend run samples the target's memory with this debugger:
  * - `attach-per-sample`: every sample is its own short noninvasive attach running `command`,
@@ -97,6 +117,25 @@ export type HeapSampling =
       readonly source: 'committed-memory';
       command(pid: number): string;
       readRegions(text: string): RegionListing;
+    }
+  | {
+      /**
+       * `dump-per-sample`: every sample writes a heap dump of the live process (the target is
+       * stopped while it is written) and SOS commands are run on the dump afterwards.
+       */
+      readonly style: 'dump-per-sample';
+      /** Per-generation GC sizes; per-type sizes come with them. */
+      readonly source: 'clr-generation';
+      /** File name of sample `index`'s dump. */
+      dumpName(index: number): string;
+      /** Writes the heap dump; returns how long the writer ran (the target's stop, bounded above). */
+      collect(pid: number, path: string, options: DumpToolOptions): Promise<{ durationMs: number }>;
+      /** Runs SOS commands on a dump, in one batch. */
+      analyze(
+        dump: string,
+        commands: readonly string[],
+        options: DumpToolOptions,
+      ): Promise<SosBatchOutputs>;
     };
 
 /** What a debugger can and cannot do for the harness's jobs (workflows read these, not names). */
@@ -132,6 +171,25 @@ export interface DialectAbilities {
   readonly ctrlCMidStopEndsDebugger: boolean;
   /** How a dump's size is estimated before writing it, if at all. */
   readonly sizeEstimate: 'address-summary' | 'info-maps' | null;
+  /**
+   * Debugs Windows processes and dumps (cdb, winedbg): a candidate for `--engine auto` and the
+   * default engine. False for a tool of one runtime (dotnet-dump: .NET processes and their dumps).
+   */
+  readonly windowsTargets: boolean;
+}
+
+/** How a debugger stops a process on its way out (ProcDump -t) and reads how it ends. */
+export interface ExitEventRules {
+  /** Armed once, on an invasive attach, before the target runs on. */
+  readonly commands: readonly string[];
+  /**
+   * The exit code when the last-event reply says the process is exiting (cdb `Exit process
+   * 0:27c, code 7`); undefined when the reply is about something else.
+   */
+  readExitEvent(lastEvent: string): { code: number | null } | undefined;
+  /** At the exit breakpoint: the command that shows the exit code, and how to read it. */
+  readonly exitCodeCommand?: string;
+  readExitCode?(text: string): number | null;
 }
 
 /** What the last-event command said (fields the debugger gave; null/absent when it gave none). */
@@ -224,4 +282,14 @@ export interface Dialect {
   // ---- the machine around the target -------------------------------------------------------
   /** Every process this debugger's platform can see (tasklist, winedbg `info process`). */
   listProcesses(options: ProcessListOptions): Promise<ProcessInfo[]>;
+  /**
+   * Where the CPU time of a process this debugger can see is read from outside, never attaching
+   * (ProcDump -c/-cl): the process's own times on Windows, its Wine host process's on Linux.
+   */
+  processCpu?(pid: number, name: string, options: ProcessListOptions): Promise<CpuSource>;
+  /**
+   * How to stop when the target is about to exit, with its memory still readable (ProcDump -t):
+   * the commands that arm it on an invasive attach, or why this debugger cannot.
+   */
+  readonly exitEvent?: ExitEventRules | { readonly refused: string };
 }

@@ -1,0 +1,30 @@
+// The one path mapping of the supplier: where a path a dump recorded (a Windows path, usually)
+// may be on this machine. Under Wine, drive Z: is the unix root and drive C: is the prefix's
+// drive_c (https://wiki.winehq.org/FAQ, "What is a Wine prefix"). Symbol files and images are
+// both looked for through it.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The Wine prefix a `C:\` path maps into: $WINEPREFIX, else ~/.wine (none without a home). */
+export function winePrefixOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env['WINEPREFIX'] ?? (env['HOME'] ? join(homedir(), '.wine') : undefined);
+}
+
+/**
+ * Where a recorded Windows path may be on this machine: `Z:\work\av.exe` → `/work/av.exe`;
+ * `C:\windows\system32\ntdll.dll` → `<prefix>/drive_c/windows/system32/ntdll.dll`; a unix path as is.
+ */
+export function localPaths(recorded: string, winePrefix: string | undefined): string[] {
+  // Sample recorded paths: "Z:\work\main\build\targets\av.exe", "C:\windows\system32\ntdll.dll"
+  const drive = /^([A-Za-z]):[\\/](.*)$/.exec(recorded);
+  if (drive === null) return recorded.startsWith('/') ? [recorded] : [];
+  // Sample rest: "windows\\system32\\ntdll.dll" → [windows, system32, ntdll.dll]
+  const rest = (drive[2] ?? '').split(/[\\/]+/);
+  const letter = (drive[1] ?? '').toLowerCase();
+  if (letter === 'z') return [`/${rest.join('/')}`];
+  if (winePrefix === undefined) return [];
+  const root = join(winePrefix, `drive_${letter}`);
+  const exact = join(root, ...rest);
+  const lower = join(root, ...rest.map((p) => p.toLowerCase()));
+  return exact === lower ? [exact] : [exact, lower];
+}

@@ -1,0 +1,113 @@
+// The managed sampler (Linux, dotnet-dump): every sample writes a heap dump of the live process
+// (`dotnet-dump collect --type Heap`: createdump stops the process while it writes, and that time
+// is the sample's suspension, measured from spawn to exit: an upper bound), then one
+// `dotnet-dump analyze` batch reads `eeheap -gc` (per-generation series) and `dumpheap -stat`
+// (per-type series) from it. A dump is deleted once the next sample has been read, unless
+// `--keep-dumps`; the last one stays until the retention step has run on it (close() removes it).
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getDialect, type DialectName, type DumpToolOptions } from '../../engine/dialects/index.js';
+import { isHarnessError, UsageError } from '../../errors.js';
+import type { RetentionEntry } from '../../report/heap-trend/types.js';
+import { processExists } from './attach-sampler.js';
+import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { traceRetention, type RetentionSuspect } from './retention.js';
+import { TargetGoneError, type HeapSampler, type SampleReading } from './sampler.js';
+
+export interface ClrDumpSamplerOptions {
+  engine: DialectName;
+  pid: number;
+  /** Where the sample dumps go (OUT/dumps). */
+  dir: string;
+  keepDumps?: boolean;
+  env?: NodeJS.ProcessEnv;
+  debuggerPath?: string;
+  /** Per collect and per analyze batch (default 120 s). */
+  commandTimeoutMs?: number;
+  isTargetAlive?: (pid: number) => Promise<boolean>;
+}
+
+export interface ClrDumpSampler extends HeapSampler {
+  /** The retention chains of `suspects`, read from the last sample's dump. */
+  retention(suspects: readonly RetentionSuspect[], budgetMs: number): Promise<RetentionEntry[]>;
+  /** Method tables of the last sample's types. */
+  methodTableOf(type: string): string | undefined;
+}
+
+export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSampler {
+  const dialect = getDialect(options.engine);
+  const sampling = dialect.heapSampling;
+  if (sampling?.style !== 'dump-per-sample') {
+    throw new UsageError(`${options.engine} does not sample .NET heaps from dumps`);
+  }
+  const alive = options.isTargetAlive ?? processExists;
+  const timeoutMs = options.commandTimeoutMs ?? 120_000;
+  const tool = (signal?: AbortSignal, ms = timeoutMs): DumpToolOptions => ({
+    timeoutMs: ms,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  let lastDump: string | undefined;
+  let methodTables = new Map<string, string>();
+
+  const dropLast = async (): Promise<void> => {
+    if (lastDump !== undefined && options.keepDumps !== true) await rm(lastDump, { force: true });
+    lastDump = undefined;
+  };
+
+  return {
+    engine: options.engine,
+    source: sampling.source,
+    async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
+      await mkdir(options.dir, { recursive: true });
+      const path = join(options.dir, sampling.dumpName(index));
+      let durationMs: number;
+      try {
+        ({ durationMs } = await sampling.collect(options.pid, path, tool(signal)));
+      } catch (error) {
+        await rm(path, { force: true });
+        if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
+          throw new TargetGoneError(
+            `the target (pid ${options.pid}) is gone: ${error.shortMessage}`,
+          );
+        }
+        throw error;
+      }
+      let batch;
+      try {
+        batch = await sampling.analyze(path, CLR_SAMPLE_COMMANDS, tool(signal));
+      } catch (error) {
+        if (options.keepDumps !== true) await rm(path, { force: true });
+        throw error;
+      }
+      const reading = readClrOutputs(batch.outputs[0], batch.outputs[1]);
+      if (batch.stopped !== undefined) {
+        reading.warnings.push(`${batch.stopped.command} stopped: ${batch.stopped.text}`);
+      }
+      await dropLast();
+      lastDump = path;
+      methodTables = reading.methodTables;
+      return {
+        heaps: reading.generations,
+        clrTypes: reading.types,
+        suspendedMs: durationMs,
+        warnings: reading.warnings,
+        ...(options.keepDumps === true ? { dumpFile: path } : {}),
+      };
+    },
+    methodTableOf: (type) => methodTables.get(type),
+    async retention(suspects, budgetMs) {
+      const dump = lastDump;
+      if (dump === undefined) return [];
+      return traceRetention(
+        (commands, ms) => sampling.analyze(dump, commands, tool(undefined, ms)),
+        suspects,
+        { budgetMs },
+      );
+    },
+    async close(): Promise<void> {
+      await dropLast();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// SOS replies → heap-trend sample series: `!eeheap -gc` gives one series per GC generation or area
+// (`gen0`, `gen1`, `gen2` in the .NET 7+ regions layout; `soh` for the segments layout, which puts
+// generations inside segments; `loh`, `poh`, `nongc`), committed KB each; `!dumpheap -stat` gives
+// one series per type, its bytes / 1024 as KB and its object count. The same reading serves the live
+// dotnet-dump sampler and `--from-dumps`, and would serve cdb + SOS, since SOS prints the same text.
+// Pure.
+import { parseDumpHeapStat } from '../../parsers/dump-heap-stat.js';
+import { parseEeHeapGc, type EeHeapGcRecord } from '../../parsers/ee-heap-gc.js';
+import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
+
+export interface ClrReading {
+  /** Per generation/area: committed (and allocated, as `reservedKb` is not known) KB. */
+  generations: HeapTrendSampleHeap[];
+  types: HeapTrendSampleHeap[];
+  /** Type name → method table, for `!dumpheap -mt MT -short` on the same dump. */
+  methodTables: Map<string, string>;
+  warnings: string[];
+}
+
+/** The SOS commands a managed sample runs, in order. */
+// `-live`: only objects reachable from a root; without it the statistics count garbage not yet
+// collected too, and a cache that evicts looks like a leak until the next GC.
+export const CLR_SAMPLE_COMMANDS = ['eeheap -gc', 'dumpheap -stat -live'] as const;
+
+function generationsOf(record: EeHeapGcRecord): HeapTrendSampleHeap[] {
+  const bytes = new Map<string, number>();
+  for (const heap of record.heaps) {
+    for (const segment of heap.segments) {
+      const id =
+        segment.area === 'soh' && segment.generation !== undefined
+          ? `gen${segment.generation}`
+          : segment.area;
+      const size = segment.committedSize ?? segment.allocatedSize ?? 0;
+      bytes.set(id, (bytes.get(id) ?? 0) + size);
+    }
+  }
+  return [...bytes.entries()].map(([id, b]) => ({ id, committedKb: b / 1024 }));
+}
+
+export function readClrOutputs(
+  eeheapText: string | undefined,
+  dumpheapText: string | undefined,
+): ClrReading {
+  const warnings: string[] = [];
+  const reading: ClrReading = { generations: [], types: [], methodTables: new Map(), warnings };
+  if (eeheapText !== undefined) {
+    const record = parseEeHeapGc(eeheapText);
+    reading.generations = generationsOf(record);
+    if (reading.generations.length === 0) warnings.push('eeheap -gc listed no GC segments');
+    warnings.push(...record.warnings.slice(0, 5).map((w) => `eeheap -gc: ${w}`));
+  }
+  if (dumpheapText !== undefined) {
+    const byName = new Map<string, HeapTrendSampleHeap>();
+    const record = parseDumpHeapStat(dumpheapText);
+    for (const row of record.types) {
+      // One name can have several method tables (generic instantiations in two load contexts):
+      // the type's series is their sum; retention asks for the biggest one's objects.
+      const entry = byName.get(row.className);
+      if (entry === undefined) {
+        byName.set(row.className, {
+          id: row.className,
+          committedKb: row.totalSize / 1024,
+          count: row.count,
+        });
+        reading.methodTables.set(row.className, row.methodTable);
+      } else {
+        entry.committedKb += row.totalSize / 1024;
+        entry.count = (entry.count ?? 0) + row.count;
+      }
+    }
+    reading.types = [...byName.values()];
+    warnings.push(...record.warnings.slice(0, 5).map((w) => `dumpheap -stat: ${w}`));
+  }
+  return reading;
+}

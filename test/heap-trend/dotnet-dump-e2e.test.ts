@@ -1,0 +1,154 @@
+// heap-trend --clr --engine dotnet-dump against the real CLR program on Linux (its `sessions`
+// mode), with the real dotnet-dump: the program says what it holds (`sessions tick=N live=M`,
+// `large bytes=N`), and the report must agree: the growing type first and flagged, the big
+// object allocated once not flagged, the evicting cache flagging nothing, and the chain that
+// holds the growing objects naming the dictionary.
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertValid } from '../../src/report/schemas.js';
+import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
+import {
+  DOTNET_TOOLS_DIR,
+  killNativeDotnets,
+  nativeDotnetSkipReason,
+  startNativeDotnet,
+} from '../helpers/dotnet-native.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+const DICTIONARY =
+  'System.Collections.Generic.Dictionary<System.Guid, CdbHarness.Targets.SessionState>';
+
+describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', function () {
+  this.timeout(180_000);
+
+  before(function () {
+    const reason = nativeDotnetSkipReason();
+    if (reason !== null) {
+      console.log(`      skipped: ${reason}`);
+      this.skip();
+    }
+  });
+  afterEach(() => killNativeDotnets());
+
+  it('ranks the growing type first, flags it, leaves the once-allocated big array alone, and names the dictionary that holds it', async () => {
+    const target = await startNativeDotnet([
+      'sessions',
+      '-i',
+      '40',
+      '--session-kb',
+      '16',
+      '--large-kb',
+      '8192',
+      '-n',
+      '0',
+    ]);
+    await target.waitForLine(/^sessions tick=5 /);
+    const out = makeTempDir('heap-trend-clr');
+    const { report, samples } = await runHeapTrend({
+      pid: target.pid,
+      engine: 'dotnet-dump',
+      intervalMs: 1000,
+      samples: 5,
+      outDir: out,
+      env: target.env,
+      debuggerPath: DOTNET_TOOLS_DIR,
+    });
+    assertValid('heapTrendReport', report);
+    expect(report.status).to.equal('completed');
+    expect(report.seriesKind).to.equal('clr-generation');
+    expect(samples).to.have.length(5);
+    // Each sample stopped the target for the length of one collect, and says how long.
+    for (const sample of samples) expect(sample.suspendedMs).to.be.greaterThan(0);
+
+    const types = report.clrTypes;
+    expect(types?.kind).to.equal('clr-type');
+    const first = types?.series[0];
+    expect(first?.id).to.equal('System.Byte[]');
+    expect(first?.suspect).to.equal(true);
+    // The program's own count of live sessions, against the objects of the type in the dumps.
+    const sessions = types?.series.find((s) => s.id === 'CdbHarness.Targets.SessionState');
+    expect(sessions?.countLast).to.be.greaterThan(sessions?.countFirst ?? Infinity);
+    // 8 MB allocated once and held: biggest type of all in the first sample, never a suspect.
+    const blob = types?.series.find((s) => s.id === 'System.Int64[]');
+    expect(blob?.firstKb).to.be.at.least(8192);
+    expect(blob?.suspect).to.equal(false);
+    const loh = report.series.find((s) => s.id === 'loh');
+    expect(loh?.suspect).to.equal(false);
+
+    const held = report.retention?.find((r) => r.type === 'System.Byte[]');
+    expect(held?.sampled).to.be.greaterThan(0);
+    const chains = (held?.roots ?? []).map((r) => r.chain.join(' ← '));
+    expect(
+      chains.some((c) => c.includes('CdbHarness.Targets.SessionState') && c.includes(DICTIONARY)),
+    ).to.equal(true);
+
+    // The sample dumps are gone once read (no --keep-dumps).
+    expect(readdirSync(join(out, 'dumps'))).to.deep.equal([]);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).to.include('System.Byte[]');
+  });
+
+  it('a cache that evicts (--keep 20) flags no type, and --keep-dumps keeps every sample dump', async () => {
+    const target = await startNativeDotnet([
+      'sessions',
+      '-i',
+      '40',
+      '--session-kb',
+      '16',
+      '--keep',
+      '20',
+      '-n',
+      '0',
+    ]);
+    await target.waitForLine(/^sessions tick=25 /);
+    const out = makeTempDir('heap-trend-clr-evict');
+    const { report } = await runHeapTrend({
+      pid: target.pid,
+      engine: 'dotnet-dump',
+      intervalMs: 1000,
+      samples: 4,
+      outDir: out,
+      env: target.env,
+      debuggerPath: DOTNET_TOOLS_DIR,
+      keepDumps: true,
+    });
+    expect(report.status).to.equal('completed');
+    expect(report.clrTypes?.series.filter((s) => s.suspect).map((s) => s.id)).to.deep.equal([]);
+    expect(report.retention ?? []).to.deep.equal([]);
+    expect(readdirSync(join(out, 'dumps')).sort()).to.deep.equal([
+      'sample-0000.core',
+      'sample-0001.core',
+      'sample-0002.core',
+      'sample-0003.core',
+    ]);
+  });
+
+  it('a target that exits mid-run: status target-exited, the samples before it reported', async () => {
+    // About 2.5 s of life after the first tick.
+    const target = await startNativeDotnet([
+      'sessions',
+      '-i',
+      '50',
+      '--session-kb',
+      '16',
+      '-n',
+      '50',
+    ]);
+    await target.waitForLine(/^sessions tick=1 /);
+    const out = makeTempDir('heap-trend-clr-exit');
+    const { report } = await runHeapTrend({
+      pid: target.pid,
+      engine: 'dotnet-dump',
+      intervalMs: 1500,
+      samples: 8,
+      outDir: out,
+      env: target.env,
+      debuggerPath: DOTNET_TOOLS_DIR,
+    });
+    expect(report.status).to.equal('target-exited');
+    expect(report.sampleCount).to.be.within(1, 7);
+    expect(report.message).to.match(/pid \d+/);
+    assertValid('heapTrendReport', report);
+  });
+});

@@ -1,0 +1,193 @@
+// Workers that die, with real parts: a real redis-server, real `cdb-harness worker --engine cdb`
+// processes running the cdb emulator (test/emulator, real transcript replies; the scenario is
+// chosen per dump by test/analyze/emulator-per-dump.ts), `kill -9` on the worker that holds a
+// given dump. BullMQ's stalled-job check must hand the job to another worker (nothing lost,
+// nothing twice), and a dump whose workers die twice must end as one quarantine record.
+import { expect } from 'chai';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { REPO_ROOT } from '../helpers/wine.js';
+import {
+  allReady,
+  dumpBatch,
+  readRecords,
+  startWorker,
+  type WorkerLine,
+  type WorkerProcess,
+} from './queue-helpers.js';
+
+const SCENARIOS = join(REPO_ROOT, 'test', 'emulator', 'scenarios');
+
+/** A `cdb` for the workers: the emulator, scenario read from DUMP.scenario. */
+function fakeCdb(): string {
+  const dir = makeTempDir('queue-cdb');
+  const path = join(dir, 'cdb');
+  const entry = join(REPO_ROOT, 'test', 'analyze', 'emulator-per-dump.ts');
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${entry}" "$@"\n`, {
+    mode: 0o755,
+  });
+  return path;
+}
+
+/** Dumps named NAME.dmp with NAME.dmp.scenario beside each. */
+function cdbInputs(scenarios: Record<string, string>): string {
+  const variants = dumpBatch(Object.keys(scenarios).length);
+  const dir = makeTempDir('queue-cdb-in');
+  for (const [i, [name, scenario]] of Object.entries(scenarios).entries()) {
+    copyFileSync(join(variants, `v${String(i).padStart(5, '0')}.dmp`), join(dir, name));
+    writeFileSync(join(dir, `${name}.scenario`), join(SCENARIOS, scenario));
+  }
+  return dir;
+}
+
+const startsFile = (name: string) => (line: WorkerLine) =>
+  line.type === 'job-start' && line.location?.endsWith(`/${name}`) === true;
+
+/** Kills (-9) the first of `workers` that starts `name`; returns it. */
+async function killWhoeverStarts(workers: WorkerProcess[], name: string): Promise<WorkerProcess> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const holder = workers.find((w) => w.lines.some(startsFile(name)));
+    if (holder !== undefined) {
+      await holder.stop('SIGKILL');
+      return holder;
+    }
+    if (Date.now() > deadline) throw new Error(`no worker started ${name}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('queue workers that die (real Redis, cdb emulator)', function () {
+  this.timeout(240_000);
+  let redis: RedisServer | undefined;
+  let workers: WorkerProcess[] = [];
+  let cdb: string;
+
+  before(async function () {
+    if (!redisAvailable()) this.skip();
+    redis = await RedisServer.start();
+    cdb = fakeCdb();
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.stop('SIGKILL')));
+    workers = [];
+  });
+  after(async () => redis?.stop());
+
+  const worker = (name: string) =>
+    startWorker([
+      '--queue',
+      redis!.url,
+      '--queue-name',
+      name,
+      '--engine',
+      'cdb',
+      '--debugger',
+      cdb,
+      '--jobs',
+      '1',
+      '--lock-duration',
+      '3s',
+    ]);
+
+  it('gives a killed worker’s dump to another worker; a crashing dump is quarantined once', async () => {
+    const input = cdbInputs({
+      'av1.dmp': 'analyze-av.json',
+      'av2.dmp': 'analyze-av.json',
+      'slow.dmp': 'analyze-hang.json',
+      'crash.dmp': 'analyze-crash.json',
+    });
+    workers = [worker('deaths1'), worker('deaths1')];
+    await allReady(workers);
+    const out = makeTempDir('queue-deaths-out');
+    // The per-dump deadline (4 s) ends the hanging dump on whichever worker runs it to the end.
+    const collecting = runCli(
+      [
+        'analyze',
+        input,
+        '--queue',
+        redis!.url,
+        '--queue-name',
+        'deaths1',
+        '--engine',
+        'cdb',
+        '--timeout',
+        '4s',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 200_000 },
+    );
+    const killed = await killWhoeverStarts(workers, 'slow.dmp');
+    const spare = worker('deaths1');
+    workers.push(spare);
+    const run = await collecting;
+    expect(run.code, run.stderr).to.equal(4);
+
+    const records = readRecords(out);
+    const byName = new Map(records.map((r) => [r.file.split('/').pop(), r]));
+    expect([...byName.keys()].sort()).to.deep.equal([
+      'av1.dmp',
+      'av2.dmp',
+      'crash.dmp',
+      'slow.dmp',
+    ]);
+    expect(records).to.have.length(4);
+    expect(byName.get('av1.dmp')?.ok).to.equal(true);
+    expect(byName.get('av2.dmp')?.ok).to.equal(true);
+    // Run to its deadline by a surviving worker: the record of a finished analysis, not a loss.
+    expect(byName.get('slow.dmp')?.error?.code).to.equal('TIMEOUT');
+    expect(byName.get('crash.dmp')).to.include({ ok: false, quarantined: true, attempts: 2 });
+    expect(byName.get('crash.dmp')?.error?.code).to.equal('DEBUGGER_EXITED');
+
+    const done = workers.flatMap((w) => w.done());
+    expect(killed.done().some((l) => l.location?.endsWith('/slow.dmp'))).to.equal(false);
+    const slowDone = done.filter((l) => l.location?.endsWith('/slow.dmp'));
+    expect(slowDone).to.have.length(1);
+    expect(slowDone[0]?.pid).to.not.equal(killed.child.pid);
+    // Every job finished exactly once across the cluster.
+    const ids = done.map((l) => l.jobId);
+    expect(new Set(ids).size).to.equal(ids.length);
+    expect(ids).to.have.length(4);
+  });
+
+  it('quarantines a dump whose workers die twice, once for the whole cluster', async () => {
+    const input = cdbInputs({ 'killer.dmp': 'analyze-hang.json' });
+    workers = [worker('deaths2'), worker('deaths2'), worker('deaths2')];
+    await allReady(workers);
+    const out = makeTempDir('queue-deaths2-out');
+    const collecting = runCli(
+      [
+        'analyze',
+        input,
+        '--queue',
+        redis!.url,
+        '--queue-name',
+        'deaths2',
+        '--engine',
+        'cdb',
+        '--timeout',
+        '2m',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 200_000 },
+    );
+    const first = await killWhoeverStarts(workers, 'killer.dmp');
+    const second = await killWhoeverStarts(
+      workers.filter((w) => w !== first),
+      'killer.dmp',
+    );
+    expect(second).to.not.equal(first);
+    const run = await collecting;
+    expect(run.code, run.stderr).to.equal(1);
+    const records = readRecords(out);
+    expect(records).to.have.length(1);
+    expect(records[0]).to.include({ ok: false, quarantined: true });
+    expect(records[0]?.error?.code).to.equal('WORKER_DIED');
+    expect(workers.flatMap((w) => w.done())).to.have.length(0);
+  });
+});
