@@ -80,8 +80,12 @@ export { listProcesses, findProcesses, resolveProcess } from './workflows/proces
 
 // Types the functions above take and return (test/unit/library-exports.test.ts checks that
 // every one is here), so a caller can name an options object, an event or a result.
+export type { CpuSource } from './engine/dialects/common/process-cpu.js';
 export type {
   DialectAbilities,
+  DumpToolOptions,
+  ExitEventRules,
+  SosBatchOutputs,
   IdentifyCommands,
   LastEventReading,
   ProcessInfo as ListedProcess,
@@ -116,12 +120,17 @@ export type {
   AnalyzeSummary,
 } from './report/analyze/analyze-record.js';
 export type {
+  HeapTrendEngine,
   HeapTrendProjection,
   HeapTrendReport,
+  HeapTrendSecondary,
+  HeapTrendSeriesKind,
   HeapTrendSample,
   HeapTrendSeries,
   HeapTrendSource,
   HeapTrendStatus,
+  RetentionEntry,
+  RetentionRoot,
   SeriesStats,
   SuspectRule,
   ThresholdDump,

@@ -49,7 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     listing: {
       term: 'dump [options] [target] [dir]',
       description:
-        'Write a dump of a running process without harming it, now or when its commit crosses a size; one or several (procdump -ma PID DIR).',
+        'Write a dump of a running process without harming it, now or when a trigger fires (commit, CPU, exit); one or several (procdump -ma PID DIR).',
     },
     load: async () => (await import('./dump.js')).registerDump,
   },
