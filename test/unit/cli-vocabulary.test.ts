@@ -77,6 +77,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<code>',
   '<i/n>',
   '<dirs...>',
+  '<paths...>',
   '<outdir>',
   '<image>',
   '<cmd>',
