@@ -82,3 +82,18 @@ export function parseCount(text: string, what = 'count', min = 0): number {
   }
   return n;
 }
+
+// 50, 12.5, 100
+const PERCENT_RE = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/;
+
+/** A CPU percentage, 0 < p <= 100 (ProcDump -c/-cl); throws UsageError otherwise. */
+export function parsePercent(text: string, what = 'percent'): number {
+  const match = PERCENT_RE.exec(text);
+  const value = Number(match?.[1]);
+  if (match === null || !(value > 0) || value > 100) {
+    throw new UsageError(
+      `${what} must be a percentage above 0 and at most 100 (of all cores, or of one core with -u), got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}

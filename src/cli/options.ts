@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { DIALECT_NAMES } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
-import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../units.js';
+import { parseCount, parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../units.js';
 
 export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js';
 
@@ -12,7 +12,7 @@ export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js
 // so the command's own option mapping reads the same string the user typed ----------------------
 
 const grammars = new WeakMap<Option, Grammar>();
-export type Grammar = 'duration' | 'size' | 'sizes' | 'count' | 'pid';
+export type Grammar = 'duration' | 'size' | 'sizes' | 'count' | 'pid' | 'percent';
 
 /** Which shared grammar an option's value follows (undefined: free text or a path). */
 export function grammarOf(option: Option): Grammar | undefined {
@@ -27,6 +27,7 @@ function withGrammar(option: Option, grammar: Grammar): Option {
     sizes: (t) => parseSizeList(t, flag),
     count: (t) => parseCount(t, flag),
     pid: (t) => parsePid(t, flag),
+    percent: (t) => parsePercent(t, flag),
   };
   option.argParser((text: string) => {
     check[grammar](text);
@@ -44,6 +45,8 @@ export const sizesOption = (flags: string, description: string): Option =>
   withGrammar(new Option(flags, description), 'sizes');
 export const countOption = (flags: string, description: string): Option =>
   withGrammar(new Option(flags, description), 'count');
+export const percentOption = (flags: string, description: string): Option =>
+  withGrammar(new Option(flags, description), 'percent');
 
 // 1234
 const PID_RE = /^\d+$/;
@@ -178,6 +181,9 @@ export const PROCDUMP_SPELLINGS = {
   '-ml': '--commit-below',
   '-pn': '--name',
   '-s': '--interval',
+  '-cl': '--cpu-below',
+  '-h': '--hung-window',
+  '-pl': '--counter-below',
 } as const;
 
 export type ProcDumpSpelling = keyof typeof PROCDUMP_SPELLINGS;
@@ -190,11 +196,25 @@ export function rewriteProcDumpArgs(
   spellings: readonly ProcDumpSpelling[],
 ): string[] {
   const out: string[] = [];
-  let operands = false;
-  for (const arg of args) {
-    if (operands || arg === '--') {
-      operands = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    // `dump -h` alone is still help; with anything else it is ProcDump's hung-window trigger.
+    if (arg === '-h' && args.length === 1) {
       out.push(arg);
+      continue;
+    }
+    // ProcDump's `-p "\\Processor(_Total)\\% Processor Time" 80` and `-pl PATH N`: a counter
+    // path and a threshold (a `-p` followed by anything else stays cdb's --pid).
+    const counter = counterForm(arg, spellings);
+    const path = args[i + 1];
+    if (counter !== undefined && path?.startsWith('\\') === true) {
+      out.push('--counter', path);
+      if (args[i + 2] !== undefined) out.push(counter, args[i + 2] ?? '');
+      i += 2;
       continue;
     }
     const long = (spellings as readonly string[]).includes(arg)
@@ -212,6 +232,14 @@ export function rewriteProcDumpArgs(
     out.push(arg);
   }
   return out;
+}
+
+/** `-p`/`-pl` as ProcDump's counter trigger (only where the command lists `-pl`). */
+function counterForm(arg: string, spellings: readonly ProcDumpSpelling[]): string | undefined {
+  if (!spellings.includes('-pl')) return undefined;
+  if (arg === '-p') return '--counter-above';
+  if (arg === '-pl') return '--counter-below';
+  return undefined;
 }
 
 /** A subcommand that understands the ProcDump/cdb spellings it lists (see rewriteProcDumpArgs). */

@@ -3,13 +3,14 @@
 // against what the harness says and writes.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import { validate } from '../../src/report/schemas.js';
 import type { DumpResult } from '../../src/workflows/dump/dump.js';
 import { readCommit } from '../../src/workflows/dump/dump-series.js';
+import type { DumpTriggerSummary } from '../../src/cli/commands/dump-triggers.js';
 import { runCli } from '../helpers/cli.js';
 import { killAllTargets, sleep, startTarget, wineEnv, wineRigReady } from '../helpers/wine.js';
 
@@ -111,8 +112,19 @@ function jsonLines(stdout: string): DumpResult[] {
     // MB are shown with one decimal: the last reading may print up to 0.05 MB under the KB figure.
     expect(last * 1024).to.be.at.least(thresholdKb - 52);
     expect(commits.at(-1)?.[0]).to.match(/TRIGGERED/);
-    const [result] = jsonLines(run.stdout);
+    // A triggered run prints its summary: the firing and the dump, as triggers.ndjson holds them.
+    const summary = JSON.parse(run.stdout) as DumpTriggerSummary;
+    expect(validate('dumpTriggerSummary', summary).errors).to.deep.equal([]);
+    const [result] = summary.dumps;
     expect(result).to.include({ pid: target.pid, verified: true, kind: 'mini' });
+    expect(summary.events.map((e) => [e.trigger, e.action])).to.deep.equal([
+      ['commit-above', 'fired'],
+      ['commit-above', 'dumped'],
+    ]);
+    expect(summary.events[0]?.threshold).to.equal(thresholdKb * 1024);
+    expect(summary.events[0]?.value).to.be.at.least(thresholdKb * 1024);
+    expect(summary.events[1]?.dumpPath).to.equal(result?.path);
+    expect(readFileSync(join(dir, 'triggers.ndjson'), 'utf8').trim().split('\n')).to.have.length(2);
     // The program's own counter: it really grew by about the 10 MB the trigger waited for.
     expect(lastLeaked(target.log()) - leakedBefore).to.be.at.least(8 * 1024 * 1024);
   });

@@ -64,6 +64,7 @@ const GRAMMAR_OF_PLACEHOLDER: Record<string, string | undefined> = {
   '<sizes>': 'sizes',
   '<n>': 'count',
   '<pid>': 'pid',
+  '<percent>': 'percent',
 };
 // Free-text and path placeholders (no grammar beyond "a string").
 const TEXT_PLACEHOLDERS = new Set([
@@ -76,6 +77,7 @@ const TEXT_PLACEHOLDERS = new Set([
   '<code>',
   '<i/n>',
   '<dirs...>',
+  '<paths...>',
   '<outdir>',
   '<image>',
   '<cmd>',
@@ -83,6 +85,8 @@ const TEXT_PLACEHOLDERS = new Set([
   '<key>',
   '<ext>',
   '<dump>',
+  '<counter>',
+  '<value>',
   '<url>',
   '[1]',
 ]);
@@ -174,6 +178,7 @@ describe('CLI vocabulary', () => {
         sizes: ['100MB,200MB', '500'],
         count: ['0', '3', '12'],
         pid: ['1234'],
+        percent: ['50', '12.5', '100', '1%'],
       };
       const bad: Record<string, string[]> = {
         duration: ['soon', '5q', '0s', '-5m'],
@@ -181,6 +186,7 @@ describe('CLI vocabulary', () => {
         sizes: [',', 'big,bigger'],
         count: ['three', '-1', '1.5'],
         pid: ['0x10', 'w3wp'],
+        percent: ['0', '101', '-5', 'half'],
       };
       for (const text of good[grammar] ?? [])
         expect(() => parse(text), `${where} ${text}`).to.not.throw();

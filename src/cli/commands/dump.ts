@@ -6,8 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
-import { UsageError } from '../../errors.js';
-import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
+import { errorMessage, UsageError } from '../../errors.js';
+import { parseCount, parseDuration } from '../../units.js';
 import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import type { DumpResult } from '../../workflows/dump/dump.js';
 import {
@@ -19,6 +19,15 @@ import {
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
+import {
+  addTriggerOptions,
+  applyTriggerOptions,
+  hasTrigger,
+  refuseTriggerCombinations,
+  TriggerSummary,
+  triggerWords,
+  type TriggerCliOptions,
+} from './dump-triggers.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import {
   addDebuggerOption,
@@ -34,11 +43,10 @@ import {
   parsePid,
   printError,
   ProcDumpStyleCommand,
-  sizeOption,
   symbolPathOf,
 } from '../options.js';
 
-export interface DumpCliOptions {
+export interface DumpCliOptions extends TriggerCliOptions {
   pid?: string;
   name?: string;
   wait?: string;
@@ -48,6 +56,16 @@ export interface DumpCliOptions {
   interval?: string;
   commitAbove?: string;
   commitBelow?: string;
+  commitStep?: string;
+  cpuAbove?: string;
+  cpuBelow?: string;
+  perCore?: boolean;
+  onExit?: boolean;
+  hungWindow?: boolean;
+  hungAfter?: string;
+  counter?: string;
+  counterAbove?: string;
+  counterBelow?: string;
   poll?: string;
   out?: string;
   engine?: string;
@@ -108,6 +126,7 @@ export function dumpOptionsFromCli(
   if (!isDialectName(engine)) {
     throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
+  refuseTriggerCombinations(cli);
   const count = cli.count === undefined ? 1 : parseCount(cli.count, '-n/--count', 1);
   const options: Omit<DumpSeriesOptions, 'signal' | 'onEvent'> = {
     engine,
@@ -123,13 +142,7 @@ export function dumpOptionsFromCli(
         : parseDuration(cli.interval, '--interval'),
     env,
   };
-  const threshold = cli.commitAbove ?? cli.commitBelow;
-  if (threshold !== undefined) {
-    options.trigger = {
-      direction: cli.commitAbove !== undefined ? 'above' : 'below',
-      thresholdBytes: parseSizeKb(threshold, cli.commitAbove !== undefined ? '-m' : '-ml') * 1024,
-    };
-  }
+  applyTriggerOptions(cli, options);
   if (cli.poll !== undefined) options.pollMs = parseDuration(cli.poll, '--poll');
   if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
   const symbolPath = symbolPathOf(cli);
@@ -139,6 +152,11 @@ export function dumpOptionsFromCli(
     options.recordPath = join(resolve(cli.record), `dump-${date}-${time}.jsonl`);
   }
   return options;
+}
+
+/** `19:02:03` from an ISO time, as ProcDump stamps its lines. */
+function clock(iso: string): string {
+  return new Date(iso).toTimeString().slice(0, 8);
 }
 
 function mb(bytes: number): string {
@@ -177,6 +195,18 @@ export function formatDumpEvent(event: DumpSeriesEvent): string | null {
       return event.count > 1 ? `Dump ${event.index} of ${event.count}: ${event.result.path}` : null;
     case 'pause':
       return `Next dump (${event.next}) in ${(event.ms / 1000).toFixed(1)} s...`;
+    case 'cpu':
+      return `CPU of pid ${event.pid}: ${event.reading.percent.toFixed(1)}%${event.reading.met ? `, held ${(event.reading.heldMs / 1000).toFixed(1)} s` : ''}`;
+    case 'armed':
+      return `Waiting for pid ${event.pid} to exit: stopping it at ${event.what}...`;
+    case 'fired':
+      return `[${clock(event.line.time)}] Trigger: ${event.firing.reason}`;
+    case 'trigger-event':
+      return event.line.action === 'dump-failed'
+        ? `[${clock(event.line.time)}] Dump after ${event.line.trigger} FAILED: ${event.line.error ?? ''}`
+        : null;
+    case 'ended':
+      return event.message;
   }
 }
 
@@ -192,9 +222,18 @@ export function formatDumpResult(r: DumpResult): string {
 }
 
 export function registerDump(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('dump', ['-ma', '-mm', '-ml', '-pn', '-s'])
+  const command = new ProcDumpStyleCommand('dump', [
+    '-ma',
+    '-mm',
+    '-ml',
+    '-pn',
+    '-s',
+    '-cl',
+    '-h',
+    '-pl',
+  ])
     .description(
-      'Write a dump of a running process without harming it, now or when its commit crosses a size; one or several (procdump -ma PID DIR).',
+      'Write a dump of a running process without harming it, now or when a trigger fires (commit, CPU, exit); one or several (procdump -ma PID DIR).',
     )
     .argument('[target]', 'the process: a decimal PID or an image name (w3wp or w3wp.exe)')
     .argument('[dir]', 'folder for the dumps (same as --out; default: current folder)');
@@ -206,24 +245,16 @@ export function registerDump(context: CommandContext): void {
     .addOption(
       durationOption(
         '--interval <duration>',
-        `time between dumps: 10, 30s, 5m (ProcDump -s; default ${DEFAULT_SERIES_INTERVAL_MS / 1000}s)`,
+        `time between dumps: 10, 30s, 5m; with -c/-cl how long the CPU condition must hold (ProcDump -s; default ${DEFAULT_SERIES_INTERVAL_MS / 1000}s)`,
       ),
-    )
-    .addOption(
-      sizeOption(
-        '-m, --commit-above <size>',
-        'wait until the commit is at or above SIZE, then dump: 500 (MB), 1.5GB (ProcDump -m)',
-      ),
-    )
-    .addOption(
-      sizeOption(
-        '--commit-below <size>',
-        'wait until the commit is below SIZE, then dump (ProcDump -ml)',
-      ),
-    )
-    .addOption(
-      durationOption('--poll <duration>', 'how often the commit is read for -m/-ml (default 1s)'),
     );
+  addTriggerOptions(command);
+  command.addOption(
+    durationOption(
+      '--poll <duration>',
+      'how often the commit or the CPU is read for -m/-ml/-c/-cl (default 1s)',
+    ),
+  );
   addOutOption(command, 'folder for the dumps (default: current folder)');
   addLiveEngineOption(command);
   command
@@ -249,6 +280,23 @@ operand followed by a folder; cdb's -p PID and -pn NAME. The commit (-m/-ml) is 
 committed private memory: winedbg "info maps" from outside (no suspension), cdb a short
 noninvasive attach running "!address -summary" (MEM_COMMIT). A bare size is MB, as in ProcDump.
 
+Triggers (one at a time; each firing and each dump is a line of triggers.ndjson beside the dumps,
+schemas/triggerEvent.schema.json; --json then prints a summary, schemas/dumpTriggerSummary):
+  -c/-cl PERCENT [-u] [-s SECONDS]  CPU at or above / below PERCENT for -s consecutive seconds
+      (default 10), of all cores or with -u of one core. Read from outside, never suspending the
+      target: on Windows the process's own CPU times, under Wine the CPU time of the Linux
+      process hosting the Windows pid (/proc). -n N: N dumps, each after the condition held again.
+  -m/-ml SIZE[,SIZE...]             commit crosses SIZE; a list (ProcDump for Linux) writes one
+      dump at each threshold crossed, none twice. --commit-step 20MB: one every 20 MB grown.
+  -t                                the process is about to exit: cdb attaches invasively (-pd)
+      and stops at ntdll!RtlExitUserProcess or the exit-process event (sxe epr); the dump shows the
+      exit. winedbg cannot stop a process at its exit and is refused.
+  -h [--hung-after 5s]              a hung top-level window (ProcDump's 5 s): needs Windows; refused
+      here with the reason. -p/-pl "\\Counter\\Path" VALUE: Windows PDH counters; refused where the
+      platform has none (Linux, Wine). Refused combinations: -c with -cl, -u without -c/-cl, two
+      triggers at once, -n with -t or with a -m list.
+  The target exiting before any trigger fired: exit code 5, nothing written.
+
 File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp (-n > 1: _2, _3 … when the second repeats),
 mode 0600; never overwritten without --overwrite. A failed write leaves nothing, or
 <name>.dmp.partial when some bytes were written.
@@ -263,7 +311,11 @@ Examples:
   cdb-harness dump -ma -n 3 -s 30 -pn w3wp C:\\dumps   three dumps, 30 s apart
   cdb-harness dump -ma -m 500 1234 C:\\dumps          wait until the commit reaches 500 MB
   cdb-harness dump -ml 100MB --pid 1234               wait until the commit drops below 100 MB
-  cdb-harness dump -w app.exe -ma                     wait for app.exe to start, then dump it`,
+  cdb-harness dump -w app.exe -ma                     wait for app.exe to start, then dump it
+  cdb-harness dump -ma -c 80 -s 5 -n 3 w3wp C:\\dumps   3 dumps, each after 5 s at >= 80% CPU
+  cdb-harness dump -cl 5 -u -s 10 1234               dump once CPU stays below 5% of a core
+  cdb-harness dump -ma -m 27,47,67,87 1234           one dump at each commit step crossed
+  cdb-harness dump -ma -t 1234 --engine cdb          dump when the process is about to exit`,
     )
     .action(async (target: string | undefined, dir: string | undefined, cli: DumpCliOptions) => {
       const operands = [target, dir].filter((o): o is string => o !== undefined);
@@ -289,7 +341,23 @@ export async function runDump(
   process.on('SIGINT', onSignal);
   const results: DumpResult[] = [];
   const several = (options.count ?? 1) > 1;
+  // A triggered run's --json is one summary at the end (every firing and every dump).
+  const summary = hasTrigger(options) ? new TriggerSummary(options, triggerWords(cli)) : null;
+  const printSummary = (reason: 'done' | 'interrupted' | 'error', error?: unknown) => {
+    if (summary === null || cli.json !== true) return;
+    const data = summary.end(
+      reason,
+      error === undefined ? undefined : (errorMessage(error).split('\n')[0] ?? ''),
+    );
+    const check = validate('dumpTriggerSummary', data);
+    if (!check.ok)
+      process.stderr.write(
+        `warning: summary does not match its schema: ${check.errors.join('; ')}\n`,
+      );
+    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  };
   const print = (result: DumpResult) => {
+    if (summary !== null && cli.json === true) return;
     if (cli.json === true) {
       const check = validate('dumpResult', result);
       if (!check.ok)
@@ -308,6 +376,7 @@ export async function runDump(
       ...options,
       signal: controller.signal,
       onEvent: (event) => {
+        summary?.onEvent(event);
         const text = formatDumpEvent(event);
         if (text !== null) process.stderr.write(`${text}\n`);
         if (event.type === 'dumped') {
@@ -316,9 +385,11 @@ export async function runDump(
         }
       },
     });
+    printSummary('done');
     return results.every((r) => r.verified) ? ExitCode.Ok : ExitCode.Partial;
   } catch (error) {
     printError(error);
+    printSummary(controller.signal.aborted ? 'interrupted' : 'error', error);
     if (controller.signal.aborted) return ExitCode.Interrupted;
     return exitCodeFor(error);
   } finally {

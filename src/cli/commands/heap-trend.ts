@@ -3,17 +3,18 @@
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
-import { formatKb, formatRate } from '../../report/heap-trend/format.js';
-import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import { defaultEngine, resolveProcess } from '../../workflows/process-lookup.js';
 import {
-  runHeapTrend,
-  type HeapTrendOptions,
-  type HeapTrendProgress,
-} from '../../workflows/heap-trend/run-heap-trend.js';
+  runHeapTrendFromDumps,
+  type FromDumpsOptions,
+} from '../../workflows/heap-trend/from-dumps.js';
+import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
+import { formatProgress, formatSummary } from './heap-trend-text.js';
+
+export { formatProgress, formatSummary };
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import {
   addDebuggerOption,
@@ -54,6 +55,7 @@ export interface HeapTrendCliOptions {
   clr?: boolean;
   keepDumps?: boolean;
   retention?: string;
+  fromDumps?: string[];
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
@@ -133,100 +135,6 @@ export function heapTrendOptionsFromCli(
   return plan;
 }
 
-export function formatProgress(event: HeapTrendProgress, previousTotal: number | null): string {
-  switch (event.kind) {
-    case 'sample': {
-      const s = event.sample;
-      const delta =
-        previousTotal === null
-          ? ''
-          : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
-      const suspended =
-        s.source === 'heap' || s.source === 'clr-generation'
-          ? `, target suspended ${Math.round(s.suspendedMs)} ms`
-          : '';
-      const what =
-        s.source === 'heap'
-          ? 'heaps'
-          : s.source === 'clr-generation'
-            ? `GC generations, ${s.clrTypes?.length ?? 0} types`
-            : s.source === 'category'
-              ? 'categories'
-              : 'regions';
-      return `sample ${s.index + 1}: ${s.heaps.length} ${what}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
-    }
-    case 'sample-failed':
-      return `sample ${event.index + 1} failed: ${event.error}`;
-    case 'dump':
-      return `dump at ${formatKb(event.dump.thresholdKb)}: ${event.dump.path} ${event.dump.verified ? '(verified)' : `(NOT verified: ${event.dump.error ?? 'unknown'})`}`;
-    case 'umdh':
-      return `umdh snapshot: ${event.file}`;
-    case 'end':
-      return `${event.status}${event.message === undefined ? '' : `: ${event.message}`}`;
-  }
-}
-
-export function formatSummary(
-  report: HeapTrendReport,
-  files: { report: string; html: string },
-): string {
-  const view: Record<HeapTrendReport['source'], string> = {
-    'committed-memory': 'Committed-memory view (winedbg info maps), not per heap.',
-    heap: 'Per-heap view (!heap -s -h 0).',
-    'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
-    category: 'Memory by category (from each dump).',
-  };
-  const lines = [
-    view[report.source],
-    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
-    `Rule: ${report.rule}`,
-    '',
-  ];
-  const suspects = report.series.filter((s) => s.suspect);
-  lines.push(suspects.length === 0 ? 'No leak suspects.' : `Leak suspects: ${suspects.length}`);
-  for (const s of report.series.slice(0, 5)) {
-    lines.push(
-      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
-    );
-  }
-  lines.push(...managedSummary(report));
-  if (report.projection !== null && report.projection.minutesToLimit !== null) {
-    lines.push(
-      `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,
-    );
-  }
-  lines.push('', `Report: ${files.html}`, `        ${files.report}`);
-  return lines.join('\n');
-}
-
-/** The per-type ranking and what holds the suspects, for the text summary. */
-function managedSummary(report: HeapTrendReport): string[] {
-  const lines: string[] = [];
-  if (report.clrTypes !== undefined) {
-    const suspects = report.clrTypes.series.filter((s) => s.suspect);
-    lines.push(
-      '',
-      suspects.length === 0
-        ? `No growing .NET type (${report.clrTypes.seriesCount} types).`
-        : `Growing .NET types: ${suspects.length} of ${report.clrTypes.seriesCount}`,
-    );
-    for (const s of report.clrTypes.series.slice(0, 5)) {
-      lines.push(
-        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst ?? '?'} → ${s.countLast ?? '?'} objects`,
-      );
-    }
-  }
-  for (const entry of report.retention ?? []) {
-    lines.push(`  ${entry.type} is held by:`);
-    if (entry.skipped !== undefined) lines.push(`    (${entry.skipped})`);
-    for (const root of entry.roots.slice(0, 3)) {
-      lines.push(`    ${root.count}× ${[...root.chain, root.root].join(' ← ')}`);
-    }
-  }
-  if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);
-  return lines;
-}
-
 export function registerHeapTrend(context: CommandContext): void {
   const command = new ProcDumpStyleCommand('heap-trend', ['-pn']).description(
     'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
@@ -258,6 +166,10 @@ export function registerHeapTrend(context: CommandContext): void {
     .option(
       '--keep-dumps',
       '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .option(
+      '--from-dumps <paths...>',
+      'build the report from dumps already written (files or folders): ProcDump -m steps, dump -m, dotnet-dump collect',
     )
     .addOption(
       countOption(
@@ -308,6 +220,11 @@ heap-trend does all of it in one run and writes:
   OUT/dumps/           --dump-at dumps, each read back and checked
   OUT/umdh/            --umdh snapshot logs; their N-way trend is in the report
 
+--from-dumps FILE...|DIR builds the same report from dumps already written, each at its own time:
+Windows full dumps give memory by category (image, mapped, heap, stack, private data) with no
+debugger; Linux cores of .NET processes (dotnet-dump collect) give the .NET series through
+dotnet-dump. A missing or unreadable dump is skipped with a warning; the series goes on.
+
 Engines:
   dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
            is stopped while the dump is written; every sample records for how long), then
@@ -334,7 +251,8 @@ Examples:
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
-  cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8`,
+  cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
+  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
     )
     .action(async (cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli));
@@ -342,7 +260,41 @@ Examples:
   attach(context.program, command);
 }
 
+/** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
+async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+  try {
+    if (cli.pid !== undefined || cli.name !== undefined) {
+      throw new UsageError('--from-dumps reads dumps: give no --pid or --name');
+    }
+    const options: FromDumpsOptions = {
+      paths: cli.fromDumps ?? [],
+      outDir: resolve(
+        cli.out ?? `heap-trend-dumps-${new Date().toISOString().replace(/[:.]/g, '').slice(0, 15)}`,
+      ),
+    };
+    if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
+    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.minGrowth !== undefined) {
+      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+    }
+    if (cli.retention !== undefined) {
+      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+    }
+    const { report, files } = await runHeapTrendFromDumps(options);
+    for (const input of report.inputs ?? []) {
+      if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
+    }
+    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    return report.status === 'completed' ? ExitCode.Ok : ExitCode.Failure;
+  } catch (error) {
+    printError(error);
+    return exitCodeFor(error);
+  }
+}
+
 export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
+  if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
   let plan: HeapTrendPlan;
   try {
     plan = heapTrendOptionsFromCli(cli);

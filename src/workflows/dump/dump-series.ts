@@ -1,5 +1,7 @@
-// ProcDump's shape of `dump`: wait for the process to start (-w), wait until its commit crosses a
-// threshold (-m above, -ml below), then write N dumps spaced in time (-n COUNT -s SECONDS).
+// ProcDump's shape of `dump`: wait for the process to start (-w), wait for a trigger (commit -m/-ml,
+// one size or a list of steps, or --commit-step; CPU -c/-cl held for -s seconds; the exit, -t),
+// then write N dumps (-n COUNT; without a trigger spaced by -s SECONDS). Every firing and every
+// dump it leads to is a line of triggers.ndjson beside the dumps (trigger-log.ts).
 // Each dump is one dumpProcess() (attach, write, detach, read back); between them the target runs
 // untouched. Commit is read the way the dump's size estimate reads it, from outside the target
 // where the engine allows: winedbg `info maps <pid>` (never attaches), cdb a short noninvasive
@@ -7,7 +9,7 @@
 // https://learn.microsoft.com/sysinternals/downloads/procdump
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect } from '../../engine/dialects/index.js';
-import { AbortedError, TargetError } from '../../errors.js';
+import { AbortedError, errorMessage, TargetError, UsageError } from '../../errors.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import {
   findProcesses,
@@ -17,6 +19,7 @@ import {
   type LookupOptions,
   type ProcessInfo,
 } from '../process-lookup.js';
+import { ensureOutDir } from './dump-file.js';
 import {
   cdbEstimate,
   dumpProcess,
@@ -25,11 +28,21 @@ import {
   type DumpResult,
   type Estimate,
 } from './dump.js';
+import { waitForCpu, type CpuReading, type CpuTrigger } from './cpu-trigger.js';
+import { dumpAtExit, exitRulesOf } from './exit-trigger.js';
+import { TriggerLog, type Firing, type TriggerEventLine } from './trigger-log.js';
 
 export interface CommitTrigger {
   /** Dump when the commit is at or above (`above`, ProcDump -m) or below (`below`, -ml) this. */
   direction: 'above' | 'below';
   thresholdBytes: number;
+  /**
+   * ProcDump for Linux's list form (`-m 27,47,67,87`): one dump at each threshold crossed, in
+   * order (ascending for above, descending for below), none twice; thresholdBytes is the first.
+   */
+  steps?: number[];
+  /** `--commit-step SIZE`: one dump each time the commit has moved SIZE further from the start. */
+  stepBytes?: number;
 }
 
 export interface DumpSeriesOptions extends Omit<DumpOptions, 'target' | 'onEvent'> {
@@ -39,7 +52,11 @@ export interface DumpSeriesOptions extends Omit<DumpOptions, 'target' | 'onEvent
   /** Time between dumps (ProcDump -s); default 10 s as ProcDump's. */
   intervalMs?: number;
   trigger?: CommitTrigger;
-  /** How often the commit is read while waiting for the trigger; default 1 s. */
+  /** ProcDump -c/-cl (with -u and -s): CPU held above/below a percentage. */
+  cpu?: CpuTrigger;
+  /** ProcDump -t: one dump when the process is about to exit (cdb only). */
+  onExit?: boolean;
+  /** How often the commit or the CPU is read while waiting for the trigger; default 1 s. */
   pollMs?: number;
   /** How often the process list is read while waiting for -w; default 500 ms. */
   waitPollMs?: number;
@@ -59,7 +76,12 @@ export type DumpSeriesEvent =
       note?: string;
     }
   | { type: 'dumped'; index: number; count: number; result: DumpResult }
-  | { type: 'pause'; ms: number; next: number };
+  | { type: 'pause'; ms: number; next: number }
+  | { type: 'cpu'; pid: number; reading: CpuReading; source: string }
+  | { type: 'armed'; pid: number; what: string }
+  | { type: 'fired'; firing: Firing; line: TriggerEventLine }
+  | { type: 'trigger-event'; line: TriggerEventLine }
+  | { type: 'ended'; reason: 'count' | 'target-exited'; message: string };
 
 export const DEFAULT_SERIES_INTERVAL_MS = 10_000;
 const DEFAULT_POLL_MS = 1000;
@@ -135,36 +157,49 @@ export function triggerFired(trigger: CommitTrigger, bytes: number): boolean {
     : bytes < trigger.thresholdBytes;
 }
 
-/** Reads the commit every pollMs until the trigger fires; TargetError when the target goes. */
-async function waitForTrigger(
+/** Reads the commit every pollMs until it crosses `threshold`; null when the target has gone. */
+async function waitForCommit(
   pid: number,
   trigger: CommitTrigger,
+  thresholdBytes: number,
   options: DumpSeriesOptions,
   lookup: LookupOptions,
   emit: (event: DumpSeriesEvent) => void,
-): Promise<void> {
+): Promise<Firing | null> {
+  let since: number | null = null;
   for (;;) {
     checkAborted(options.signal, 'waiting for the commit threshold');
     const reading = await readCommit(pid, options);
-    const fired = reading.bytes !== null && triggerFired(trigger, reading.bytes);
+    const at = performance.now();
+    const fired =
+      reading.bytes !== null && triggerFired({ ...trigger, thresholdBytes }, reading.bytes);
     emit({
       type: 'commit',
       pid,
       bytes: reading.bytes,
-      thresholdBytes: trigger.thresholdBytes,
+      thresholdBytes,
       direction: trigger.direction,
       fired,
       ...(reading.note === undefined ? {} : { note: reading.note }),
     });
-    if (fired) return;
+    if (fired && reading.bytes !== null) {
+      const op = trigger.direction === 'above' ? '>=' : '<';
+      const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+      return {
+        trigger: trigger.direction === 'above' ? 'commit-above' : 'commit-below',
+        value: reading.bytes,
+        threshold: thresholdBytes,
+        unit: 'bytes',
+        heldFor: since === null ? 0 : Math.round((at - since) / 100) / 10,
+        reason: `commit ${mb(reading.bytes)} ${op} ${mb(thresholdBytes)} (${trigger.direction === 'above' ? '-m' : '-ml'})`,
+        atMs: at,
+      };
+    }
+    since ??= at;
     if (reading.bytes === null) {
       // No reading: either the target is gone (say so) or the engine cannot read it (keep trying
       // would wait forever on a broken probe: stop with the reason).
-      const alive = await listProcesses(lookup).then(
-        (all) => all.some((p) => p.pid === pid),
-        () => false,
-      );
-      if (!alive) throw new TargetError('not-found', `the target (pid ${pid}) has exited`);
+      if (!(await isAlive(pid, lookup))) return null;
       throw new TargetError(
         'unreadable',
         `cannot read the commit of pid ${pid}: ${reading.note ?? 'no reading'}`,
@@ -174,10 +209,56 @@ async function waitForTrigger(
   }
 }
 
+async function isAlive(pid: number, lookup: LookupOptions): Promise<boolean> {
+  return listProcesses(lookup).then(
+    (all) => all.some((p) => p.pid === pid),
+    () => false,
+  );
+}
+
+/** The triggers asked for, by ProcDump name (for messages). */
+function triggerNames(options: DumpSeriesOptions): string[] {
+  const names: string[] = [];
+  if (options.trigger !== undefined) {
+    names.push(
+      options.trigger.stepBytes !== undefined
+        ? '--commit-step'
+        : options.trigger.direction === 'above'
+          ? '-m'
+          : '-ml',
+    );
+  }
+  if (options.cpu !== undefined) names.push(options.cpu.direction === 'above' ? '-c' : '-cl');
+  if (options.onExit === true) names.push('-t');
+  return names;
+}
+
+/** The commit threshold of dump number `index` (1-based) of a commit trigger. */
+function commitThreshold(trigger: CommitTrigger, index: number, startBytes: number | null): number {
+  if (trigger.steps !== undefined) return trigger.steps[index - 1] ?? trigger.thresholdBytes;
+  if (trigger.stepBytes !== undefined) {
+    const sign = trigger.direction === 'above' ? 1 : -1;
+    return (startBytes ?? 0) + sign * index * trigger.stepBytes;
+  }
+  return trigger.thresholdBytes;
+}
+
 /** Runs the series; returns every dump written (stops at the first failure, which it throws). */
 export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult[]> {
   const emit = (event: DumpSeriesEvent) => options.onEvent?.(event);
-  const count = options.count ?? 1;
+  const names = triggerNames(options);
+  if (names.length > 1) {
+    throw new UsageError(`one trigger at a time: ${names.join(' and ')} were given`);
+  }
+  if (options.onExit === true) exitRulesOf(options.engine); // refused before anything runs
+  const trigger = options.trigger;
+  const stepped = trigger?.steps !== undefined || trigger?.stepBytes !== undefined;
+  const count =
+    trigger?.steps !== undefined
+      ? trigger.steps.length
+      : trigger?.stepBytes !== undefined
+        ? (options.count ?? Number.POSITIVE_INFINITY)
+        : (options.count ?? 1);
   const lookup: LookupOptions = {
     ...lookupOptionsFor(options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -196,28 +277,124 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
     target = options.target;
   }
   // A name is resolved once: every dump of the series is of the same process.
-  const pid =
-    'pid' in target ? target.pid : (await resolveProcess({ name: target.name }, lookup)).pid;
+  const proc = await resolveProcess(target, lookup);
+  const pid = proc.pid;
+  const log = names.length > 0 ? new TriggerLog(options.outDir) : null;
+  if (log !== null) await ensureOutDir(options.outDir);
+  const record = (line: TriggerEventLine) => emit({ type: 'trigger-event', line });
+
+  if (options.onExit === true && log !== null) {
+    const exit = await dumpAtExit(proc, options, () =>
+      emit({ type: 'armed', pid, what: 'the exit (cdb sxe epr, bp ntdll!RtlExitUserProcess)' }),
+    );
+    emit({ type: 'fired', firing: exit.firing, line: log.fired(pid, exit.firing) });
+    if (exit.result === null) {
+      record(log.failed(pid, exit.firing, exit.error ?? 'no dump'));
+      throw new TargetError('unreadable', exit.error ?? 'the dump at exit was not written');
+    }
+    record(
+      log.dumped(pid, exit.firing, {
+        path: exit.result.path,
+        suspendedMs: exit.result.suspendedMs,
+        latencyMs: 0,
+      }),
+    );
+    emit({ type: 'dumped', index: 1, count: 1, result: exit.result });
+    return [exit.result];
+  }
+
+  const cpuSource =
+    options.cpu === undefined ? null : await cpuSourceFor(proc.pid, proc.name, options);
+  let startBytes: number | null = null;
+  if (trigger?.stepBytes !== undefined) startBytes = (await readCommit(pid, options)).bytes;
 
   const results: DumpResult[] = [];
   for (let index = 1; index <= count; index++) {
-    if (options.trigger !== undefined) {
-      await waitForTrigger(pid, options.trigger, options, lookup, emit);
+    let firing: Firing | null = null;
+    if (trigger !== undefined || cpuSource !== null) {
+      firing =
+        cpuSource !== null && options.cpu !== undefined
+          ? await waitForCpu(cpuSource, options.cpu, {
+              pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+              ...(options.signal === undefined ? {} : { signal: options.signal }),
+              onReading: (reading) =>
+                emit({ type: 'cpu', pid, reading, source: cpuSource.describe }),
+            })
+          : trigger !== undefined
+            ? await waitForCommit(
+                pid,
+                trigger,
+                commitThreshold(trigger, index, startBytes),
+                options,
+                lookup,
+                emit,
+              )
+            : null;
+      if (firing === null) {
+        // The target has gone while waiting.
+        if (results.length > 0 && trigger?.stepBytes !== undefined && options.count === undefined) {
+          emit({
+            type: 'ended',
+            reason: 'target-exited',
+            message: `the target (pid ${pid}) exited after ${results.length} dump(s)`,
+          });
+          return results;
+        }
+        throw new TargetError(
+          'exited',
+          results.length === 0
+            ? `the target (pid ${pid}) exited before any trigger fired (${names.join(' ')}); no dump was written`
+            : `the target (pid ${pid}) exited after ${results.length} of ${count} dumps (${names.join(' ')}); the dumps written are kept`,
+        );
+      }
+      if (log !== null) emit({ type: 'fired', firing, line: log.fired(pid, firing) });
     }
     checkAborted(options.signal, 'writing the dump series');
-    const result = await dumpProcess({
-      ...options,
-      target: { pid },
-      numbered: count > 1 || options.numbered === true,
-      onEvent: emit,
-    });
+    // Latency: from the firing to the debugger being started for the dump (the attach begins).
+    let attachStartedAt = performance.now();
+    let result: DumpResult;
+    try {
+      result = await dumpProcess({
+        ...options,
+        target: { pid },
+        numbered: count > 1 || options.numbered === true,
+        onEvent: (event) => {
+          if (event.type === 'attached') attachStartedAt = performance.now() - event.ms;
+          emit(event);
+        },
+      });
+    } catch (error) {
+      if (firing !== null && log !== null) record(log.failed(pid, firing, errorMessage(error)));
+      throw error;
+    }
+    if (firing !== null && log !== null) {
+      record(
+        log.dumped(pid, firing, {
+          path: result.path,
+          suspendedMs: result.suspendedMs,
+          latencyMs: Math.round((attachStartedAt - firing.atMs) * 100) / 100,
+        }),
+      );
+    }
     results.push(result);
     emit({ type: 'dumped', index, count, result });
-    if (index < count) {
+    // Triggers that hold (-c/-cl) or step wait for their own condition again; otherwise the
+    // dumps are spaced by -s.
+    if (index < count && options.cpu === undefined && !stepped) {
       const ms = options.intervalMs ?? DEFAULT_SERIES_INTERVAL_MS;
       emit({ type: 'pause', ms, next: index + 1 });
       await sleep(ms, options.signal);
     }
   }
   return results;
+}
+
+async function cpuSourceFor(pid: number, name: string, options: DumpSeriesOptions) {
+  const dialect = getDialect(options.engine);
+  if (dialect.processCpu === undefined) {
+    throw new UsageError(`-c/-cl: ${dialect.name} cannot read a process's CPU time`);
+  }
+  return dialect.processCpu(pid, name, {
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
 }

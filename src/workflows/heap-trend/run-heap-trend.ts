@@ -162,7 +162,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
 }
 
 /** The output folder, with a fresh samples.ndjson: it only ever holds this run's samples. */
-async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
+export async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
   const files: HeapTrendFiles = {
     samples: join(outDir, 'samples.ndjson'),
     report: join(outDir, 'report.json'),
@@ -242,7 +242,7 @@ async function startSampler(
 }
 
 /** report.json (checked against its published schema first), report.md and report.html. */
-async function writeReports(
+export async function writeReports(
   files: HeapTrendFiles,
   report: HeapTrendReport,
   samples: readonly HeapTrendSample[],

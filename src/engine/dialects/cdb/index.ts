@@ -47,6 +47,12 @@ const CANNOT_INIT_RE = /^Unable to initialize target, (.+)$/m;
 // Launching a program: the first event banner names the new process (hex pid.tid):
 //   (128.12c): Break instruction exception - code 80000003 (first chance)
 const FIRST_EVENT_PID_RE = /^\(([0-9a-f]+)\.[0-9a-f]+\): /im;
+// `.lastevent` at the exit-process event (the real Debugger Engine under Wine, this repository's
+// lab): `Last event: 27c.280: Exit process 0:27c, code 7` (the code is hex, as cdb prints it).
+const EXIT_EVENT_RE =
+  /^Last event: [0-9a-f]+\.[0-9a-f]+: Exit process [0-9a-f]+:[0-9a-f]+, code ([0-9a-f]+)/im;
+// `r rcx` at a breakpoint: `rcx=0000000000000007`
+const RCX_RE = /\brcx=([0-9a-f]{1,16})\b/i;
 // Exception codes for `sxe`: `e0434352`, `0xE06D7363`.
 const CODE_RE = /^(?:0x)?([0-9a-f]{1,8})$/i;
 
@@ -94,6 +100,30 @@ export const cdbDialect: Dialect = {
   // Loaded on first use: only the commands that look for processes need it.
   listProcesses: async (options) =>
     (await import('./process-list.js')).listCdbHostProcesses(options),
+  processCpu: async (pid, name, options) =>
+    (await import('../common/process-cpu.js')).processCpuSource(pid, name, {
+      ...(options.env === undefined ? {} : { env: options.env }),
+    }),
+  // Two ways in: a breakpoint on ntdll!RtlExitUserProcess (where ExitProcess and a return from
+  // main end up, the process whole: the real engine under Wine writes its dump there, while at
+  // the exit event Wine answers "GenGetProcessInfo.Start failed, 0x80070005"), and the
+  // exit-process event (`sxe epr`,
+  // https://learn.microsoft.com/windows-hardware/drivers/debuggercmds/sx--sxd--sxe--sxi--sxn--sxr--sx---set-exceptions-)
+  // for a TerminateProcess from outside, which on Windows still leaves the memory readable.
+  exitEvent: {
+    commands: ['sxe epr', 'bp ntdll!RtlExitUserProcess'],
+    readExitEvent(text) {
+      const match = EXIT_EVENT_RE.exec(text);
+      if (match === null) return undefined;
+      return { code: match[1] === undefined ? null : Number.parseInt(match[1], 16) };
+    },
+    // RtlExitUserProcess(NTSTATUS ExitStatus): on x64 the status is in rcx at the entry.
+    exitCodeCommand: 'r rcx',
+    readExitCode(text) {
+      const match = RCX_RE.exec(text);
+      return match?.[1] === undefined ? null : Number(BigInt(`0x${match[1]}`) & 0xffffffffn);
+    },
+  },
 
   launchArgs(target, options) {
     // -snul: no symbol-server sweeps for unqualified names (a lookup of a name with no module

@@ -4,7 +4,10 @@
 // harness needs to know about one debugger is reached through this interface: no code outside
 // src/engine/dialects/ looks at a dialect's name to decide anything.
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
+import type { CpuSource } from './process-cpu.js';
 import type { StopEvent } from './stop-event.js';
+
+export type { CpuSource, CpuSample } from './process-cpu.js';
 
 export type SessionTarget =
   | { kind: 'dump'; path: string }
@@ -175,6 +178,20 @@ export interface DialectAbilities {
   readonly windowsTargets: boolean;
 }
 
+/** How a debugger stops a process on its way out (ProcDump -t) and reads how it ends. */
+export interface ExitEventRules {
+  /** Armed once, on an invasive attach, before the target runs on. */
+  readonly commands: readonly string[];
+  /**
+   * The exit code when the last-event reply says the process is exiting (cdb `Exit process
+   * 0:27c, code 7`); undefined when the reply is about something else.
+   */
+  readExitEvent(lastEvent: string): { code: number | null } | undefined;
+  /** At the exit breakpoint: the command that shows the exit code, and how to read it. */
+  readonly exitCodeCommand?: string;
+  readExitCode?(text: string): number | null;
+}
+
 /** What the last-event command said (fields the debugger gave; null/absent when it gave none). */
 export interface LastEventReading {
   code: string | null;
@@ -265,4 +282,14 @@ export interface Dialect {
   // ---- the machine around the target -------------------------------------------------------
   /** Every process this debugger's platform can see (tasklist, winedbg `info process`). */
   listProcesses(options: ProcessListOptions): Promise<ProcessInfo[]>;
+  /**
+   * Where the CPU time of a process this debugger can see is read from outside, never attaching
+   * (ProcDump -c/-cl): the process's own times on Windows, its Wine host process's on Linux.
+   */
+  processCpu?(pid: number, name: string, options: ProcessListOptions): Promise<CpuSource>;
+  /**
+   * How to stop when the target is about to exit, with its memory still readable (ProcDump -t):
+   * the commands that arm it on an invasive attach, or why this debugger cannot.
+   */
+  readonly exitEvent?: ExitEventRules | { readonly refused: string };
 }

@@ -92,6 +92,17 @@ export const winedbgDialect: Dialect = {
   // Loaded on first use: only the commands that look for processes need it.
   listProcesses: async (options) =>
     (await import('./process-list.js')).listWinedbgProcesses(options),
+  processCpu: async (pid, name, options) =>
+    (await import('../common/process-cpu.js')).processCpuSource(pid, name, {
+      ...(options.env === undefined ? {} : { env: options.env }),
+    }),
+  // winedbg has no exit-event break: on EXIT_PROCESS_DEBUG_EVENT it prints `Process of pid=…
+  // has terminated`, drops the process and continues it (programs/winedbg/tgt_active.c), so
+  // there is no prompt at which the process is still readable.
+  exitEvent: {
+    refused:
+      'winedbg cannot stop a process that is about to exit: at the exit event it prints "Process of pid=… has terminated" and lets the process go without a prompt, so no dump can be written then. Use --engine cdb (sxe epr); nothing was attached',
+  },
 
   launchedPid(banner) {
     const match = STARTING_PID_RE.exec(banner);

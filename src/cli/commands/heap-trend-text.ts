@@ -1,0 +1,99 @@
+// The text heap-trend prints for people: one line per progress event, and the summary at the end
+// (the view, the total, the ranking, the growing .NET types and what holds them).
+import { formatKb, formatRate } from '../../report/heap-trend/format.js';
+import type { HeapTrendReport } from '../../report/heap-trend/types.js';
+import type { HeapTrendProgress } from '../../workflows/heap-trend/run-heap-trend.js';
+
+export function formatProgress(event: HeapTrendProgress, previousTotal: number | null): string {
+  switch (event.kind) {
+    case 'sample': {
+      const s = event.sample;
+      const delta =
+        previousTotal === null
+          ? ''
+          : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
+      const suspended =
+        s.source === 'heap' || s.source === 'clr-generation'
+          ? `, target suspended ${Math.round(s.suspendedMs)} ms`
+          : '';
+      const what =
+        s.source === 'heap'
+          ? 'heaps'
+          : s.source === 'clr-generation'
+            ? `GC generations, ${s.clrTypes?.length ?? 0} types`
+            : s.source === 'category'
+              ? 'categories'
+              : 'regions';
+      return `sample ${s.index + 1}: ${s.heaps.length} ${what}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
+    }
+    case 'sample-failed':
+      return `sample ${event.index + 1} failed: ${event.error}`;
+    case 'dump':
+      return `dump at ${formatKb(event.dump.thresholdKb)}: ${event.dump.path} ${event.dump.verified ? '(verified)' : `(NOT verified: ${event.dump.error ?? 'unknown'})`}`;
+    case 'umdh':
+      return `umdh snapshot: ${event.file}`;
+    case 'end':
+      return `${event.status}${event.message === undefined ? '' : `: ${event.message}`}`;
+  }
+}
+
+export function formatSummary(
+  report: HeapTrendReport,
+  files: { report: string; html: string },
+): string {
+  const view: Record<HeapTrendReport['source'], string> = {
+    'committed-memory': 'Committed-memory view (winedbg info maps), not per heap.',
+    heap: 'Per-heap view (!heap -s -h 0).',
+    'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
+    category: 'Memory by category (from each dump).',
+  };
+  const lines = [
+    view[report.source],
+    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
+    `Rule: ${report.rule}`,
+    '',
+  ];
+  const suspects = report.series.filter((s) => s.suspect);
+  lines.push(suspects.length === 0 ? 'No leak suspects.' : `Leak suspects: ${suspects.length}`);
+  for (const s of report.series.slice(0, 5)) {
+    lines.push(
+      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
+    );
+  }
+  lines.push(...managedSummary(report));
+  if (report.projection !== null && report.projection.minutesToLimit !== null) {
+    lines.push(
+      `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,
+    );
+  }
+  lines.push('', `Report: ${files.html}`, `        ${files.report}`);
+  return lines.join('\n');
+}
+
+/** The per-type ranking and what holds the suspects, for the text summary. */
+function managedSummary(report: HeapTrendReport): string[] {
+  const lines: string[] = [];
+  if (report.clrTypes !== undefined) {
+    const suspects = report.clrTypes.series.filter((s) => s.suspect);
+    lines.push(
+      '',
+      suspects.length === 0
+        ? `No growing .NET type (${report.clrTypes.seriesCount} types).`
+        : `Growing .NET types: ${suspects.length} of ${report.clrTypes.seriesCount}`,
+    );
+    for (const s of report.clrTypes.series.slice(0, 5)) {
+      lines.push(
+        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst ?? '?'} → ${s.countLast ?? '?'} objects`,
+      );
+    }
+  }
+  for (const entry of report.retention ?? []) {
+    lines.push(`  ${entry.type} is held by:`);
+    if (entry.skipped !== undefined) lines.push(`    (${entry.skipped})`);
+    for (const root of entry.roots.slice(0, 3)) {
+      lines.push(`    ${root.count}× ${[...root.chain, root.root].join(' ← ')}`);
+    }
+  }
+  if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);
+  return lines;
+}

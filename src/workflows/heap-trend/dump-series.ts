@@ -1,0 +1,302 @@
+// `heap-trend --from-dumps FILE… | DIR`: the same report from dumps already written (ProcDump -m
+// steps, `dump -m`, `--dump-at`, `dotnet-dump collect`). Each file is one sample, at the time it
+// was taken: a Windows minidump's header time (MINIDUMP_HEADER.TimeDateStamp), or the file's
+// modification time for a Linux core (ELF has no capture time). Windows dumps give memory by
+// category with no debugger (memory-categories.ts: the MemoryInfoList, the PEB's heap list, the
+// threads' stacks; a few hundred KB read per dump, whatever its size); Linux cores of .NET processes
+// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A file that cannot be read is a
+// warning and is left out; the series goes on.
+import { open, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { DumpToolOptions, SosBatchOutputs } from '../../engine/dialects/index.js';
+import { getDialect } from '../../engine/dialects/index.js';
+import { shortErrorMessage, UsageError } from '../../errors.js';
+import { openMinidump, type Minidump } from '../../minidump/minidump.js';
+import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/types.js';
+import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { categorizeRegions } from './memory-categories.js';
+
+/** What the first bytes say a file is. */
+export type DumpFileKind = 'minidump' | 'elf-core' | 'unknown';
+
+export interface DumpSeriesOptions {
+  env?: NodeJS.ProcessEnv;
+  /** dotnet-dump, for Linux cores (`--debugger`). */
+  debuggerPath?: string;
+  /** Per dotnet-dump analyze batch (default 120 s). */
+  commandTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** At most this many files (default 10,000): a folder of millions is refused, not read. */
+  maxFiles?: number;
+}
+
+export interface DumpSeries {
+  samples: HeapTrendSample[];
+  inputs: NonNullable<HeapTrendReport['inputs']>;
+  source: 'category' | 'clr-generation';
+  engine: 'builtin' | 'dotnet-dump';
+  warnings: string[];
+  /** Linux cores: the last one read, and its types' method tables (for retention). */
+  lastCore?: string;
+  methodTables?: Map<string, string>;
+  /** Bytes read from each Windows dump (the bench checks the bound). */
+  bytesRead: number[];
+}
+
+const DEFAULT_MAX_FILES = 10_000;
+
+export async function sniffDumpFile(path: string): Promise<DumpFileKind> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    if (bytesRead < 4) return 'unknown';
+    if (head.toString('latin1') === 'MDMP') return 'minidump';
+    if (head[0] === 0x7f && head.toString('latin1', 1, 4) === 'ELF') return 'elf-core';
+    return 'unknown';
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The files named, folders expanded to their regular files (sorted by name), duplicates once. */
+export async function expandInputs(
+  paths: readonly string[],
+  maxFiles = DEFAULT_MAX_FILES,
+): Promise<string[]> {
+  if (paths.length === 0) throw new UsageError('--from-dumps needs at least one file or folder');
+  const files: string[] = [];
+  for (const path of paths) {
+    const full = resolve(path);
+    let info;
+    try {
+      info = await stat(full);
+    } catch {
+      files.push(full); // reported as missing when read
+      continue;
+    }
+    if (info.isDirectory()) {
+      const names = (await readdir(full)).sort();
+      for (const name of names) {
+        const child = join(full, name);
+        if ((await stat(child).catch(() => null))?.isFile() === true) files.push(child);
+        if (files.length > maxFiles) break;
+      }
+    } else files.push(full);
+    if (files.length > maxFiles) {
+      throw new UsageError(`--from-dumps: more than ${maxFiles} files; name fewer`);
+    }
+  }
+  return [...new Set(files)];
+}
+
+// x64 and x86 offsets of the PEB pointer in the TEB and of NumberOfHeaps/ProcessHeaps in the PEB
+// (https://www.geoffchappell.com/studies/windows/km/ntoskrnl/inc/api/pebteb/peb/index.htm).
+const LAYOUT = {
+  amd64: { pebInTeb: 0x60, numberOfHeaps: 0xe8, processHeaps: 0xf0, pointer: 8 },
+  x86: { pebInTeb: 0x30, numberOfHeaps: 0x88, processHeaps: 0x90, pointer: 4 },
+} as const;
+/** More heaps than a process makes: a bigger count is corrupt and ignored. */
+const MAX_HEAPS = 4096;
+
+function pointerAt(buf: Buffer, at: number, size: 4 | 8): bigint | null {
+  if (buf.length < at + size) return null;
+  return size === 8 ? buf.readBigUInt64LE(at) : BigInt(buf.readUInt32LE(at));
+}
+
+/** PEB.ProcessHeaps of the dump's process, read through the first thread's TEB. */
+async function processHeaps(dump: Minidump, teb: bigint | undefined): Promise<bigint[]> {
+  const arch = (await dump.systemInfo())?.arch;
+  const layout = arch === 'amd64' ? LAYOUT.amd64 : arch === 'x86' ? LAYOUT.x86 : null;
+  if (layout === null || teb === undefined || teb === 0n) return [];
+  const tebBytes = await dump.readMemory(teb + BigInt(layout.pebInTeb), layout.pointer);
+  const peb = tebBytes === null ? null : pointerAt(tebBytes, 0, layout.pointer);
+  if (peb === null || peb === 0n) return [];
+  const pebBytes = await dump.readMemory(peb + BigInt(layout.numberOfHeaps), 8 + layout.pointer);
+  if (pebBytes === null || pebBytes.length < 8 + layout.pointer) return [];
+  const count = pebBytes.readUInt32LE(0);
+  const array = pointerAt(pebBytes, layout.processHeaps - layout.numberOfHeaps, layout.pointer);
+  if (array === null || count === 0 || count > MAX_HEAPS) return [];
+  const list = await dump.readMemory(array, count * layout.pointer);
+  if (list === null) return [];
+  const heaps: bigint[] = [];
+  for (let i = 0; i + layout.pointer <= list.length; i += layout.pointer) {
+    const heap = pointerAt(list, i, layout.pointer);
+    if (heap !== null && heap !== 0n) heaps.push(heap);
+  }
+  return heaps;
+}
+
+interface WindowsReading {
+  time: string;
+  categories: HeapTrendSample['heaps'];
+  pid?: number;
+  bytesRead: number;
+}
+
+async function readWindowsDump(path: string): Promise<WindowsReading> {
+  const dump = await openMinidump(path);
+  try {
+    const info = await dump.memoryInfo();
+    if (info === null) {
+      throw new UsageError(
+        'no MemoryInfoList stream (not a full dump: write one with .dump /ma, procdump -ma or dump --full)',
+      );
+    }
+    const threads = await dump.threads();
+    const heaps = await processHeaps(dump, threads[0]?.teb);
+    const categories = categorizeRegions(info.regions, {
+      heaps,
+      stackAddresses: threads.map((t) => t.stack.start),
+    });
+    const misc = await dump.miscInfo();
+    const pid = misc?.processId;
+    return {
+      time: new Date(dump.header.timeDateStamp * 1000).toISOString(),
+      categories,
+      ...(pid === undefined ? {} : { pid }),
+      bytesRead: dump.bytesRead,
+    };
+  } finally {
+    await dump.close();
+  }
+}
+
+type Entry =
+  | { file: string; kind: 'minidump'; time: string; reading: WindowsReading }
+  | { file: string; kind: 'elf-core'; time: string }
+  | { file: string; kind: 'bad'; time: string; error: string };
+
+export async function readDumpSeries(
+  paths: readonly string[],
+  options: DumpSeriesOptions = {},
+): Promise<DumpSeries> {
+  const files = await expandInputs(paths, options.maxFiles);
+  const entries: Entry[] = [];
+  for (const file of files) {
+    try {
+      const kind = await sniffDumpFile(file);
+      if (kind === 'minidump') {
+        const reading = await readWindowsDump(file);
+        entries.push({ file, kind, time: reading.time, reading });
+      } else if (kind === 'elf-core') {
+        entries.push({ file, kind, time: (await stat(file)).mtime.toISOString() });
+      } else {
+        entries.push({
+          file,
+          kind: 'bad',
+          time: '',
+          error: 'neither a minidump (MDMP) nor an ELF core',
+        });
+      }
+    } catch (error) {
+      entries.push({ file, kind: 'bad', time: '', error: shortErrorMessage(error) });
+    }
+  }
+  const cores = entries.filter((e) => e.kind === 'elf-core').length;
+  const windows = entries.filter((e) => e.kind === 'minidump').length;
+  const managed = cores > 0 && cores >= windows;
+  const series: DumpSeries = {
+    samples: [],
+    inputs: [],
+    source: managed ? 'clr-generation' : 'category',
+    engine: managed ? 'dotnet-dump' : 'builtin',
+    warnings: [],
+    bytesRead: [],
+  };
+  const usable = entries
+    .filter((e) => e.kind !== 'bad')
+    .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.file < b.file ? -1 : 1));
+  for (const e of entries) {
+    if (e.kind === 'bad') {
+      series.inputs.push({ file: e.file, time: e.time, used: false, error: e.error });
+      series.warnings.push(`${e.file}: skipped: ${e.error}`);
+    }
+  }
+  const t0 = usable[0] === undefined ? 0 : Date.parse(usable[0].time);
+  for (const e of usable) {
+    const wanted = managed ? 'elf-core' : 'minidump';
+    if (e.kind !== wanted) {
+      const error = `a ${e.kind === 'minidump' ? 'Windows minidump' : 'Linux core'} in a series of ${managed ? 'Linux cores' : 'Windows dumps'}`;
+      series.inputs.push({ file: e.file, time: e.time, used: false, error });
+      series.warnings.push(`${e.file}: skipped: ${error}`);
+      continue;
+    }
+    const base = {
+      time: e.time,
+      index: series.samples.length,
+      elapsedMs: Date.parse(e.time) - t0,
+      suspendedMs: 0,
+      durationMs: 0,
+      dumpFile: e.file,
+    };
+    if (e.kind === 'minidump') {
+      series.bytesRead.push(e.reading.bytesRead);
+      series.samples.push({
+        ...base,
+        heaps: e.reading.categories,
+        source: 'category',
+        engine: 'builtin',
+        totalCommittedKb: e.reading.categories.reduce((n, c) => n + c.committedKb, 0),
+        warnings: [],
+      });
+      series.inputs.push({ file: e.file, time: e.time, used: true });
+      continue;
+    }
+    if (e.kind !== 'elf-core') continue;
+    const sample = await readCore(e.file, options, base);
+    if ('error' in sample) {
+      series.inputs.push({ file: e.file, time: e.time, used: false, error: sample.error });
+      series.warnings.push(`${e.file}: skipped: ${sample.error}`);
+      continue;
+    }
+    series.samples.push(sample.sample);
+    series.inputs.push({ file: e.file, time: e.time, used: true });
+    series.lastCore = e.file;
+    series.methodTables = sample.methodTables;
+  }
+  return series;
+}
+
+async function readCore(
+  file: string,
+  options: DumpSeriesOptions,
+  base: Omit<HeapTrendSample, 'heaps' | 'source' | 'engine' | 'totalCommittedKb' | 'warnings'>,
+): Promise<{ sample: HeapTrendSample; methodTables: Map<string, string> } | { error: string }> {
+  const sampling = getDialect('dotnet-dump').heapSampling;
+  if (sampling?.style !== 'dump-per-sample') return { error: 'dotnet-dump cannot read dumps' };
+  let batch: SosBatchOutputs;
+  try {
+    batch = await sampling.analyze(file, CLR_SAMPLE_COMMANDS, toolOptions(options));
+  } catch (error) {
+    return { error: shortErrorMessage(error) };
+  }
+  if (batch.outputs.length === 0) {
+    return { error: `SOS gave no answer (${batch.stopped?.text ?? 'no output'})` };
+  }
+  const reading = readClrOutputs(batch.outputs[0], batch.outputs[1]);
+  if (batch.stopped !== undefined) {
+    reading.warnings.push(`${batch.stopped.command} stopped: ${batch.stopped.text}`);
+  }
+  return {
+    sample: {
+      ...base,
+      heaps: reading.generations,
+      clrTypes: reading.types,
+      source: 'clr-generation',
+      engine: 'dotnet-dump',
+      totalCommittedKb: reading.generations.reduce((n, g) => n + g.committedKb, 0),
+      warnings: reading.warnings,
+    },
+    methodTables: reading.methodTables,
+  };
+}
+
+export function toolOptions(options: DumpSeriesOptions, timeoutMs?: number): DumpToolOptions {
+  return {
+    timeoutMs: timeoutMs ?? options.commandTimeoutMs ?? 120_000,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+}
