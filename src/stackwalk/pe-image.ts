@@ -3,90 +3,14 @@
 // directory. Reads go through ImageBytes, either RVA-addressed (an image mapped in a full dump)
 // or file-addressed (a file on disk, mapped through the section table here). Layouts from the PE
 // format reference: https://learn.microsoft.com/en-us/windows/win32/debug/pe-format
+import { readPeHeaders, type PeHeaders } from '../common/pe-headers.js';
 import type { ImageBytes, ImageView } from './types.js';
 
-export interface PeSection {
-  name: string;
-  rva: number;
-  virtualSize: number;
-  fileOffset: number;
-  rawSize: number;
-  executable: boolean;
-}
+export type { PeHeaders, PeSection } from '../common/pe-headers.js';
+export { readPeHeaders };
 
-export interface PeHeaders {
-  machine: number;
-  timestamp: number;
-  sizeOfImage: number;
-  is64: boolean;
-  sections: PeSection[];
-  exportDir: { rva: number; size: number };
-  exceptionDir: { rva: number; size: number };
-}
-
-const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
-const IMAGE_SCN_CNT_CODE = 0x20;
-/** Headers live in the first page; more than this is not a PE header we can trust. */
-const MAX_HEADER_BYTES = 4096;
 /** .pdata entries are read in blocks of this many (12 bytes each). */
 const BLOCK_ENTRIES = 256;
-
-/** Parses the DOS, NT and section headers; null when the bytes are not a PE image. */
-export async function readPeHeaders(bytes: ImageBytes): Promise<PeHeaders | null> {
-  const head = await bytes.read(0, MAX_HEADER_BYTES);
-  if (head === null || head.length < 64) return null;
-  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  if (view.getUint16(0, true) !== 0x5a4d) return null; // "MZ"
-  const pe = view.getUint32(60, true);
-  if (pe + 24 > head.length || view.getUint32(pe, true) !== 0x4550) return null; // "PE\0\0"
-  const machine = view.getUint16(pe + 4, true);
-  const sectionCount = view.getUint16(pe + 6, true);
-  const timestamp = view.getUint32(pe + 8, true);
-  const optionalSize = view.getUint16(pe + 20, true);
-  const opt = pe + 24;
-  if (opt + 2 > head.length) return null;
-  const magic = view.getUint16(opt, true);
-  const is64 = magic === 0x20b;
-  if (!is64 && magic !== 0x10b) return null;
-  if (opt + 60 > head.length) return null;
-  const sizeOfImage = view.getUint32(opt + 56, true);
-  const dirCountAt = opt + (is64 ? 108 : 92);
-  const dirs = dirCountAt + 4;
-  const dirCount = dirCountAt + 4 <= head.length ? view.getUint32(dirCountAt, true) : 0;
-  const dir = (index: number) =>
-    index < dirCount && dirs + index * 8 + 8 <= head.length
-      ? {
-          rva: view.getUint32(dirs + index * 8, true),
-          size: view.getUint32(dirs + index * 8 + 4, true),
-        }
-      : { rva: 0, size: 0 };
-  const sections: PeSection[] = [];
-  const table = opt + optionalSize;
-  for (let i = 0; i < Math.min(sectionCount, 96) && table + i * 40 + 40 <= head.length; i++) {
-    const at = table + i * 40;
-    let name = '';
-    for (let c = 0; c < 8 && head[at + c] !== 0; c++)
-      name += String.fromCharCode(head[at + c] ?? 0);
-    const characteristics = view.getUint32(at + 36, true);
-    sections.push({
-      name,
-      virtualSize: view.getUint32(at + 8, true),
-      rva: view.getUint32(at + 12, true),
-      rawSize: view.getUint32(at + 16, true),
-      fileOffset: view.getUint32(at + 20, true),
-      executable: (characteristics & (IMAGE_SCN_MEM_EXECUTE | IMAGE_SCN_CNT_CODE)) !== 0,
-    });
-  }
-  return {
-    machine,
-    timestamp,
-    sizeOfImage,
-    is64,
-    sections,
-    exportDir: dir(0),
-    exceptionDir: dir(3),
-  };
-}
 
 export interface RuntimeFunction {
   begin: number;
