@@ -28,6 +28,9 @@ import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
 
+/** MINIDUMP_THREAD_INFO DumpFlags: MINIDUMP_THREAD_INFO_WRITING_THREAD (minidumpapiset.h). */
+const WRITING_THREAD = 0x2;
+
 export interface ProcessOptions {
   signal?: AbortSignal;
   /**
@@ -99,6 +102,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     dump.vmCounters(),
     dump.comments(),
   ]);
+  const breakpad = await dump.breakpadInfo();
   const memory = await dump.memorySummary();
   const streams = dump.streams();
   const { kind, warnings: kindWarnings } = classifyDump({
@@ -142,6 +146,16 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   }
 
   const arch = systemInfo ? archFromProcessor(systemInfo.processorArchitecture) : null;
+  // The thread that wrote the dump (Breakpad's handler thread, or ThreadInfoList's
+  // MINIDUMP_THREAD_INFO.DumpFlags WritingThread) is not the one the dump is about; that one is
+  // the exception's, else the one BreakpadInfo says asked for the dump, else the first other.
+  const writerId =
+    breakpad?.dumpThreadId ??
+    threads.find((t) => t.info !== undefined && (t.info.dumpFlags & WRITING_THREAD) !== 0)?.id;
+  const requestingId =
+    exception?.threadId ??
+    breakpad?.requestingThreadId ??
+    threads.find((t) => t.id !== writerId)?.id;
   const state: ProcessState = {
     ok: true,
     file: dump.path,
@@ -152,11 +166,13 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     system: systemInfo,
     arch,
     process: info,
-    exception: exception && processException(exception, modules, dumpModules),
+    exception: exception && processException(exception, modules, dumpModules, arch),
     threads: threads.map((t): ProcessThread => ({
       ...t,
       faulting: exception !== null && exception.threadId === t.id,
+      ...(t.id === writerId ? { writingThread: true } : {}),
     })),
+    ...(requestingId === undefined ? {} : { requestingThreadId: requestingId }),
     modules,
     unloadedModules: unloaded,
     memory: {
@@ -234,6 +250,9 @@ async function walk(
   try {
     const walked = await walkThreads(dump, state.arch, state.modules, state.threads, exception, {
       threads: which,
+      ...(state.requestingThreadId === undefined
+        ? {}
+        : { requestingThreadId: state.requestingThreadId }),
       images,
       ...(files === undefined ? {} : { symbols: files }),
       ...(unwind === undefined ? {} : { unwind }),
@@ -312,10 +331,22 @@ function processModule(m: DumpModule): ProcessModule {
 }
 
 function processException(
-  exception: DumpException,
+  recorded: DumpException,
   modules: readonly ProcessModule[],
   dumpModules: readonly DumpModule[],
+  arch: ReturnType<typeof archFromProcessor>,
 ): ProcessException {
+  // An x86 process has 32-bit addresses, but the stream's fields are 64-bit and some writers
+  // sign-extend them (Breakpad's minidump_32bit_crash_addr.dmp records the write address 0x45 as
+  // 0xffffffff00000045): cut them to 32 bits, as Breakpad and cdb print them.
+  const exception: DumpException =
+    arch === 'x86'
+      ? {
+          ...recorded,
+          address: recorded.address & 0xffff_ffffn,
+          parameters: recorded.parameters.map((p) => p & 0xffff_ffffn),
+        }
+      : recorded;
   const out: ProcessException = {
     threadId: exception.threadId,
     code: exception.code,

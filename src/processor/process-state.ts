@@ -49,6 +49,11 @@ export interface CallStack {
 export interface ProcessThread extends MinidumpThread {
   /** The thread the exception stream names. */
   faulting: boolean;
+  /**
+   * The thread that wrote the dump (BreakpadInfo's dump thread, or ThreadInfoList's
+   * WritingThread flag): its stack shows the dump writer, not the program.
+   */
+  writingThread?: boolean;
   /** Walked when the options asked for this thread and its context was readable. */
   callStack?: CallStack;
 }
@@ -123,6 +128,11 @@ export interface ProcessState {
   process: ProcessInfo;
   clr?: InspectedClr;
   exception: ProcessException | null;
+  /**
+   * The thread the dump is about: the exception's; without an exception, the one BreakpadInfo
+   * says requested the dump, else the first thread that did not write it (Breakpad's choice).
+   */
+  requestingThreadId?: number;
   threads: ProcessThread[];
   modules: ProcessModule[];
   unloadedModules: UnloadedModule[];

@@ -21,8 +21,13 @@ import type { DumpImages } from '../symbols/supplier/image-locator.js';
 import type { CallStack } from './process-state.js';
 
 export interface WalkThreadsOptions {
-  /** Which threads: every thread (inspect) or only the one the exception names (analyze). */
+  /**
+   * Which threads: every thread (inspect) or only the one the dump is about (analyze): the
+   * exception's, else requestingThreadId.
+   */
   threads: 'all' | 'exception';
+  /** Without an exception, the thread `exception` walks (ProcessState.requestingThreadId). */
+  requestingThreadId?: number;
   /** The dump's module images (symbols/supplier/image-locator.ts). */
   images: DumpImages;
   /** Names from symbol files, asked before the export tables. */
@@ -96,7 +101,9 @@ export async function walkThreads(
     ...(naming === undefined ? {} : { symbols: naming }),
   });
   const chosen =
-    options.threads === 'exception' ? threads.filter((t) => t.id === exception?.threadId) : threads;
+    options.threads === 'exception'
+      ? threads.filter((t) => t.id === (exception?.threadId ?? options.requestingThreadId))
+      : threads;
   for (const thread of chosen) {
     const fromException = exception !== null && exception.threadId === thread.id;
     const location = fromException ? exception.context : thread.context;

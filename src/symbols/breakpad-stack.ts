@@ -2,7 +2,82 @@
 // for code it has no image of (x86 frame-pointer-omitted code above all). Kept as the file spells
 // the rules (postfix programs, `.cfa: $esp 4 + .ra: .cfa 4 - ^`); the walker evaluates them.
 // Grammar: https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/docs/symbol_files.md
+import type { BreakpadIndex } from './breakpad-index.js';
+import type { ByteSource } from './byte-source.js';
 import { floorIndex } from './module-stream.js';
+
+/** Longest STACK CFI record (INIT and its deltas) read for one lookup. */
+const MAX_CFI_BLOCK = 1 << 20;
+
+export type CfiRuleSet = { cfa: string; ra: string; registers: Record<string, string> };
+
+/**
+ * The STACK records of an indexed .sym file, read again from the file when the walker asks
+ * (breakpad-index.ts keeps where each one is): one record parsed per question, with the few
+ * last answers kept.
+ */
+export class StackIndex {
+  readonly #source: ByteSource;
+  readonly #cfi: { keys: Float64Array; order: Uint32Array };
+  readonly #win: { keys: Float64Array; order: Uint32Array };
+  readonly #index: BreakpadIndex;
+  readonly #recent = new Map<string, Promise<StackRecords>>();
+
+  constructor(source: ByteSource, index: BreakpadIndex) {
+    this.#source = source;
+    this.#index = index;
+    this.#cfi = index.cfi.sortedBy(0);
+    this.#win = index.win.sortedBy(0);
+  }
+
+  /** CFI rules in force at rva: INIT rules then every delta up to rva, in order. */
+  async cfiAt(rva: number): Promise<{ entry: StackCfiEntry; rules: string[] } | undefined> {
+    const records = await this.#records('cfi', this.#cfi, rva);
+    return records?.cfiAt(rva);
+  }
+
+  /** The rules in force at rva as register → postfix expression (StackRecords.cfiRulesAt). */
+  async cfiRulesAt(rva: number): Promise<CfiRuleSet | undefined> {
+    const records = await this.#records('cfi', this.#cfi, rva);
+    return records?.cfiRulesAt(rva);
+  }
+
+  /** The STACK WIN record covering rva. */
+  async winAt(rva: number): Promise<StackWinEntry | undefined> {
+    const records = await this.#records('win', this.#win, rva);
+    return records?.winAt(rva);
+  }
+
+  async #records(
+    kind: 'cfi' | 'win',
+    sorted: { keys: Float64Array; order: Uint32Array },
+    rva: number,
+  ): Promise<StackRecords | undefined> {
+    const at = floorIndex(sorted.keys, rva);
+    const row = at < 0 ? undefined : sorted.order[at];
+    if (row === undefined) return undefined;
+    const columns = this.#index[kind];
+    if (rva >= columns.get(row, 0) + Math.max(columns.get(row, 1), 1)) return undefined;
+    const key = `${kind}${row}`;
+    let hit = this.#recent.get(key);
+    if (!hit) {
+      const start = columns.get(row, 2);
+      const end = Math.min(columns.get(row, 3), start + MAX_CFI_BLOCK);
+      hit = this.#source.read(start, end - start).then((bytes) => {
+        const records = new StackRecords();
+        for (const line of bytes.toString('utf8').split('\n')) {
+          const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+          if (text.length > 0) records.add(text);
+        }
+        records.finish();
+        return records;
+      });
+      if (this.#recent.size >= 64) this.#recent.clear();
+      this.#recent.set(key, hit);
+    }
+    return hit;
+  }
+}
 
 export interface StackCfiEntry {
   rva: number;

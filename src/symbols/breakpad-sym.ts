@@ -2,19 +2,18 @@
 // with its line records, INLINE, PUBLIC, STACK WIN and STACK CFI. Record grammar from
 // https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/docs/symbol_files.md
 // Malformed lines are counted and skipped (one bad line must not lose a whole module); a file
-// with no MODULE line is not a symbol file at all.
-import { BadSymbolsError } from '../errors.js';
+// with no MODULE line is not a symbol file at all. Opening reads the file once, line by line, and
+// keeps an index (breakpad-index.ts); a lookup reads the one FUNC block (or STACK record) it needs
+// again through the ByteSource, so memory stays flat in the file's size (a 400 MB .sym is a few
+// MB of index, not GBs of objects).
+import { BufferSource, type ByteSource } from './byte-source.js';
+import { indexBreakpad, MAX_LINE, type BreakpadIndex } from './breakpad-index.js';
 import type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
 import { floorIndex } from './module-stream.js';
-import { parseStackLine, StackRecords } from './breakpad-stack.js';
+import { StackIndex } from './breakpad-stack.js';
 
-export interface BreakpadModuleLine {
-  os: string;
-  arch: string;
-  /** GUID + age in hex, as the store path uses it. */
-  debugId: string;
-  name: string;
-}
+import type { BreakpadModuleLine } from './breakpad-index.js';
+export type { BreakpadModuleLine } from './breakpad-index.js';
 
 interface Func {
   rva: number;
@@ -54,8 +53,6 @@ const FUNC = /^FUNC (?:m )?([0-9a-fA-F]+) ([0-9a-fA-F]+) ([0-9a-fA-F]+) (.*)$/;
 const PUBLIC = /^PUBLIC (?:m )?([0-9a-fA-F]+) ([0-9a-fA-F]+) (.*)$/;
 // Sample: "16af 8 5 1" (hex address, hex size, decimal line, decimal file number)
 const LINE = /^([0-9a-fA-F]+) ([0-9a-fA-F]+) (-?\d+) (\d+)$/;
-// Sample: "MODULE windows x86_64 66788DE2EE469EF54C4C44205044422E1 symcrash.pdb"
-const MODULE = /^MODULE (\S+) (\S+) ([0-9a-fA-F]+) (.+)$/;
 // Sample: "FILE 1 /work/src/symcrash.c" / "INLINE_ORIGIN 3 inner_helper"
 const NUMBERED = /^(?:FILE|INLINE_ORIGIN) (\d+) (.*)$/;
 // Sample: "INLINE 0 12 1 3 16a0 8 16b0 4" (depth, call line, call file, origin, then hex ranges)
@@ -65,207 +62,219 @@ export class BreakpadSymbols implements ModuleSymbolFile {
   readonly format = 'breakpad';
   readonly module: BreakpadModuleLine;
   readonly codeId: string | undefined;
-  readonly stack: StackRecords;
+  readonly stack: StackIndex;
   /** Lines that did not parse (reported once as a warning by the caller). */
   readonly malformedLines: number;
-  readonly #files: Map<number, string>;
-  readonly #origins: Map<number, string>;
-  readonly #funcs: Func[];
-  readonly #funcRvas: number[];
-  readonly #publics: { rva: number; name: string }[];
-  readonly #publicRvas: number[];
+  readonly #source: ByteSource;
+  readonly #name: string;
+  readonly #index: BreakpadIndex;
+  readonly #funcs: { keys: Float64Array; order: Uint32Array };
+  readonly #publics: { keys: Float64Array; order: Uint32Array };
+  readonly #files: { keys: Float64Array; order: Uint32Array };
+  readonly #origins: { keys: Float64Array; order: Uint32Array };
+  /** FUNC blocks parsed lately, by index row (a walk asks for the same few again and again). */
+  readonly #parsed = new Map<number, Promise<Func | undefined>>();
+  readonly #names = new Map<string, Promise<string | undefined>>();
 
-  private constructor(parts: {
-    module: BreakpadModuleLine;
-    codeId: string | undefined;
-    files: Map<number, string>;
-    origins: Map<number, string>;
-    funcs: Func[];
-    publics: { rva: number; name: string }[];
-    stack: StackRecords;
-    malformed: number;
-  }) {
-    this.module = parts.module;
-    this.codeId = parts.codeId;
-    this.#files = parts.files;
-    this.#origins = parts.origins;
-    this.#funcs = parts.funcs.sort((a, b) => a.rva - b.rva);
-    this.#funcRvas = this.#funcs.map((f) => f.rva);
-    this.#publics = parts.publics.sort((a, b) => a.rva - b.rva);
-    this.#publicRvas = this.#publics.map((p) => p.rva);
-    this.stack = parts.stack;
-    this.malformedLines = parts.malformed;
+  private constructor(source: ByteSource, name: string, index: BreakpadIndex) {
+    this.#source = source;
+    this.#name = name;
+    this.#index = index;
+    this.module = index.module;
+    this.codeId = index.codeId;
+    this.malformedLines = index.malformed;
+    this.#funcs = index.funcs.sortedBy(0);
+    this.#publics = index.publics.sortedBy(0);
+    this.#files = index.files.sortedBy(0);
+    this.#origins = index.origins.sortedBy(0);
+    this.stack = new StackIndex(source, index);
   }
 
-  /** Parses a whole .sym file (`name` is for messages). */
-  static parse(bytes: Buffer, name: string): BreakpadSymbols {
-    let module: BreakpadModuleLine | undefined;
-    let codeId: string | undefined;
-    const files = new Map<number, string>();
-    const origins = new Map<number, string>();
-    const funcs: Func[] = [];
-    const publics: { rva: number; name: string }[] = [];
-    const stack = new StackRecords();
-    let malformed = 0;
-    let current: Func | undefined;
-    let start = 0;
-    let lineNo = 0;
-    while (start < bytes.length) {
-      let end = bytes.indexOf(10, start);
-      if (end === -1) end = bytes.length;
-      const raw = bytes.toString(
-        'utf8',
-        start,
-        end > start && bytes[end - 1] === 13 ? end - 1 : end,
-      );
-      start = end + 1;
-      lineNo++;
-      if (raw.length === 0) continue;
-      if (lineNo === 1) {
-        const m = MODULE.exec(raw);
-        if (!m)
-          throw new BadSymbolsError(
-            name,
-            `${name}: not a Breakpad symbol file (no MODULE line first)`,
-          );
-        module = {
-          os: m[1] ?? '',
-          arch: m[2] ?? '',
-          debugId: (m[3] ?? '').toUpperCase(),
-          name: m[4] ?? '',
+  /** Indexes a .sym file read through `source` (kept: lookups read it again). */
+  static async open(source: ByteSource, name: string): Promise<BreakpadSymbols> {
+    return new BreakpadSymbols(source, name, await indexBreakpad(source, name));
+  }
+
+  /** A .sym file already in memory (`name` is for messages). */
+  static parse(bytes: Buffer, name: string): Promise<BreakpadSymbols> {
+    return BreakpadSymbols.open(new BufferSource(bytes), name);
+  }
+
+  async lookup(rva: number): Promise<BreakpadLookup | undefined> {
+    const at = floorIndex(this.#funcs.keys, rva);
+    const row = at < 0 ? undefined : this.#funcs.order[at];
+    const funcs = this.#index.funcs;
+    if (row !== undefined && rva < funcs.get(row, 0) + Math.max(funcs.get(row, 1), 1)) {
+      const f = await this.#func(row);
+      if (f) {
+        const i = floorIndex(f.lineRvas, rva);
+        const hasLine = i >= 0 && rva < (f.lineEnds[i] ?? 0);
+        const file = hasLine ? await this.#fileName(f.lineFiles[i] ?? -1) : undefined;
+        const inlines = await this.#inlinesAt(f, rva);
+        return {
+          function: f.name,
+          functionOffset: rva - f.rva,
+          kind: 'function',
+          ...(file === undefined ? {} : { file }),
+          ...(hasLine ? { line: f.lineNumbers[i] ?? 0 } : {}),
+          ...(inlines.length === 0 ? {} : { inlines }),
         };
-        continue;
-      }
-      const first = raw.charCodeAt(0);
-      const isHex =
-        (first >= 48 && first <= 57) ||
-        (first >= 97 && first <= 102) ||
-        (first >= 65 && first <= 70);
-      if (isHex && !raw.startsWith('FUNC') && !raw.startsWith('FILE')) {
-        const m = LINE.exec(raw);
-        if (!m || !current) {
-          malformed++;
-          continue;
-        }
-        const rva = parseInt(m[1] ?? '', 16);
-        current.lineRvas.push(rva);
-        current.lineEnds.push(rva + parseInt(m[2] ?? '', 16));
-        current.lineNumbers.push(Number(m[3]));
-        current.lineFiles.push(Number(m[4]));
-        continue;
-      }
-      const space = raw.indexOf(' ');
-      const keyword = space === -1 ? raw : raw.slice(0, space);
-      current = keyword === 'FUNC' || keyword === 'INLINE' ? current : undefined;
-      if (keyword === 'FUNC') {
-        const m = FUNC.exec(raw);
-        if (!m) {
-          malformed++;
-          continue;
-        }
-        current = {
-          rva: parseInt(m[1] ?? '', 16),
-          size: parseInt(m[2] ?? '', 16),
-          name: m[4] ?? '',
-          lineRvas: [],
-          lineEnds: [],
-          lineNumbers: [],
-          lineFiles: [],
-          inlines: [],
-        };
-        funcs.push(current);
-      } else if (keyword === 'INLINE') {
-        const m = INLINE.exec(raw);
-        if (!m || !current) {
-          malformed++;
-          continue;
-        }
-        const numbers = (m[5] ?? '')
-          .trim()
-          .split(' ')
-          .map((h) => parseInt(h, 16));
-        const ranges: [number, number][] = [];
-        for (let i = 0; i + 1 < numbers.length; i += 2) {
-          ranges.push([numbers[i] ?? 0, (numbers[i] ?? 0) + (numbers[i + 1] ?? 0)]);
-        }
-        current.inlines.push({
-          depth: Number(m[1]),
-          callLine: Number(m[2]),
-          callFile: Number(m[3]),
-          origin: Number(m[4]),
-          ranges,
-        });
-      } else if (keyword === 'FILE' || keyword === 'INLINE_ORIGIN') {
-        const m = NUMBERED.exec(raw);
-        if (!m) malformed++;
-        else (keyword === 'FILE' ? files : origins).set(Number(m[1]), m[2] ?? '');
-      } else if (keyword === 'PUBLIC') {
-        const m = PUBLIC.exec(raw);
-        if (!m) malformed++;
-        else publics.push({ rva: parseInt(m[1] ?? '', 16), name: m[3] ?? '' });
-      } else if (keyword === 'STACK') {
-        if (!parseStackLine(raw, stack)) malformed++;
-      } else if (keyword === 'INFO') {
-        // Sample: "INFO CODE_ID 6B06303D3C000 symcrash.exe"
-        const m = /^INFO CODE_ID (\S+)/.exec(raw);
-        if (m) codeId = m[1];
-      } else {
-        malformed++;
       }
     }
-    if (!module) throw new BadSymbolsError(name, `${name}: empty symbol file`);
-    for (const f of funcs) sortLines(f);
-    stack.finish();
-    return new BreakpadSymbols({
-      module,
-      codeId,
-      files,
-      origins,
-      funcs,
-      publics,
-      stack,
-      malformed,
+    const p = floorIndex(this.#publics.keys, rva);
+    const publicRow = p < 0 ? undefined : this.#publics.order[p];
+    if (publicRow === undefined) return undefined;
+    const line = await readLine(this.#source, this.#index.publics.get(publicRow, 1));
+    const m = line === undefined ? null : PUBLIC.exec(line);
+    if (!m) return undefined;
+    const start = parseInt(m[1] ?? '', 16);
+    return { function: m[3] ?? '', functionOffset: rva - start, kind: 'public' };
+  }
+
+  /** The FUNC record at index row, with its lines and inlines, read again from the file. */
+  #func(row: number): Promise<Func | undefined> {
+    let hit = this.#parsed.get(row);
+    if (hit) {
+      this.#parsed.delete(row);
+      this.#parsed.set(row, hit);
+      return hit;
+    }
+    const funcs = this.#index.funcs;
+    const start = funcs.get(row, 2);
+    const end = Math.min(funcs.get(row, 3), start + MAX_FUNC_BLOCK);
+    hit = this.#source.read(start, end - start).then((bytes) => parseFuncBlock(bytes));
+    this.#parsed.set(row, hit);
+    if (this.#parsed.size > MAX_PARSED) {
+      const oldest = this.#parsed.keys().next();
+      if (oldest.done !== true) this.#parsed.delete(oldest.value);
+    }
+    return hit;
+  }
+
+  #fileName(id: number): Promise<string | undefined> {
+    return this.#numbered('FILE', this.#files, this.#index.files, id);
+  }
+
+  #numbered(
+    kind: 'FILE' | 'INLINE_ORIGIN',
+    sorted: { keys: Float64Array; order: Uint32Array },
+    columns: BreakpadIndex['files'],
+    id: number,
+  ): Promise<string | undefined> {
+    const key = `${kind} ${id}`;
+    let hit = this.#names.get(key);
+    if (!hit) {
+      const at = floorIndex(sorted.keys, id);
+      const row = at < 0 ? undefined : sorted.order[at];
+      hit =
+        row === undefined || columns.get(row, 0) !== id
+          ? Promise.resolve(undefined)
+          : readLine(this.#source, columns.get(row, 1)).then((line) => {
+              const m = line === undefined ? null : NUMBERED.exec(line);
+              return m ? (m[2] ?? '') : undefined;
+            });
+      if (this.#names.size > MAX_PARSED * 4) this.#names.clear();
+      this.#names.set(key, hit);
+    }
+    return hit;
+  }
+
+  async #inlinesAt(f: Func, rva: number): Promise<InlineFrame[]> {
+    const active = f.inlines
+      .filter((inline) => inline.ranges.some(([s, e]) => rva >= s && rva < e))
+      .sort((a, b) => a.depth - b.depth);
+    const out: InlineFrame[] = [];
+    for (const inline of active) {
+      const callFile = await this.#fileName(inline.callFile);
+      const origin = await this.#numbered(
+        'INLINE_ORIGIN',
+        this.#origins,
+        this.#index.origins,
+        inline.origin,
+      );
+      out.push({
+        function: origin ?? `inline#${inline.origin}`,
+        callLine: inline.callLine,
+        ...(callFile === undefined ? {} : { callFile }),
+      });
+    }
+    return out;
+  }
+
+  /** The file name for messages. */
+  get name(): string {
+    return this.#name;
+  }
+}
+
+/** Longest FUNC block read for one lookup (a hostile file may give one FUNC a million lines). */
+const MAX_FUNC_BLOCK = 16 << 20;
+/** FUNC blocks kept parsed per file. */
+const MAX_PARSED = 256;
+
+/** A FUNC line and the line and INLINE records under it. */
+function parseFuncBlock(bytes: Buffer): Func | undefined {
+  let current: Func | undefined;
+  let start = 0;
+  while (start < bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    const raw = bytes.toString('utf8', start, end > start && bytes[end - 1] === 13 ? end - 1 : end);
+    start = end + 1;
+    if (raw.length === 0) continue;
+    if (current === undefined) {
+      const m = FUNC.exec(raw);
+      if (!m) return undefined;
+      current = {
+        rva: parseInt(m[1] ?? '', 16),
+        size: parseInt(m[2] ?? '', 16),
+        name: m[4] ?? '',
+        lineRvas: [],
+        lineEnds: [],
+        lineNumbers: [],
+        lineFiles: [],
+        inlines: [],
+      };
+      continue;
+    }
+    const line = LINE.exec(raw);
+    if (line) {
+      const rva = parseInt(line[1] ?? '', 16);
+      current.lineRvas.push(rva);
+      current.lineEnds.push(rva + parseInt(line[2] ?? '', 16));
+      current.lineNumbers.push(Number(line[3]));
+      current.lineFiles.push(Number(line[4]));
+      continue;
+    }
+    const m = INLINE.exec(raw);
+    if (!m) continue;
+    const numbers = (m[5] ?? '')
+      .trim()
+      .split(' ')
+      .map((h) => parseInt(h, 16));
+    const ranges: [number, number][] = [];
+    for (let i = 0; i + 1 < numbers.length; i += 2) {
+      ranges.push([numbers[i] ?? 0, (numbers[i] ?? 0) + (numbers[i + 1] ?? 0)]);
+    }
+    current.inlines.push({
+      depth: Number(m[1]),
+      callLine: Number(m[2]),
+      callFile: Number(m[3]),
+      origin: Number(m[4]),
+      ranges,
     });
   }
+  if (current) sortLines(current);
+  return current;
+}
 
-  lookup(rva: number): Promise<BreakpadLookup | undefined> {
-    return Promise.resolve(this.lookupSync(rva));
-  }
-
-  lookupSync(rva: number): BreakpadLookup | undefined {
-    const f = this.#funcs[floorIndex(this.#funcRvas, rva)];
-    if (f && rva < f.rva + Math.max(f.size, 1)) {
-      const i = floorIndex(f.lineRvas, rva);
-      const hasLine = i >= 0 && rva < (f.lineEnds[i] ?? 0);
-      const file = hasLine ? this.#files.get(f.lineFiles[i] ?? -1) : undefined;
-      const inlines = this.#inlinesAt(f, rva);
-      return {
-        function: f.name,
-        functionOffset: rva - f.rva,
-        kind: 'function',
-        ...(file === undefined ? {} : { file }),
-        ...(hasLine ? { line: f.lineNumbers[i] ?? 0 } : {}),
-        ...(inlines.length === 0 ? {} : { inlines }),
-      };
-    }
-    const p = this.#publics[floorIndex(this.#publicRvas, rva)];
-    if (!p) return undefined;
-    return { function: p.name, functionOffset: rva - p.rva, kind: 'public' };
-  }
-
-  #inlinesAt(f: Func, rva: number): InlineFrame[] {
-    return f.inlines
-      .filter((inline) => inline.ranges.some(([s, e]) => rva >= s && rva < e))
-      .sort((a, b) => a.depth - b.depth)
-      .map((inline) => {
-        const callFile = this.#files.get(inline.callFile);
-        return {
-          function: this.#origins.get(inline.origin) ?? `inline#${inline.origin}`,
-          callLine: inline.callLine,
-          ...(callFile === undefined ? {} : { callFile }),
-        };
-      });
-  }
+/** The line starting at `start` (at most MAX_LINE bytes), without its line end. */
+export async function readLine(source: ByteSource, start: number): Promise<string | undefined> {
+  const bytes = await source.read(start, MAX_LINE);
+  let end = bytes.indexOf(10);
+  if (end === -1) end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 13) end--;
+  return bytes.length === 0 ? undefined : bytes.toString('utf8', 0, end);
 }
 
 function sortLines(f: Func): void {

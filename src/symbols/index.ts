@@ -3,7 +3,13 @@
 export { BufferSource, type ByteSource } from './byte-source.js';
 export { PdbFile, type PdbIdentity } from './pdb.js';
 export { BreakpadSymbols, type BreakpadLookup, type InlineFrame } from './breakpad-sym.js';
-export type { StackCfiEntry, StackWinEntry, StackRecords } from './breakpad-stack.js';
+export type {
+  CfiRuleSet,
+  StackCfiEntry,
+  StackIndex,
+  StackRecords,
+  StackWinEntry,
+} from './breakpad-stack.js';
 export type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
 export {
   chooseSymbolPath,

@@ -103,14 +103,12 @@ export async function walkOurs(
       ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
     });
     if (!walked.ok) throw new Error(`${dumpPath}: ${walked.error.message}`);
-    const [threads, exception, modules, system, info] = await Promise.all([
+    const [threads, exception, modules, info] = await Promise.all([
       dump.threads(),
       dump.exception(),
       dump.modules(),
-      dump.systemInfo(),
       dump.breakpadInfo(),
     ]);
-    const x86 = system?.processorArchitecture === 0;
     const shown = threads.filter((t) => t.id !== info?.dumpThreadId);
     const number = new Map(shown.map((t, i) => [t.id, i]));
     const out: OursDump = {
@@ -130,15 +128,15 @@ export async function walkOurs(
         out.threads.set(n, { frames: stack.frames.map(frameJson), stop: stack.stop });
       }
     }
-    if (exception !== null) {
-      const av = exception.code === 0xc0000005 && exception.parameters.length >= 2;
-      let address = av ? (exception.parameters[1] ?? 0n) : exception.address;
-      if (x86) address &= 0xffff_ffffn;
-      const kinds = ['read', 'write', 'execute'] as const;
-      const access = av
-        ? kinds[Number(exception.parameters[0] === 8n ? 2n : exception.parameters[0])]
-        : undefined;
-      out.crash = { code: exception.code, address, ...(access === undefined ? {} : { access }) };
+    // The processor's crash: the access address when it is an access violation (cut to 32 bits
+    // on x86 by processDump), else the exception address.
+    const crash = walked.exception;
+    if (crash !== null) {
+      out.crash = {
+        code: crash.code,
+        address: crash.access?.address ?? crash.address,
+        ...(crash.access?.kind === undefined ? {} : { access: crash.access.kind }),
+      };
     }
     return out;
   } finally {

@@ -28,7 +28,11 @@ export class WorkerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private waiters: (() => void)[] = [];
 
-  constructor(readonly child: ChildProcess) {
+  constructor(
+    readonly child: ChildProcess,
+    /** The worker's TMPDIR. */
+    readonly tmp: string,
+  ) {
     let partial = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       partial += chunk.toString();
@@ -100,7 +104,7 @@ export function startWorker(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  return new WorkerProcess(child);
+  return new WorkerProcess(child, tmp);
 }
 
 /** Resolves once every worker printed its `ready` line (connected, queue named). */

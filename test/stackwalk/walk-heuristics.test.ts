@@ -60,7 +60,7 @@ function symProvider(files: Map<string, BreakpadSymbols>): SymbolProvider & Unwi
   };
 }
 
-function sym(text: string): BreakpadSymbols {
+function sym(text: string): Promise<BreakpadSymbols> {
   return BreakpadSymbols.parse(Buffer.from(text.trim().replace(/^ +/gm, '') + '\n'), 't.sym');
 }
 
@@ -106,7 +106,7 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
   }
 
   it('x64: unwinds by a .sym file’s STACK CFI where the image is missing', async () => {
-    const provider = symProvider(new Map([['app.exe', sym(APP64_SYM)]]));
+    const provider = symProvider(new Map([['app.exe', await sym(APP64_SYM)]]));
     const walk = await walkStack(x64Input(x64Stack(), provider));
     expect(frames(walk)).to.deep.equal(['crash_here:context', 'foo:cfi', 'main:cfi']);
     expect(walk.frames.map((f) => f.address)).to.deep.equal([
@@ -119,7 +119,7 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
 
   it('x64: a scanned word must fall inside a function the symbol file knows', async () => {
     // The same .sym without STACK CFI: the walk scans, and the .rdata pointers are no frames.
-    const names = sym(APP64_SYM.replace(/^\s*STACK.*$/gm, ''));
+    const names = await sym(APP64_SYM.replace(/^\s*STACK.*$/gm, ''));
     const walk = await walkStack(x64Input(x64Stack(), symProvider(new Map([['app.exe', names]]))));
     expect(frames(walk)).to.deep.equal(['crash_here:context', 'foo:leaf', 'main:scan']);
     // Without symbols the scan cannot tell the strings from return addresses.
@@ -150,17 +150,17 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
     const names = new Map([
       [
         'ntdll.dll',
-        sym(`MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 ntdll.pdb
+        await sym(`MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 ntdll.pdb
              PUBLIC 52620 0 RtlUserThreadStart
              PUBLIC 52700 0 RtlpNext`),
       ],
       [
         'kernel32.dll',
-        sym(`MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 kernel32.pdb
+        await sym(`MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 kernel32.pdb
              PUBLIC 17010 0 BaseThreadInitThunk
              PUBLIC 17100 0 Next`),
       ],
-      ['app.exe', sym(APP64_SYM.replace(/^\s*STACK.*$/gm, ''))],
+      ['app.exe', await sym(APP64_SYM.replace(/^\s*STACK.*$/gm, ''))],
     ]);
     const provider = symProvider(names);
     const walk = await walkStack({
@@ -192,7 +192,7 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
     // The real callers further up, found by scanning from f's stack pointer.
     s.put32(0x12f120n, 0x401205n); // into g
     s.put32(0x12f140n, 0x401305n); // into main
-    const names = sym(`MODULE windows x86 0123456789ABCDEF0123456789ABCDEF1 app.pdb
+    const names = await sym(`MODULE windows x86 0123456789ABCDEF0123456789ABCDEF1 app.pdb
       FUNC 1000 80 0 crash
       FUNC 1100 80 0 f
       FUNC 1200 80 0 g
@@ -200,8 +200,8 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
       STACK WIN 4 1100 80 0 0 0 0 8 0 1 $T0 .raSearch = $eip $T0 ^ = $esp $T0 4 + =`);
     const provider: SymbolProvider & UnwindProvider = {
       ...symProvider(new Map([['app.exe', names]])),
-      x86Frame: (_m, rva) => {
-        const win = names.stack.winAt(rva);
+      x86Frame: async (_m, rva) => {
+        const win = await names.stack.winAt(rva);
         return win === undefined
           ? undefined
           : {

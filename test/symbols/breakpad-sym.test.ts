@@ -3,7 +3,7 @@
 // test writes for the real clang-built program (from llvm-pdbutil's reading of its PDB), a
 // hand-written one with every record kind, and broken ones.
 import { expect } from 'chai';
-import { BreakpadSymbols, PdbFile } from '../../src/symbols/index.js';
+import { BreakpadSymbols, BufferSource, PdbFile } from '../../src/symbols/index.js';
 import { PositionedFileReader } from '../../src/minidump/file-reader.js';
 import { breakpadSymText, hasPdbUtil, pdbUtilFacts } from '../helpers/pdbutil.js';
 import { pdbPathOf, pdbTargetReady } from '../helpers/pdb-targets.js';
@@ -34,7 +34,7 @@ STACK CFI 1003 .cfa: $ebp 8 +
 
 describe('symbols: Breakpad .sym reader', () => {
   it('reads MODULE, FUNC with lines and inlines, PUBLIC and STACK records', async () => {
-    const sym = BreakpadSymbols.parse(Buffer.from(EVERY_KIND), 'demo.sym');
+    const sym = await BreakpadSymbols.parse(Buffer.from(EVERY_KIND), 'demo.sym');
     expect(sym.module).to.deep.equal({
       os: 'windows',
       arch: 'x86',
@@ -67,39 +67,44 @@ describe('symbols: Breakpad .sym reader', () => {
     });
     expect(await sym.lookup(0x0fff)).to.equal(undefined);
 
-    const win = sym.stack.winAt(0x1020);
+    const win = await sym.stack.winAt(0x1020);
     expect(win?.type).to.equal(4);
     expect(win?.programString).to.equal('$T0 $ebp = $eip $T0 4 + ^ = $ebp $T0 ^ = $esp $T0 8 + =');
     expect(win?.parameterSize).to.equal(8);
-    expect(sym.stack.winAt(0x1105)).to.include({
+    expect(await sym.stack.winAt(0x1105)).to.include({
       type: 0,
       allocatesBasePointer: true,
       localSize: 4,
     });
-    expect(sym.stack.winAt(0x1140)).to.equal(undefined);
-    expect(sym.stack.cfiAt(0x1000)?.rules).to.deep.equal(['.cfa: $esp 4 + .ra: .cfa 4 - ^']);
-    expect(sym.stack.cfiAt(0x1002)?.rules).to.deep.equal([
+    expect(await sym.stack.winAt(0x1140)).to.equal(undefined);
+    expect((await sym.stack.cfiAt(0x1000))?.rules).to.deep.equal([
+      '.cfa: $esp 4 + .ra: .cfa 4 - ^',
+    ]);
+    expect((await sym.stack.cfiAt(0x1002))?.rules).to.deep.equal([
       '.cfa: $esp 4 + .ra: .cfa 4 - ^',
       '.cfa: $esp 8 + $ebp: .cfa 8 - ^',
     ]);
-    expect(sym.stack.cfiAt(0x1040)).to.equal(undefined);
+    expect(await sym.stack.cfiAt(0x1040)).to.equal(undefined);
   });
 
   it('counts malformed lines and keeps the rest', async () => {
     const text = EVERY_KIND.replace('FUNC 1100 20 0 second', 'FUNC zz 20 0 second')
       .replace('PUBLIC 1300 0 another_public', 'PUBLIC nonsense')
       .concat('GARBAGE LINE\nSTACK WIN 4 1 2\n\u0000\u0001\n');
-    const sym = BreakpadSymbols.parse(Buffer.from(text), 'demo.sym');
+    const sym = await BreakpadSymbols.parse(Buffer.from(text), 'demo.sym');
     expect(sym.malformedLines).to.be.greaterThanOrEqual(5);
     expect((await sym.lookup(0x1004))?.function).to.equal('outer_function');
   });
 
-  it('refuses a file without a MODULE line, or an empty one', () => {
-    expect(() => BreakpadSymbols.parse(Buffer.from('FUNC 1000 10 0 f\n'), 'x.sym')).to.throw(
-      /no MODULE line/,
-    );
-    expect(() => BreakpadSymbols.parse(Buffer.alloc(0), 'x.sym')).to.throw(/empty symbol file/);
-    expect(() => BreakpadSymbols.parse(Buffer.alloc(4096, 0xff), 'x.sym')).to.throw(/no MODULE/);
+  it('refuses a file without a MODULE line, or an empty one', async () => {
+    const refusal = (bytes: Buffer) =>
+      BreakpadSymbols.parse(bytes, 'x.sym').then(
+        () => 'no error',
+        (error: Error) => error.message,
+      );
+    expect(await refusal(Buffer.from('FUNC 1000 10 0 f\n'))).to.match(/no MODULE line/);
+    expect(await refusal(Buffer.alloc(0))).to.match(/empty symbol file/);
+    expect(await refusal(Buffer.alloc(4096, 0xff))).to.match(/no MODULE/);
   });
 
   it('survives absurd numbers and a truncated last line in bounded time', async () => {
@@ -108,7 +113,7 @@ describe('symbols: Breakpad .sym reader', () => {
     for (let i = 0; i < 50_000; i++) lines.push(`${(0x1000 + i).toString(16)} 1 ${i} 0`);
     lines.push('FUNC 2000 10 0 cut_sh');
     const started = performance.now();
-    const sym = BreakpadSymbols.parse(Buffer.from(lines.join('\n')), 'a.sym');
+    const sym = await BreakpadSymbols.parse(Buffer.from(lines.join('\n')), 'a.sym');
     expect(performance.now() - started).to.be.lessThan(2000);
     expect((await sym.lookup(0x2004))?.function).to.equal('cut_sh');
   });
@@ -116,7 +121,7 @@ describe('symbols: Breakpad .sym reader', () => {
   it('a .sym written for the clang-built program names what its PDB names', async function () {
     if (!pdbTargetReady('symcrash') || !hasPdbUtil()) this.skip();
     const facts = pdbUtilFacts(pdbPathOf('symcrash'));
-    const sym = BreakpadSymbols.parse(
+    const sym = await BreakpadSymbols.parse(
       Buffer.from(breakpadSymText(facts, 'symcrash.pdb', '0', 'symcrash.exe')),
       'symcrash.sym',
     );
@@ -137,5 +142,57 @@ describe('symbols: Breakpad .sym reader', () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('reads the file once, line by line, and keeps only an index: a lookup reads its record again', async () => {
+    // 8,000 functions of 20 lines and 20 CFI rules each (about 9 MB of text).
+    const parts = [
+      'MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 big.pdb',
+      'FILE 0 big.c',
+    ];
+    for (let f = 0; f < 8_000; f++) {
+      const rva = 0x1000 + f * 0x100;
+      parts.push(`FUNC ${rva.toString(16)} 100 0 function_${f}`);
+      for (let l = 0; l < 20; l++) parts.push(`${(rva + l * 8).toString(16)} 8 ${f * 100 + l} 0`);
+      parts.push(`STACK CFI INIT ${rva.toString(16)} 100 .cfa: $rsp 8 + .ra: .cfa -8 + ^`);
+      for (let l = 1; l < 20; l++) {
+        parts.push(`STACK CFI ${(rva + l).toString(16)} .cfa: $rsp ${8 + l * 8} +`);
+      }
+    }
+    const text = Buffer.from(`${parts.join('\n')}\n`);
+    const source = new BufferSource(text);
+    const sym = await BreakpadSymbols.open(source, 'big.sym');
+    expect(source.bytesRead).to.equal(text.length);
+    expect(sym.malformedLines).to.equal(0);
+    const before = source.bytesRead;
+    const hit = await sym.lookup(0x1000 + 4_321 * 0x100 + 0x21);
+    expect(hit).to.deep.include({
+      function: 'function_4321',
+      line: 4_321 * 100 + 4,
+      file: 'big.c',
+    });
+    const rules = await sym.stack.cfiRulesAt(0x1000 + 777 * 0x100 + 5);
+    expect(rules?.cfa).to.equal('$rsp 48 +');
+    // Only the FUNC block, the FILE line and the CFI record were read again (a few KB).
+    expect(source.bytesRead - before).to.be.lessThan(text.length / 100);
+  });
+
+  it('a line longer than any record, and lines cut across read windows, cost only themselves', async () => {
+    const long = 'x'.repeat(5 << 20);
+    const text = [
+      'MODULE windows x86_64 0123456789ABCDEF0123456789ABCDEF1 a.pdb',
+      `FUNC 1000 10 0 ${long}`,
+      'FUNC 2000 10 0 after_the_long_one',
+      '2000 10 7 0',
+      'FILE 0 a.c',
+    ].join('\n');
+    const sym = await BreakpadSymbols.parse(Buffer.from(text), 'a.sym');
+    expect(sym.malformedLines).to.equal(1);
+    expect(await sym.lookup(0x1004)).to.equal(undefined);
+    expect(await sym.lookup(0x2004)).to.deep.include({
+      function: 'after_the_long_one',
+      line: 7,
+      file: 'a.c',
+    });
   });
 });

@@ -18,6 +18,7 @@ export function describeThread(thread: ProcessThread): InspectedThread {
   };
   if (thread.name !== undefined) out.name = thread.name;
   if (thread.faulting) out.faulting = true;
+  if (thread.writingThread === true) out.writingThread = true;
   const info = thread.info;
   if (info) {
     if ((info.dumpFlags & ThreadDumpFlags.WritingThread) !== 0) out.writingThread = true;

@@ -67,7 +67,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       return (await breakpad(module))?.stack.cfiRulesAt(rva);
     },
     async x86Frame(module: ModuleRef, rva: number): Promise<X86FrameData | undefined> {
-      const win = (await breakpad(module))?.stack.winAt(rva);
+      const win = await (await breakpad(module))?.stack.winAt(rva);
       if (win === undefined) return undefined;
       return {
         type: win.type,

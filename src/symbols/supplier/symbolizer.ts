@@ -4,7 +4,7 @@
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
 import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
@@ -164,8 +164,23 @@ export class Symbolizer {
       const limit = this.#options.maxSymBytes ?? DEFAULT_MAX_SYM;
       if (size > limit)
         throw new IoError(`${candidate.path}: ${size} bytes is over the ${limit}-byte limit`);
-      const sym = BreakpadSymbols.parse(await readFile(candidate.path), candidate.path);
-      return sym.module.debugId === key.id.toUpperCase() ? sym : undefined;
+      // Indexed line by line and kept open: lookups read the records they need again.
+      const reader = await PositionedFileReader.open(candidate.path, {
+        cacheBytes: 1 << 20,
+        ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
+      });
+      try {
+        const sym = await BreakpadSymbols.open(reader, candidate.path);
+        if (sym.module.debugId !== key.id.toUpperCase()) {
+          await reader.close();
+          return undefined;
+        }
+        this.#readers.push(reader);
+        return sym;
+      } catch (error) {
+        await reader.close();
+        throw error;
+      }
     }
     if (candidate.format !== 'pdb') return undefined;
     const reader = await PositionedFileReader.open(candidate.path, {

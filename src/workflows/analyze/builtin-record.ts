@@ -39,9 +39,12 @@ export interface BuiltinFields {
 export function builtinFields(state: ProcessState): BuiltinFields {
   const exception = state.exception;
   const analyzed: AnalyzeException | null = exception && analyzeException(exception, state);
-  const stack = state.threads.find((t) => t.id === exception?.threadId)?.callStack;
+  // The exception's thread, or without one the thread that asked for the dump (or thread 0).
+  const stack = state.threads.find((t) => t.id === state.requestingThreadId)?.callStack;
   const frames: AnalyzeFrame[] =
-    stack !== undefined && stack.frames.length > 0 ? stack.frames.map(analyzeFrame) : [];
+    stack !== undefined && stack.frames.length > 0
+      ? stack.frames.map((f) => analyzeFrame(f, exception !== null))
+      : [];
   if (exception && frames.length === 0) frames.push(exceptionFrame(exception));
   const process: BuiltinFields['process'] = {};
   if (state.process.main !== undefined) process.name = state.process.main.name;
@@ -107,7 +110,7 @@ function exceptionFrame(exception: ProcessException): AnalyzeFrame {
  * named, else from the module base). Frame 0 of the exception context keeps trust `exception`
  * (it is the exception address); callers say how they were found (`cfi`, `scan-call`, …).
  */
-export function analyzeFrame(frame: ProcessFrame): AnalyzeFrame {
+export function analyzeFrame(frame: ProcessFrame, fromException = true): AnalyzeFrame {
   const out: AnalyzeFrame = {};
   if (frame.module !== undefined) out.module = stripExtension(frame.module.name);
   const moduleOffset = frame.moduleOffset === undefined ? undefined : hex(frame.moduleOffset);
@@ -121,7 +124,9 @@ export function analyzeFrame(frame: ProcessFrame): AnalyzeFrame {
   }
   out.address = hex(frame.address);
   out.stackPointer = hex(frame.stackPointer);
-  out.trust = frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust;
+  // A dump without an exception walks its requesting thread from that thread's own context.
+  out.trust =
+    fromException && frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust;
   return out;
 }
 

@@ -40,6 +40,14 @@ export interface X86DumpSpec {
   stack: X86Stack;
   registers: { eip: number; esp: number; ebp: number };
   threadId?: number;
+  /** No exception stream (a dump written on request, not at a crash). */
+  noException?: boolean;
+  /** The access violation's address parameter as written (default 0x18). */
+  accessAddress?: bigint;
+  /** A second thread listed first, with the same context: the one that wrote the dump. */
+  writerThreadId?: number;
+  /** A BreakpadInfo stream (minidump_format.h MDRawBreakpadInfo). */
+  breakpadInfo?: { dumpThreadId?: number; requestingThreadId?: number };
 }
 
 const STREAM_THREAD_LIST = 3;
@@ -51,7 +59,9 @@ const X86_CONTEXT_SIZE = 716;
 
 export function x86Dump(spec: X86DumpSpec): Buffer {
   const threadId = spec.threadId ?? 0x1234;
-  const b = new DumpBuilder(5);
+  const b = new DumpBuilder(
+    5 - (spec.noException === true ? 1 : 0) + (spec.breakpadInfo === undefined ? 0 : 1),
+  );
   const context = struct(X86_CONTEXT_SIZE, (c) => {
     c.writeUInt32LE(0x1003f, 0); // CONTEXT_i386 | FULL
     c.writeUInt32LE(spec.registers.ebp >>> 0, 180);
@@ -70,18 +80,36 @@ export function x86Dump(spec: X86DumpSpec): Buffer {
       s.writeUInt32LE(2, 20); // VER_PLATFORM_WIN32_NT
     }),
   );
+  const ids = spec.writerThreadId === undefined ? [threadId] : [spec.writerThreadId, threadId];
   b.stream(
     STREAM_THREAD_LIST,
-    struct(4 + 48, (t) => {
-      t.writeUInt32LE(1, 0);
-      t.writeUInt32LE(threadId, 4);
-      t.writeBigUInt64LE(BigInt(spec.stack.base), 4 + 24);
-      t.writeUInt32LE(spec.stack.bytes.length, 4 + 32);
-      t.writeUInt32LE(stackRva, 4 + 36);
-      t.writeUInt32LE(X86_CONTEXT_SIZE, 4 + 40);
-      t.writeUInt32LE(contextRva, 4 + 44);
+    struct(4 + 48 * ids.length, (t) => {
+      t.writeUInt32LE(ids.length, 0);
+      ids.forEach((id, i) => {
+        const at = 4 + 48 * i;
+        t.writeUInt32LE(id, at);
+        t.writeBigUInt64LE(BigInt(spec.stack.base), at + 24);
+        t.writeUInt32LE(spec.stack.bytes.length, at + 32);
+        t.writeUInt32LE(stackRva, at + 36);
+        t.writeUInt32LE(X86_CONTEXT_SIZE, at + 40);
+        t.writeUInt32LE(contextRva, at + 44);
+      });
     }),
   );
+  const info = spec.breakpadInfo;
+  if (info !== undefined) {
+    b.stream(
+      0x47670001,
+      struct(12, (s) => {
+        const validity =
+          (info.dumpThreadId === undefined ? 0 : 1) |
+          (info.requestingThreadId === undefined ? 0 : 2);
+        s.writeUInt32LE(validity, 0);
+        s.writeUInt32LE(info.dumpThreadId ?? 0, 4);
+        s.writeUInt32LE(info.requestingThreadId ?? 0, 8);
+      }),
+    );
+  }
   b.stream(
     STREAM_MODULE_LIST,
     struct(4 + 108 * spec.modules.length, (l) => {
@@ -104,6 +132,7 @@ export function x86Dump(spec: X86DumpSpec): Buffer {
       l.writeUInt32LE(stackRva, 16);
     }),
   );
+  if (spec.noException === true) return b.build();
   b.stream(
     STREAM_EXCEPTION,
     struct(168, (e) => {
@@ -112,7 +141,7 @@ export function x86Dump(spec: X86DumpSpec): Buffer {
       e.writeBigUInt64LE(BigInt(spec.registers.eip), 24);
       e.writeUInt32LE(2, 32);
       e.writeBigUInt64LE(1n, 40);
-      e.writeBigUInt64LE(0x18n, 48);
+      e.writeBigUInt64LE(spec.accessAddress ?? 0x18n, 48);
       e.writeUInt32LE(X86_CONTEXT_SIZE, 160);
       e.writeUInt32LE(contextRva, 164);
     }),
