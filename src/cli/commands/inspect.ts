@@ -12,7 +12,7 @@ import {
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../report/inspect/inspect-json.js';
-import { builtinSymbolizer, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
+import { chooseSymbolPath } from '../../symbols/symbol-path.js';
 import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
 import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
@@ -109,15 +109,21 @@ export async function runInspect(
 ): Promise<number> {
   const dumps: InspectedDump[] = [];
   let truncated = 0;
-  const symbolizer =
-    options.stacks === false
+  // The symbol readers are loaded only when there is a symbol path (option or environment).
+  const symbolPath = chooseSymbolPath(symbolPathOf(options), undefined, process.env);
+  const setup =
+    options.stacks === false || symbolPath === undefined
       ? undefined
-      : builtinSymbolizer({
+      : await import('../../workflows/analyze/symbols-setup.js');
+  const symbolizer =
+    setup === undefined
+      ? undefined
+      : setup.builtinSymbolizer({
           ...pathOption(symbolPathOf(options)),
           ...symbolLimitsOf(options),
           // Said once per server, not once per module or dump (records keep the details).
           onSymbolServerDown: (server, reason) =>
-            process.stderr.write(symbolServerDownLine(server, reason)),
+            process.stderr.write(setup.symbolServerDownLine(server, reason)),
         });
   try {
     for (const file of files) {

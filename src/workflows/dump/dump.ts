@@ -33,6 +33,8 @@ import {
 import { snapshotDumpName } from './dump-name.js';
 import { explainTargetFailure, translateStartError } from './target-errors.js';
 import { verifyDump } from './verify-dump.js';
+import { OptionsCheck } from '../check-options.js';
+import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 export interface DumpOptions {
   engine: DialectName;
@@ -134,6 +136,14 @@ export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
 }
 
 export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
+  new OptionsCheck('dumpProcess', options)
+    .oneOf('engine', DIALECT_NAMES)
+    .must('target', (t) => t !== null && typeof t === 'object', 'a target ({ pid } or { name })')
+    .text('outDir')
+    .oneOf('kind', ['full', 'mini'], true)
+    .optionalMs('dumpTimeoutMs')
+    .optionalFunction('onEvent')
+    .optionalSignal();
   const emit = (event: DumpEvent) => options.onEvent?.(event);
   const kind = options.kind ?? 'full';
   const totalStart = performance.now();
