@@ -60,7 +60,7 @@ async function writeSym(path: string, bytes: number): Promise<number> {
       block += `STACK CFI ${(rva + l).toString(16)} .cfa: $rsp ${8 + l * 8} +\n`;
     written += block.length;
     f++;
-    if (!out.write(block)) await new Promise((done) => out.once('drain', done));
+    if (!out.write(block)) await new Promise<void>((done) => out.once('drain', () => done()));
   }
   await new Promise<void>((done) => out.end(() => done()));
   return f;
