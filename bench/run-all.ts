@@ -28,6 +28,7 @@ const PLANS: Record<string, BenchPlan> = {
   },
   'cli-start.ts': { quick: ['--quick'] },
   'dump-overhead.ts': { quick: ['3'], needsWine: true },
+  'dump-triggers.ts': { quick: ['5', '1'], needsWine: true },
   'engine-overhead.ts': { quick: ['30', '2'], needsWine: true },
   'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },
   'heap-trend-sampling.ts': { quick: ['--samples', '5'], needsWine: true },

@@ -20,6 +20,7 @@ import {
   lookupOptionsFor,
   resolveProcess,
   type LookupOptions,
+  type ProcessInfo,
 } from '../process-lookup.js';
 import {
   ensureOutDir,
@@ -53,6 +54,8 @@ export interface DumpOptions {
   startTimeoutMs?: number;
   dumpTimeoutMs?: number;
   recordPath?: string;
+  /** The process, already resolved (a trigger's series): no second listing before the dump. */
+  resolved?: ProcessInfo;
   /** Process listing override (tests; the cdb emulator has no tasklist). */
   list?: LookupOptions['list'];
   /** The clock for the file name (tests). */
@@ -149,10 +152,15 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     ...lookupOptionsFor(options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const proc = await resolveProcess(
-    'pid' in options.target ? { pid: options.target.pid } : { name: options.target.name },
-    lookup,
-  );
+  const proc =
+    options.resolved !== undefined &&
+    'pid' in options.target &&
+    options.resolved.pid === options.target.pid
+      ? options.resolved
+      : await resolveProcess(
+          'pid' in options.target ? { pid: options.target.pid } : { name: options.target.name },
+          lookup,
+        );
   emit({ type: 'resolved', pid: proc.pid, name: proc.name });
   await ensureOutDir(options.outDir);
 
