@@ -36,6 +36,9 @@ const PLANS: Record<string, BenchPlan> = {
   'inspect-stacks.ts': { quick: ['--mb', '64', '--runs', '5'], needsWine: true },
   'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
   'parse-throughput.ts': { quick: ['--mb', '5'] },
+  'queue-throughput.ts': {
+    quick: ['--dumps', '300', '--rounds', '1', '--workers', '1,2', '--big', '0'],
+  },
   'umdh-diff.ts': { quick: ['--snapshots', '5', '--stacks', '5000'] },
   'watch-suspension.ts': { quick: ['2'], needsWine: true },
 };
