@@ -70,7 +70,7 @@ async function benchInspect(): Promise<void> {
   let kind = '';
   for (let i = 0; i < 21; i++) {
     const started = performance.now();
-    const dump = await inspectDump(dumpPath);
+    const dump = await inspectDump(dumpPath, { threads: 'none' });
     const ms = performance.now() - started;
     if (!dump.ok) throw new Error(dump.error.message);
     if (i > 0) times.push(ms); // the first run pays for module loading and a cold page cache

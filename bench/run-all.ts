@@ -28,14 +28,22 @@ const PLANS: Record<string, BenchPlan> = {
   },
   'cli-start.ts': { quick: ['--quick'] },
   'dump-overhead.ts': { quick: ['3'], needsWine: true },
+  'dump-triggers.ts': { quick: ['5', '1'], needsWine: true },
   'engine-overhead.ts': { quick: ['30', '2'], needsWine: true },
   'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },
   'heap-trend-sampling.ts': { quick: ['--samples', '5'], needsWine: true },
+  'heap-trend-types.ts': { quick: ['--samples', '50', '--types', '1000'] },
+  'heap-trend-clr-suspension.ts': { quick: ['--runs', '1', '--heap-mb', '16'] },
   'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
   'analyze-walk.ts': { quick: ['--dumps', '100', '--runs', '2'] },
   'inspect-stacks.ts': { quick: ['--mb', '64', '--runs', '5'], needsWine: true },
   'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
   'parse-throughput.ts': { quick: ['--mb', '5'] },
+  // Skips with a message unless $BREAKPAD_STACKWALK names a minidump_stackwalk you built.
+  'peer-vs-breakpad.ts': {
+    quick: ['--repeat', '2', '--runs', '1', '--breakpad', process.env['BREAKPAD_STACKWALK'] ?? ''],
+    full: ['--breakpad', process.env['BREAKPAD_STACKWALK'] ?? ''],
+  },
   'queue-throughput.ts': {
     quick: ['--dumps', '300', '--rounds', '1', '--workers', '1,2', '--big', '0'],
   },

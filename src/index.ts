@@ -77,3 +77,86 @@ export type { HeapTrendOptions, HeapTrendResult } from './workflows/heap-trend/r
 export { runUmdhDiff } from './workflows/umdh/umdh-diff.js';
 export type { UmdhDiffOptions } from './workflows/umdh/umdh-diff.js';
 export { listProcesses, findProcesses, resolveProcess } from './workflows/process-lookup.js';
+
+// Types the functions above take and return (test/unit/library-exports.test.ts checks that
+// every one is here), so a caller can name an options object, an event or a result.
+export type { CpuSource } from './engine/dialects/common/process-cpu.js';
+export type {
+  DialectAbilities,
+  DumpToolOptions,
+  ExitEventRules,
+  SosBatchOutputs,
+  IdentifyCommands,
+  LastEventReading,
+  ProcessInfo as ListedProcess,
+  ProcessListOptions,
+  RegionListing,
+  SizeEstimate,
+} from './engine/dialects/common/types.js';
+export type {
+  WinedbgInfoMapsRecord,
+  WinedbgMapRegion,
+  WinedbgMapState,
+  WinedbgMapType,
+} from './engine/dialects/winedbg/info-maps.js';
+export type { PositionedFileReader } from './minidump/file-reader.js';
+export type { MemoryMapStats } from './minidump/memory-map.js';
+export type { CodeViewInfo } from './minidump/streams/codeview.js';
+export type { RangeSource } from './minidump/streams/memory-lists.js';
+export type { ModuleIdentity } from './minidump/streams/module-identity.js';
+export type { MemoryLocation } from './minidump/streams/thread-list.js';
+export type { PackageInfo } from './package-info.js';
+export type { AddressSummaryRow } from './parsers/address-summary.js';
+export type { DumpHeapStatParser } from './parsers/dump-heap-stat.js';
+export type { StreamOptions } from './parsers/line-parser.js';
+export type { ParseTextOptions } from './parsers/parse-text.js';
+export type { LogSection, SplitLog } from './parsers/split-log.js';
+export type { UmdhLogParser } from './parsers/umdh-log.js';
+export type { UmdhDiffParser } from './parsers/umdh.js';
+export type { ClrRuntimeKind } from './processor/clr.js';
+export type {
+  AnalyzeDumpRecord,
+  AnalyzeError,
+  AnalyzeSummary,
+} from './report/analyze/analyze-record.js';
+export type {
+  HeapTrendEngine,
+  HeapTrendProjection,
+  HeapTrendReport,
+  HeapTrendSecondary,
+  HeapTrendSeriesKind,
+  HeapTrendSample,
+  HeapTrendSeries,
+  HeapTrendSource,
+  HeapTrendStatus,
+  RetentionEntry,
+  RetentionRoot,
+  SeriesStats,
+  SuspectRule,
+  ThresholdDump,
+} from './report/heap-trend/types.js';
+export type { UmdhTrend, UmdhTrendRule } from './report/heap-trend/umdh-trend.js';
+export type { ValidationResult } from './report/schemas.js';
+export type { FetchLike } from './symbols/download.js';
+export type { SymbolLookup } from './symbols/lookup-types.js';
+export type { ImageCache } from './symbols/supplier/image-cache.js';
+export type {
+  ModuleSymbolsState,
+  SymbolModule,
+  Symbolizer,
+} from './symbols/supplier/symbolizer.js';
+export type { AnalyzeEvent } from './workflows/analyze/analyze.js';
+export type { EngineChoice } from './workflows/analyze/engine-choice.js';
+export type { OutputFiles } from './workflows/analyze/outputs.js';
+export type { DumpEvent, EstimateSource } from './workflows/dump/dump.js';
+export type {
+  HeapTrendFiles,
+  HeapTrendProgress,
+  HeapTrendUmdhOptions,
+} from './workflows/heap-trend/run-heap-trend.js';
+export type { DebuggerCommandFactory, DebuggerUse } from './workflows/heap-trend/sampler.js';
+export type { LookupOptions, ProcessSelector } from './workflows/process-lookup.js';
+export type { ExceptionSelection } from './workflows/watch/exception-codes.js';
+export type { WatchEndReason, WatchExceptionLine } from './workflows/watch/watch-records.js';
+export type { WatchTargetSpec } from './workflows/watch/watch-target.js';
+export type { WatchEvent } from './workflows/watch/watch.js';

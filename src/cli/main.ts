@@ -21,7 +21,7 @@ export async function buildProgram(
   argv?: readonly string[],
 ): Promise<Command> {
   // Loaded here, not at the top: a bare `--version` does not need commander.
-  const { Command } = await import('commander');
+  const { Command, Help } = await import('commander');
   const program = new Command('cdb-harness')
     .description(
       'Drive cdb.exe (or winedbg) over a pseudo-terminal, parse every reply into typed records, ' +
@@ -46,14 +46,40 @@ Every command speaks one vocabulary (docs/cli.md): -p/--pid, --name, -y/--symbol
 
 ${EXIT_CODES_HELP}`,
     );
-  for (const entry of commandsFor(argv)) (await entry.load())({ program, setExitCode });
+  const listed = new Map<Command, string>();
+  const wanted = commandsFor(argv);
+  for (const entry of wanted === 'list' ? COMMANDS : wanted) {
+    const real = wanted !== 'list' || entry.listing === undefined || argv?.[3] === entry.name;
+    if (real) (await entry.load())({ program, setExitCode });
+    else if (entry.listing) {
+      listed.set(
+        program.command(entry.name).description(entry.listing.description),
+        entry.listing.term,
+      );
+    }
+  }
+  if (listed.size > 0) {
+    const plain = new Help();
+    program.configureHelp({
+      subcommandTerm: (command: Command) => listed.get(command) ?? plain.subcommandTerm(command),
+    });
+  }
   return program;
 }
 
-function commandsFor(argv: readonly string[] | undefined): readonly CommandEntry[] {
-  const first = argv?.[2];
-  if (first === undefined) return COMMANDS;
-  if (argv?.length === 3 && (first === '--version' || first === '-V')) return [];
+/**
+ * The commands `argv` needs: the one it names, none for a bare `--version`, and `'list'` for the
+ * top-level help (`cdb-harness`, `--help`, `-h`, `help [command]`): each command is then listed
+ * from its `listing`, with no module loaded (except the one `help COMMAND` names). Anything else
+ * (an unknown name, which wants a suggestion) and no `argv` at all load every command.
+ */
+function commandsFor(argv: readonly string[] | undefined): readonly CommandEntry[] | 'list' {
+  if (argv === undefined) return COMMANDS;
+  const first = argv[2];
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    return 'list';
+  }
+  if (argv.length === 3 && (first === '--version' || first === '-V')) return [];
   const named = COMMANDS.find((entry) => entry.name === first);
   return named ? [named] : COMMANDS;
 }

@@ -12,10 +12,7 @@ import type { DumpModule } from '../minidump/streams/module-list.js';
 import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
-import {
-  symbolFileProvider,
-  type SymbolFileProvider,
-} from '../symbols/supplier/symbol-provider.js';
+import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
 import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
@@ -27,7 +24,6 @@ import type {
   ProcessState,
   ProcessThread,
 } from './process-state.js';
-import { modulesInUse, moduleSymbolStatus } from './symbol-status.js';
 import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
@@ -199,11 +195,19 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (handles) state.handles = handles;
 
   // One symbol-file provider per dump: its lookup failures belong to this dump's record only.
-  const files = options.symbols === undefined ? undefined : symbolFileProvider(options.symbols);
+  // Loaded only with a symbol path: the symbol readers are most of the processor's code, and
+  // `inspect` without symbols starts faster without them.
+  const files =
+    options.symbols === undefined
+      ? undefined
+      : (await import('../symbols/supplier/symbol-provider.js')).symbolFileProvider(
+          options.symbols,
+        );
   const which = options.threads ?? 'all';
   if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
   if (options.symbols !== undefined && files !== undefined) {
     await nameException(state, files);
+    const { modulesInUse, moduleSymbolStatus } = await import('./symbol-status.js');
     state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
   }
   await notePastEndContexts(dump);

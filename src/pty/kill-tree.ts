@@ -2,7 +2,6 @@
 // the parent pid); it is collected before signalling, so children re-parented by their parent's
 // death are still found. Zombies count as gone: in some sandboxes PID 1 never reaps them
 // (containers without an init). On Windows `taskkill /T /F` does the walk.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface KillTreeOptions {
@@ -85,13 +84,11 @@ export async function killTree(rootPid: number, options: KillTreeOptions = {}): 
   const platform = options.platform ?? process.platform;
   const deadlineMs = options.deadlineMs ?? 5000;
   if (platform === 'win32') {
-    await new Promise<void>((done) => {
-      const child = execFile('taskkill', ['/T', '/F', '/PID', String(rootPid)], () => done());
-      const timer = setTimeout(() => {
-        child.kill();
-        done();
-      }, deadlineMs);
-      child.on('exit', () => clearTimeout(timer));
+    // execa (loaded only here): a deadline that kills and reaps taskkill, and no rejection.
+    const { execa } = await import('execa');
+    await execa('taskkill', ['/T', '/F', '/PID', String(rootPid)], {
+      reject: false,
+      timeout: deadlineMs,
     });
     return;
   }

@@ -12,7 +12,9 @@ export type StackArch = 'x86' | 'amd64';
 
 /**
  * How a frame was found, best first:
- * - `context`: frame 0, from a register context (the exception's for the crashing thread);
+ * - `context`: frame 0, from a register context (the exception's for the crashing thread), or a
+ *   later frame from a CONTEXT record found on the stack (an exception frame: the registers of
+ *   the frame it interrupted);
  * - `cfi`: unwind data said where the caller's registers are (x64 .pdata/.xdata, a leaf function
  *   with no unwind data on x64, Breakpad STACK CFI / STACK WIN);
  * - `frame-pointer`: the x86 EBP chain (or an x64 frame register);

@@ -12,6 +12,7 @@
 // warning.
 import { unwindAmd64 } from './amd64-unwind.js';
 import { unwindByCfi } from './cfi-unwind.js';
+import { contextRecordAround } from './context-record.js';
 import { scanForReturn, type ModuleIndex } from './scan.js';
 import { isThreadStart, isThreadStartThunk } from './thread-start.js';
 import type {
@@ -117,7 +118,8 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       break;
     }
     const scanned = trust === 'scan' || trust === 'scan-call';
-    const caller = await callerOf(registers, frames.length === 1, input, memory, modules);
+    // Frame 0 and a frame from a CONTEXT record stand at their instruction, not after a call.
+    const caller = await callerOf(registers, trust === 'context', input, memory, modules);
     let next = caller && plausible(caller.registers) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
     // (the thread's first function): a scan there would only find leftovers. Not so for a
@@ -140,7 +142,13 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       // Scan from the callee's stack pointer for the next return address.
       const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
       const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
-      if (hit !== null) {
+      // A CONTEXT record around the word found (an exception frame) gives the interrupted
+      // frame's own registers: better than the word, and than whatever the record holds.
+      const record =
+        hit === null ? null : await contextRecordAround(hit.slot, input.arch, memory, stackHigh);
+      if (record !== null && plausible(record)) {
+        next = { registers: record, trust: 'context' };
+      } else if (hit !== null) {
         // x64 frame 0 without unwind data whose return address sits at RSP: a leaf function.
         const leaf = x64 && frames.length === 1 && hit.slot === sp && hit.trust === 'scan';
         next = {
@@ -271,7 +279,7 @@ function makeFrame(
   // The lookup address, decided here once (types.ts StackFrame.instruction).
   const instruction = trust === 'context' || ip === 0n ? ip : ip - 1n;
   const frame: StackFrame = { index, address: ip, instruction, stackPointer: sp, trust };
-  if (index > 0) frame.returnAddress = ip;
+  if (index > 0 && trust !== 'context') frame.returnAddress = ip;
   const fp = registers[x64 ? 'rbp' : 'ebp'];
   if (fp !== undefined) frame.framePointer = fp;
   const module = modules.at(instruction);

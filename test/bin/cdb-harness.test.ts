@@ -15,13 +15,15 @@ describe('bin/cdb-harness.js', () => {
     mkdirSync(join(clone, 'src', 'cli'), { recursive: true });
     copyFileSync(join(REPO_ROOT, 'bin', 'cdb-harness.js'), join(clone, 'bin', 'cdb-harness.js'));
     writeFileSync(join(clone, 'src', 'cli', 'main.ts'), '');
-    writeFileSync(join(clone, 'package.json'), '{ "type": "module" }\n');
-    const run = spawnSync(process.execPath, [join(clone, 'bin', 'cdb-harness.js'), '--version'], {
-      encoding: 'utf8',
-    });
+    writeFileSync(join(clone, 'package.json'), '{ "type": "module", "version": "9.8.7" }\n');
+    const cli = join(clone, 'bin', 'cdb-harness.js');
+    const run = spawnSync(process.execPath, [cli, 'inspect', 'x.dmp'], { encoding: 'utf8' });
     expect(run.status).to.equal(1);
     expect(run.stderr).to.match(/^cdb-harness: this clone has no build yet.*npm run build/);
     expect(run.stderr).to.not.match(/ERR_MODULE_NOT_FOUND|at .*:\d+/);
+    // --version needs no build: it is read from package.json before anything is loaded.
+    const version = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8' });
+    expect([version.status, version.stdout]).to.deep.equal([0, '9.8.7\n']);
   });
 
   it('the package runs no script on install: it builds before pack, not on prepare', () => {

@@ -2,6 +2,10 @@
 // (build/dbgeng/cdb, Microsoft's dbgeng.dll under Wine): no process list is injected, so the cdb
 // dialect finds the target the way a Wine host can (src/engine/dialects/cdb/wine-host-list.ts).
 import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DumpTriggerSummary } from '../../src/cli/commands/dump-triggers.js';
+import { validate } from '../../src/report/schemas.js';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import type { DumpResult } from '../../src/workflows/dump/dump.js';
 import { runCli } from '../helpers/cli.js';
@@ -55,5 +59,90 @@ describe('dump CLI against the real Debugger Engine (test:dbgeng)', function () 
     const dump = await inspectDump(result.path);
     expect(dump.ok && dump.process.pid).to.equal(target.pid);
     expect(await target.isRunning(1500, /^tick/)).to.equal(true);
+  });
+
+  it('-t: stops the process on its way out, writes a full dump that shows the exit, lets it end', async () => {
+    const cueDir = makeTempDir('dbgeng-exit-cue');
+    const cue = join(cueDir, 'go.cue');
+    const target = await startTarget('exiter', [`Z:${cue.replace(/\//g, '\\')}`, '3']);
+    const out = makeTempDir('dbgeng-exit');
+    const run = await runCli(
+      [
+        'dump',
+        '-ma',
+        '-t',
+        String(target.pid),
+        out,
+        '--engine',
+        'cdb',
+        '--debugger',
+        DBGENG_CDB,
+        '--json',
+      ],
+      {
+        env: wineEnv(),
+        timeoutMs: 90_000,
+        onStderr: (text) => {
+          if (/Waiting for pid \d+ to exit/.test(text)) writeFileSync(cue, 'go');
+        },
+      },
+    );
+    expect(run.code, run.stderr).to.equal(0);
+    const summary = JSON.parse(run.stdout) as DumpTriggerSummary;
+    expect(validate('dumpTriggerSummary', summary).errors).to.deep.equal([]);
+    expect(summary.events.map((e) => [e.trigger, e.action, e.value])).to.deep.equal([
+      ['exit', 'fired', 3],
+      ['exit', 'dumped', 3],
+    ]);
+    expect(run.stderr).to.match(/Trigger: process exiting with code 3 \(0x3\) \(-t\)/);
+    const [dump] = summary.dumps;
+    expect(dump).to.include({ pid: target.pid, actualKind: 'full', verified: true });
+    // The dump shows the exit: the exiting thread stands in RtlExitUserProcess, called by ExitProcess.
+    const shown = await runCli(['inspect', dump?.path ?? ''], { timeoutMs: 60_000 });
+    expect(shown.stdout).to.match(/ntdll!RtlExitUserProcess/);
+    expect(shown.stdout).to.match(/kernel32!ExitProcess/);
+    // …and the process then ended with its own code, after the detach.
+    expect(await target.waitForExit(20_000)).to.equal(true);
+    expect(target.log()).to.match(/EXITING 3/);
+  });
+
+  it('-c with the cdb dialect: the CPU is read from outside, the dump is taken by the real engine', async () => {
+    const cueDir = makeTempDir('dbgeng-cpu-cue');
+    const cue = join(cueDir, 'go.cue');
+    const burner = await startTarget('cpuburn', [`Z:${cue.replace(/\//g, '\\')}`, '15000']);
+    const out = makeTempDir('dbgeng-cpu');
+    const run = await runCli(
+      [
+        'dump',
+        '-ma',
+        '-c',
+        '10',
+        '-u',
+        '-s',
+        '1',
+        '--poll',
+        '500ms',
+        String(burner.pid),
+        out,
+        '--engine',
+        'cdb',
+        '--debugger',
+        DBGENG_CDB,
+        '--json',
+      ],
+      {
+        env: wineEnv(),
+        timeoutMs: 90_000,
+        onStderr: (text) => {
+          if (/CPU of pid/.test(text)) writeFileSync(cue, 'go');
+        },
+      },
+    );
+    expect(run.code, run.stderr).to.equal(0);
+    const summary = JSON.parse(run.stdout) as DumpTriggerSummary;
+    const dumped = summary.events.find((e) => e.action === 'dumped');
+    expect(dumped).to.include({ trigger: 'cpu-above', threshold: 10 });
+    expect(summary.dumps[0]).to.include({ pid: burner.pid, actualKind: 'full', engine: 'cdb' });
+    expect(burner.log()).to.match(/BURN start/);
   });
 });

@@ -50,22 +50,23 @@ describe('CPU trigger', () => {
   });
 
   it('fires only once the condition has held for -s, restarting the count when it breaks', async () => {
-    // ms of CPU per 1 s interval: above 50 % of one core for 2 s, a dip, then 3 s above.
-    const source = replay([800, 900, 100, 700, 800, 900, 900]);
+    // ms of CPU per 1 s interval: above 50 % of one core for 2 s, a dip, then 4 s above; the
+    // hold counts from the end of the first interval above, so 3 s are complete at the 7th.
+    const source = replay([800, 900, 100, 700, 800, 900, 900, 50]);
     const readings: CpuReading[] = [];
     const firing = await waitForCpu(
       source,
       { direction: 'above', percent: 50, perCore: true, holdMs: 3000 },
       { pollMs: 1, onReading: (r) => readings.push(r) },
     );
-    expect(readings.map((r) => r.met)).to.deep.equal([true, true, false, true, true, true]);
+    expect(readings.map((r) => r.met)).to.deep.equal([true, true, false, true, true, true, true]);
     expect(firing).to.deep.include({ trigger: 'cpu-above', threshold: 50, heldFor: 3, value: 90 });
     expect(firing?.reason).to.match(/^CPU 90\.0% >= 50% of one core for 3\.0 s \(-c 50 -u -s 3\)$/);
   });
 
   it('-cl fires when usage stays below; a process that goes away ends the wait with null', async () => {
     const below = await waitForCpu(
-      replay([900, 10, 10]),
+      replay([900, 10, 10, 10]),
       { direction: 'below', percent: 5, perCore: false, holdMs: 2000 },
       { pollMs: 1 },
     );

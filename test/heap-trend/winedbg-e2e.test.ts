@@ -96,6 +96,15 @@ describe('heap-trend with winedbg (real Wine processes)', function () {
     const truthRate = truthKb / minutes;
     expect(top?.slopeKbPerMin).to.be.within(truthRate * 0.6, truthRate * 1.6);
 
+    // Memory by category from the same listings: private data grows with the leak, image does not.
+    const categories = report.categories?.series ?? [];
+    const privateData = categories.find((c) => c.id === 'private data');
+    const image = categories.find((c) => c.id === 'image');
+    expect(privateData?.growthKb).to.be.at.least(truthKb - 2 * 256);
+    expect(privateData?.suspect).to.equal(true);
+    expect(image?.growthKb).to.equal(0);
+    expect(image?.suspect).to.equal(false);
+
     // Files: one ndjson line per sample, schema-valid; the report is schema-valid.
     const lines = readFileSync(files.samples, 'utf8').trim().split('\n');
     expect(lines).to.have.length(6);

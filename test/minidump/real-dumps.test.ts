@@ -109,7 +109,7 @@ describe('minidump reader on real Wine dumps', function () {
 
     it('full dump: pid, every thread the program started, main module, Memory64List', async function () {
       const { facts, full } = await threadsDumpsOnce();
-      const dump = okDump(await inspectDump(full));
+      const dump = okDump(await inspectDump(full, { threads: 'none' }));
       expect(dump.process.pid).to.equal(facts.pid);
       expect(dump.threads.length).to.be.at.least(THREADS_WORKERS + 1);
       expect(dump.threads.map((t) => t.id)).to.include.members(facts.workerIds);

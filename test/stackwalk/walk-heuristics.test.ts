@@ -230,4 +230,40 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
     });
     expect(frames(walk)).to.deep.equal(['crash:context', 'f:scan', 'g:scan', 'main:scan']);
   });
+
+  it('x64: continues from a CONTEXT record on the stack (an exception frame), not its words', async () => {
+    const build = (cs: number) => {
+      const s = new Stack(0x7ff000n, 0x400);
+      // A CONTEXT at 0x7ff200 (winnt.h AMD64 layout): P1Home holds an .rdata pointer, the
+      // record's RIP is inside main and its RSP points above the record.
+      const at = 0x7ff200n;
+      s.put64(at, 0x140006010n);
+      s.bytes.writeUInt32LE(0x10001f, Number(at - s.base) + 0x30); // CONTEXT_AMD64 | FULL
+      s.bytes.writeUInt16LE(cs, Number(at - s.base) + 0x38); // SegCs
+      s.bytes.writeUInt16LE(0x2b, Number(at - s.base) + 0x42); // SegSs
+      s.put64(at + 0x98n, 0x7ff380n); // Rsp
+      s.put64(at + 0xa0n, 0x7ff3a0n); // Rbp
+      s.put64(at + 0xf8n, 0x140001244n); // Rip
+      s.put64(0x7ff380n, 0x140001305n); // main's caller, above the record
+      return s;
+    };
+    const stack = build(0x33);
+    const walk = await walkStack({
+      ...x64Input(stack),
+      registers: { rip: 0x14000101an, rsp: 0x7ff100n },
+    });
+    expect(walk.frames.map((f) => [f.address, f.trust])).to.deep.equal([
+      [0x14000101an, 'context'],
+      [0x140001244n, 'context'],
+      [0x140001305n, 'scan'],
+    ]);
+    // The interrupted frame is named at its own instruction, not one byte back.
+    expect(walk.frames[1]?.instruction).to.equal(0x140001244n);
+    // A record whose code selector is no user-mode one is not a CONTEXT: the scan goes on.
+    const forged = await walkStack({
+      ...x64Input(build(0x10)),
+      registers: { rip: 0x14000101an, rsp: 0x7ff100n },
+    });
+    expect(forged.frames[1]?.address).to.equal(0x140006010n);
+  });
 });

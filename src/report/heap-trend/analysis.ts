@@ -29,18 +29,21 @@ export interface AnalyzeOptions {
   unit?: 'heap' | 'region' | 'type' | 'category' | 'generation';
 }
 
+// One series' points, in typed arrays sized for every sample up front: a run of 200 samples ×
+// 5,000 .NET types is a million points, and growing plain arrays point by point spent most of the
+// time in the garbage collector (bench/heap-trend-types.ts).
 interface SeriesBuilder {
   id: string;
-  xs: number[];
-  ys: number[];
-  reserved: number[];
-  indices: number[];
+  n: number;
+  xs: Float64Array;
+  ys: Float64Array;
+  reserved: Float64Array;
+  indices: Int32Array;
 }
 
 const MS_PER_MIN = 60_000;
 
-function stats(xs: readonly number[], ys: readonly number[]): SeriesStats {
-  const n = ys.length;
+function stats(xs: ArrayLike<number>, ys: ArrayLike<number>, n = ys.length): SeriesStats {
   const fit = fitLine(xs, ys, n);
   const firstKb = ys[0] ?? 0;
   const lastKb = ys[n - 1] ?? 0;
@@ -75,6 +78,7 @@ export function analyzeHeapTrend(
 ): HeapTrendAnalysis {
   const rule: SuspectRule = { ...DEFAULT_SUSPECT_RULE, ...options.rule };
   const builders = new Map<string, SeriesBuilder>();
+  const capacity = samples.length;
   const totalXs: number[] = [];
   const totalYs: number[] = [];
   for (let index = 0; index < samples.length; index++) {
@@ -86,20 +90,28 @@ export function analyzeHeapTrend(
       total += heap.committedKb;
       let builder = builders.get(heap.id);
       if (builder === undefined) {
-        builder = { id: heap.id, xs: [], ys: [], reserved: [], indices: [] };
+        builder = {
+          id: heap.id,
+          n: 0,
+          xs: new Float64Array(capacity),
+          ys: new Float64Array(capacity),
+          reserved: new Float64Array(capacity),
+          indices: new Int32Array(capacity),
+        };
         builders.set(heap.id, builder);
       }
       // The same id twice in one sample (two rows for one heap) is summed into one point.
-      if (builder.indices[builder.indices.length - 1] === index) {
-        const last = builder.ys.length - 1;
+      const last = builder.n - 1;
+      if (last >= 0 && builder.indices[last] === index) {
         builder.ys[last] = (builder.ys[last] ?? 0) + heap.committedKb;
         builder.reserved[last] = (builder.reserved[last] ?? 0) + (heap.reservedKb ?? Number.NaN);
         continue;
       }
-      builder.xs.push(x);
-      builder.ys.push(heap.committedKb);
-      builder.reserved.push(heap.reservedKb ?? Number.NaN);
-      builder.indices.push(index);
+      const at = builder.n++;
+      builder.xs[at] = x;
+      builder.ys[at] = heap.committedKb;
+      builder.reserved[at] = heap.reservedKb ?? Number.NaN;
+      builder.indices[at] = index;
     }
     totalXs.push(x);
     totalYs.push(sample.totalCommittedKb ?? total);
@@ -110,16 +122,20 @@ export function analyzeHeapTrend(
   const lastSample = samples[lastIndex];
   const series: HeapTrendSeries[] = [];
   for (const builder of builders.values()) {
-    const s = stats(builder.xs, builder.ys);
+    const n = builder.n;
+    const xs = builder.xs.subarray(0, n);
+    const ys = builder.ys.subarray(0, n);
+    const reserved = builder.reserved.subarray(0, n);
+    const s = stats(xs, ys, n);
     const failed = failedConditions(s, rule);
     const first = builder.indices[0] ?? 0;
-    const last = builder.indices[builder.indices.length - 1] ?? 0;
+    const last = builder.indices[n - 1] ?? 0;
     let gaps = 0;
-    for (let i = 1; i < builder.indices.length; i++) {
+    for (let i = 1; i < n; i++) {
       if ((builder.indices[i] ?? 0) - (builder.indices[i - 1] ?? 0) > 1) gaps++;
     }
     let maxKb = 0;
-    for (const y of builder.ys) if (y > maxKb) maxKb = y;
+    for (const y of ys) if (y > maxKb) maxKb = y;
     const entry: HeapTrendSeries = {
       id: builder.id,
       ...s,
@@ -133,10 +149,10 @@ export function analyzeHeapTrend(
       disappeared: last < lastIndex,
       maxKb,
     };
-    if (builder.reserved.every((v) => !Number.isNaN(v))) {
-      entry.reservedFirstKb = builder.reserved[0] ?? 0;
-      entry.reservedLastKb = builder.reserved[builder.reserved.length - 1] ?? 0;
-      entry.reservedSlopeKbPerMin = round(fitLine(builder.xs, builder.reserved).slope);
+    if (reserved.every((v) => !Number.isNaN(v))) {
+      entry.reservedFirstKb = reserved[0] ?? 0;
+      entry.reservedLastKb = reserved[n - 1] ?? 0;
+      entry.reservedSlopeKbPerMin = round(fitLine(xs, reserved, n).slope);
     }
     if (options.limitKb !== undefined) {
       entry.minutesToLimit = minutesToLimit(options.limitKb, total.lastKb, entry.slopeKbPerMin);

@@ -182,14 +182,16 @@ export type InspectedDump = InspectedDumpOk | InspectedDumpFailed;
 export type InspectDumpOptions = ProcessOptions;
 
 /**
- * One dump as the `inspect --json` object: processDump() then inspectJson(). Stacks are walked
- * only when `threads` asks (`all` or `exception`); a bad file gives `ok: false`, never a throw.
+ * One dump as the `inspect --json` object: processDump() then inspectJson(). Like the CLI's
+ * `inspect`, every thread's stack is walked unless `threads` says otherwise (`'exception'`: the
+ * crashing thread only; `'none'`: the streams only, fastest). A bad file gives `ok: false`,
+ * never a throw.
  */
 export async function inspectDump(
   path: string,
   options: InspectDumpOptions = {},
 ): Promise<InspectedDump> {
-  return inspectJson(await processDump(path, { threads: 'none', ...options }));
+  return inspectJson(await processDump(path, { threads: 'all', ...options }));
 }
 
 /** The processor's result as the records.md object. */

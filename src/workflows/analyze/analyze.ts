@@ -26,6 +26,8 @@ import { builtinSymbolizer } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
+import { OptionsCheck } from '../check-options.js';
+import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -107,6 +109,20 @@ export interface AnalyzeResult {
 }
 
 export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  new OptionsCheck('analyzeDumps', options)
+    .texts('inputs')
+    .text('outDir')
+    .oneOf('engine', ['auto', ...DIALECT_NAMES, 'builtin'], true)
+    .optionalCount('jobs')
+    .optionalMs('timeoutMs')
+    .optionalText('symbolPath')
+    .texts('imagePaths', true)
+    .texts('extensions', true)
+    .texts('skipModules', true)
+    .optionalText('recordDir')
+    .optionalBoolean('resume')
+    .optionalFunction('onEvent')
+    .optionalSignal();
   const started = performance.now();
   const emit = (event: AnalyzeEvent) => options.onEvent?.(event);
   const choice = chooseEngine(options.engine ?? 'auto', options.env ?? process.env, {

@@ -84,8 +84,10 @@ export async function waitForCpu(
     if (after === null) return null;
     const percent = cpuPercent(before, after, source.cores, trigger.perCore);
     const met = cpuMet(trigger, percent);
-    // The condition is known over the whole interval just measured: it began holding at its start.
-    if (met) heldSince ??= before.atMs;
+    // Counted from the end of the first interval found above (below) the threshold, not its
+    // start: that interval may have crossed only part way through, and the dump must not come
+    // before the condition has held -s seconds ("not before"; at most one interval after).
+    if (met) heldSince ??= after.atMs;
     else heldSince = null;
     const heldMs = heldSince === null ? 0 : after.atMs - heldSince;
     options.onReading?.({ percent, heldMs, met });

@@ -357,6 +357,14 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
       result = await dumpProcess({
         ...options,
         target: { pid },
+        // Triggered dumps go straight to the attach: the process was found when watching began.
+        ...(firing === null ? {} : { resolved: proc }),
+        // …and skip an estimate that would run a second debugger before it (winedbg `info
+        // maps`): under load it cost 0.2–1 s between the firing and the attach. An estimate
+        // taken once attached (cdb `!address -summary`) does not delay the attach and stays.
+        ...(firing !== null && getDialect(options.engine).abilities.sizeEstimate === 'info-maps'
+          ? { estimate: false }
+          : {}),
         numbered: count > 1 || options.numbered === true,
         onEvent: (event) => {
           if (event.type === 'attached') attachStartedAt = performance.now() - event.ms;

@@ -20,6 +20,7 @@ import {
   lookupOptionsFor,
   resolveProcess,
   type LookupOptions,
+  type ProcessInfo,
 } from '../process-lookup.js';
 import {
   ensureOutDir,
@@ -32,6 +33,8 @@ import {
 import { snapshotDumpName } from './dump-name.js';
 import { explainTargetFailure, translateStartError } from './target-errors.js';
 import { verifyDump } from './verify-dump.js';
+import { OptionsCheck } from '../check-options.js';
+import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 export interface DumpOptions {
   engine: DialectName;
@@ -51,6 +54,8 @@ export interface DumpOptions {
   startTimeoutMs?: number;
   dumpTimeoutMs?: number;
   recordPath?: string;
+  /** The process, already resolved (a trigger's series): no second listing before the dump. */
+  resolved?: ProcessInfo;
   /** Process listing override (tests; the cdb emulator has no tasklist). */
   list?: LookupOptions['list'];
   /** The clock for the file name (tests). */
@@ -131,6 +136,14 @@ export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
 }
 
 export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
+  new OptionsCheck('dumpProcess', options)
+    .oneOf('engine', DIALECT_NAMES)
+    .must('target', (t) => t !== null && typeof t === 'object', 'a target ({ pid } or { name })')
+    .text('outDir')
+    .oneOf('kind', ['full', 'mini'], true)
+    .optionalMs('dumpTimeoutMs')
+    .optionalFunction('onEvent')
+    .optionalSignal();
   const emit = (event: DumpEvent) => options.onEvent?.(event);
   const kind = options.kind ?? 'full';
   const totalStart = performance.now();
@@ -139,10 +152,15 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     ...lookupOptionsFor(options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const proc = await resolveProcess(
-    'pid' in options.target ? { pid: options.target.pid } : { name: options.target.name },
-    lookup,
-  );
+  const proc =
+    options.resolved !== undefined &&
+    'pid' in options.target &&
+    options.resolved.pid === options.target.pid
+      ? options.resolved
+      : await resolveProcess(
+          'pid' in options.target ? { pid: options.target.pid } : { name: options.target.name },
+          lookup,
+        );
   emit({ type: 'resolved', pid: proc.pid, name: proc.name });
   await ensureOutDir(options.outDir);
 

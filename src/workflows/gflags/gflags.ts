@@ -2,7 +2,6 @@
 // stack-trace database on or off (`gflags /i IMAGE +ust` / `-ust`). Windows only; needs an
 // elevated prompt (it writes HKLM\…\Image File Execution Options).
 import { basename } from 'node:path';
-import { execa } from 'execa';
 import { CommandFailedError, UsageError } from '../../errors.js';
 import { locateWindowsTool, type ToolLookup } from '../windows-tools.js';
 import { parseGflagsImageOutput, type GflagsImageSettings } from '../../parsers/gflags-output.js';
@@ -43,6 +42,9 @@ export function imageFileName(image: string): string {
 
 async function runGflags(args: string[], options: GflagsOptions): Promise<GflagsResult> {
   const file = options.gflagsPath ?? locateWindowsTool('gflags', options);
+  // Loaded here, not at the top: execa is ~100 modules that `--help` and the dump readers
+  // never need (bench/cli-start.ts).
+  const { execa } = await import('execa');
   const result = await execa(file, args, {
     reject: false,
     timeout: options.timeoutMs ?? 30_000,

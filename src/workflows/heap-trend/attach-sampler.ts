@@ -7,7 +7,9 @@ import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
+import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
+import { categoriesFromAddressSummary } from './memory-categories.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 import {
   TargetGoneError,
@@ -71,12 +73,28 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       }
       const warnings: string[] = [];
       let output: string;
+      let categories: HeapTrendSampleHeap[] | undefined;
       try {
         const result = await session.execute(command, {
           ...(signal === undefined ? {} : { signal }),
         });
         output = result.output;
         if (result.truncated) warnings.push(`${command} output was truncated`);
+        const categoriesCommand =
+          sampling?.style === 'attach-per-sample' ? sampling.categoriesCommand : undefined;
+        if (categoriesCommand !== undefined) {
+          const reply = await session.execute(categoriesCommand, {
+            ...(signal === undefined ? {} : { signal }),
+          });
+          const summary = parseAddressSummary(reply.output);
+          if (summary.usage.length > 0) categories = categoriesFromAddressSummary(summary);
+          else {
+            const said = reply.output.trim().split('\n')[0] ?? '';
+            warnings.push(
+              `${categoriesCommand} gave no usage table${said === '' ? '' : ` (${said})`}`,
+            );
+          }
+        }
       } finally {
         const end = await session.close();
         if (end.forced)
@@ -102,7 +120,12 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
           committedKb: committed,
         });
       }
-      return { heaps, suspendedMs, warnings };
+      return {
+        heaps,
+        suspendedMs,
+        warnings,
+        ...(categories === undefined ? {} : { categories }),
+      };
     },
     async close(): Promise<void> {
       // Nothing stays open between samples.

@@ -5,6 +5,7 @@ import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
+import { categorizeListedRegions } from './memory-categories.js';
 import { groupPrivateRegions, RegionIdTracker } from './region-groups.js';
 import {
   TargetGoneError,
@@ -72,7 +73,9 @@ export async function createBareSessionSampler(
           `${command} listed no private memory: the target has probably exited`,
         );
       }
-      return { heaps, suspendedMs: 0, warnings };
+      // The same listing, by category (image, mapped, private data): no second query.
+      const categories = categorizeListedRegions(maps.regions);
+      return { heaps, categories, suspendedMs: 0, warnings };
     },
     async close(): Promise<void> {
       await session.close().catch(() => session.kill());

@@ -15,6 +15,8 @@ import {
   MEM_RESERVE,
   type MemoryRegion,
 } from '../../minidump/streams/memory-info-list.js';
+import type { MemoryRegion as ListedRegion } from '../../engine/dialects/index.js';
+import type { AddressSummaryRecord } from '../../parsers/address-summary.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 
 export type MemoryCategory = 'image' | 'mapped' | 'heap' | 'stack' | 'private data';
@@ -70,5 +72,59 @@ export function categorizeRegions(
     id,
     committedKb: (committed.get(id) ?? 0) / 1024,
     reservedKb: ((committed.get(id) ?? 0) + (reserved.get(id) ?? 0)) / 1024,
+  }));
+}
+
+/**
+ * The categories a region listing taken from outside can tell apart (winedbg `info maps`: state,
+ * type image/mapped/private, no heap list and no threads): image, mapped, private data. Heaps and
+ * stacks are inside private data; the report's view says so.
+ */
+export function categorizeListedRegions(regions: readonly ListedRegion[]): HeapTrendSampleHeap[] {
+  const committed = new Map<MemoryCategory, number>();
+  const total = new Map<MemoryCategory, number>();
+  for (const region of regions) {
+    if (region.state !== 'commit' && region.state !== 'reserve') continue;
+    const category: MemoryCategory =
+      region.type === 'image' ? 'image' : region.type === 'mapped' ? 'mapped' : 'private data';
+    total.set(category, (total.get(category) ?? 0) + region.size);
+    if (region.state === 'commit') {
+      committed.set(category, (committed.get(category) ?? 0) + region.size);
+    }
+  }
+  return (['image', 'mapped', 'private data'] as const).map((id) => ({
+    id,
+    committedKb: (committed.get(id) ?? 0) / 1024,
+    reservedKb: (total.get(id) ?? 0) / 1024,
+  }));
+}
+
+// `!address -summary` usage names, current and old layouts (test/fixtures/transcripts/misc/
+// address-summary-*.txt): Heap, Heap64, PageHeap, RegionUsageHeap…
+const USAGE_CATEGORY: [RegExp, MemoryCategory | null][] = [
+  [/^(?:Free|RegionUsageFree)$/i, null],
+  [/^(?:Image|RegionUsageImage)$/i, 'image'],
+  [/^(?:MappedFile|RegionUsageMappedFile)$/i, 'mapped'],
+  [/^(?:(?:Page)?Heap(?:32|64)?|RegionUsage(?:Page)?Heap)$/i, 'heap'],
+  [/^(?:Stack(?:32|64)?|RegionUsageStack)$/i, 'stack'],
+];
+
+/**
+ * Categories from `!address -summary`'s usage table. Its sizes are busy sizes (reserved and
+ * committed together, as ext.dll prints them), so they go in both `committedKb` and `reservedKb`;
+ * `<unknown>` (VirtualAlloc'd memory, the GC heap), TEB, PEB and Other are private data.
+ */
+export function categoriesFromAddressSummary(record: AddressSummaryRecord): HeapTrendSampleHeap[] {
+  const bytes = new Map<MemoryCategory, number>();
+  for (const row of record.usage) {
+    const hit = USAGE_CATEGORY.find(([re]) => re.test(row.name));
+    const category = hit === undefined ? 'private data' : hit[1];
+    if (category === null) continue;
+    bytes.set(category, (bytes.get(category) ?? 0) + row.totalSize);
+  }
+  return MEMORY_CATEGORIES.map((id) => ({
+    id,
+    committedKb: (bytes.get(id) ?? 0) / 1024,
+    reservedKb: (bytes.get(id) ?? 0) / 1024,
   }));
 }

@@ -35,6 +35,7 @@ import { createClrDumpSampler, type ClrDumpSampler } from './clr-dump-sampler.js
 import type { DebuggerCommandFactory, HeapSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
+import { OptionsCheck } from '../check-options.js';
 
 export interface HeapTrendUmdhOptions {
   /** Snapshot every N samples (plus the first sample and the end of the run). Default 5. */
@@ -102,6 +103,16 @@ export interface HeapTrendResult {
 }
 
 export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrendResult> {
+  new OptionsCheck('runHeapTrend', options)
+    .optionalCount('pid', 0)
+    .must('pid', (pid) => pid !== undefined, 'a process id')
+    .text('outDir')
+    .optionalMs('intervalMs')
+    .must('intervalMs', (ms) => ms !== undefined, 'a positive number of milliseconds')
+    .optionalCount('samples')
+    .optionalMs('durationMs')
+    .optionalFunction('onProgress')
+    .optionalSignal();
   const { signal } = options;
   if (options.samples === undefined && options.durationMs === undefined && signal === undefined) {
     throw new UsageError('runHeapTrend needs samples, durationMs or a signal to stop it');

@@ -112,6 +112,7 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     engine: sampler.engine,
     warnings: reading.warnings,
     ...(reading.clrTypes === undefined ? {} : { clrTypes: reading.clrTypes }),
+    ...(reading.categories === undefined ? {} : { categories: reading.categories }),
     ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
   };
 }

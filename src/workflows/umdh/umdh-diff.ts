@@ -14,6 +14,7 @@ import {
   type UmdhTrend,
   type UmdhTrendRule,
 } from '../../report/heap-trend/umdh-trend.js';
+import { OptionsCheck } from '../check-options.js';
 
 const SNIFF_BYTES = 1024 * 1024;
 
@@ -63,6 +64,7 @@ export interface UmdhDiffOptions {
 }
 
 export async function runUmdhDiff(options: UmdhDiffOptions): Promise<UmdhTrend> {
+  new OptionsCheck('runUmdhDiff', options).texts('files').optionalCount('top').optionalSignal();
   const files = options.files;
   if (files.length === 0) throw new UsageError('umdh-diff needs snapshot files');
   const kinds: UmdhFileKind[] = [];

@@ -2,7 +2,6 @@
 // the process's stack-trace database, so the image must have run with +ust since it started;
 // checkUserStackTraces() asks gflags first and says what to do when it is off.
 import { stat } from 'node:fs/promises';
-import { execa } from 'execa';
 import { CommandFailedError, TargetError } from '../../errors.js';
 import { queryImageFlags, type GflagsOptions } from '../gflags/gflags.js';
 import { locateWindowsTool, type ToolLookup } from '../windows-tools.js';
@@ -34,6 +33,9 @@ export async function takeUmdhSnapshot(
   const time = new Date().toISOString();
   const began = performance.now();
   const args = [`-p:${pid}`, `-f:${file}`];
+  // Loaded here, not at the top: execa is ~100 modules that `--help` and the dump readers
+  // never need (bench/cli-start.ts).
+  const { execa } = await import('execa');
   const result = await execa(umdh, args, {
     reject: false,
     env,

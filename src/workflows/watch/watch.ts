@@ -28,6 +28,8 @@ import { SosLoader } from './sos-loader.js';
 import { buildSummary, writeSummary } from './watch-summary.js';
 import { resolveWatchTarget, type WatchedProcess, type WatchTargetSpec } from './watch-target.js';
 import type { WatchEndReason, WatchExceptionLine, WatchSummary } from './watch-records.js';
+import { OptionsCheck } from '../check-options.js';
+import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 export type { WatchTargetSpec } from './watch-target.js';
 
@@ -112,6 +114,22 @@ function checkOptions(options: WatchOptions): void {
 }
 
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
+  new OptionsCheck('watch', options)
+    .oneOf('engine', DIALECT_NAMES)
+    .must(
+      'target',
+      (t) => t !== null && typeof t === 'object',
+      'a target ({ pid }, { name } or { launch })',
+    )
+    .text('outDir')
+    .optionalCount('maxDumps')
+    .optionalCount('skip', 0)
+    .optionalMs('durationMs')
+    .oneOf('dumpKind', ['full', 'mini'], true)
+    .texts('include', true)
+    .texts('exclude', true)
+    .optionalFunction('onEvent')
+    .optionalSignal();
   checkOptions(options);
   const emit = (event: WatchEvent) => options.onEvent?.(event);
   const selection = selectionOf(options);

@@ -93,6 +93,8 @@ export const cdbDialect: Dialect = {
     source: 'heap',
     // Every NT heap and segment heap with its reserved and committed sizes.
     command: () => '!heap -s -h 0',
+    // Memory by category in the same attach (ext.dll's usage table).
+    categoriesCommand: '!address -summary',
   },
 
   locateBinary: locateCdb,

@@ -1,6 +1,5 @@
 // How cdb's platform (Windows) lists processes: `tasklist /fo csv /nh`, read here. cdb under Wine
 // (a Linux host, no tasklist) lists the prefix's processes through Wine (wine-host-list.ts).
-import { execa } from 'execa';
 import { findOnPath } from '../winedbg/find-on-path.js';
 import { TargetError } from '../../../errors.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
@@ -83,6 +82,9 @@ export async function listCdbHostProcesses(
 
 /** Every process tasklist shows, in listing order. */
 export async function listTasklistProcesses(options: ProcessListOptions): Promise<ProcessInfo[]> {
+  // Loaded here, not at the top: execa is ~100 modules that `--help` and the dump readers
+  // never need (bench/cli-start.ts).
+  const { execa } = await import('execa');
   const result = await execa('tasklist', ['/fo', 'csv', '/nh'], {
     env: options.env ?? process.env,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -110,6 +110,8 @@ export type HeapSampling =
       /** Per-heap figures (the reply is a heap summary). */
       readonly source: 'heap';
       command(pid: number): string;
+      /** A second command in the same attach whose reply is `!address -summary` (categories). */
+      readonly categoriesCommand?: string;
     }
   | {
       readonly style: 'bare-session';

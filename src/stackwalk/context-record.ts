@@ -1,0 +1,62 @@
+// CONTEXT records sitting on the stack. When Windows dispatches an exception it copies the
+// faulting thread's registers into a CONTEXT on the stack (KiUserExceptionDispatcher's frame),
+// and so do RtlCaptureContext / RaiseException callers. A scan that meets one takes its saved
+// instruction pointer (and on x64 the home slots) for return addresses and its saved registers
+// for frames; recognised, the record is better than any scan: it holds the interrupted frame's
+// exact registers, so the walk continues from them (Breakpad only scans past it). Layouts from
+// winnt.h: AMD64 CONTEXT: ContextFlags at 0x30, SegCs 0x38, SegSs 0x42, Rsp 0x98, Rip 0xf8,
+// 16-byte aligned; x86 CONTEXT: ContextFlags at 0, SegCs 0xbc, Esp 0xc4, SegSs 0xc8, Eip 0xb8.
+import { parseContext } from './context.js';
+import type { RegisterSet, StackArch } from './types.js';
+import type { WalkMemory } from './walk-memory.js';
+
+const CONTEXT_AMD64 = 0x100000;
+const CONTEXT_I386 = 0x10000;
+/** CONTROL | INTEGER | SEGMENTS | FLOATING_POINT | DEBUG_REGISTERS (| EXTENDED on x86) | XSTATE. */
+const AMD64_PARTS = 0x1f | 0x40;
+const I386_PARTS = 0x3f | 0x40;
+/** User-mode code and stack selectors: x64 0x33 / 0x2b; x86 0x1b / 0x23 (0x23 / 0x2b in WOW64). */
+const AMD64_CS = new Set([0x33]);
+const AMD64_SS = new Set([0x2b]);
+const X86_CS = new Set([0x1b, 0x23]);
+const X86_SS = new Set([0x23, 0x2b]);
+
+/** How far below a scanned word the record may start (its instruction pointer or home slots). */
+const LOOK_BACK = { amd64: 0x100, x86: 0xc0 } as const;
+
+/**
+ * The registers of a CONTEXT record that holds the stack word at `slot`, or null. A record
+ * counts only when its flags and segment selectors are those of a user-mode CONTEXT and its own
+ * stack pointer lies above the record, inside the stack: the caller still checks the
+ * instruction pointer lies in a module.
+ */
+export async function contextRecordAround(
+  slot: bigint,
+  arch: StackArch,
+  memory: WalkMemory,
+  stackHigh: bigint | undefined,
+): Promise<RegisterSet | null> {
+  const x64 = arch === 'amd64';
+  const align = x64 ? 16n : 4n;
+  const size = x64 ? 0x100 : 0xcc;
+  const lowest = slot - BigInt(LOOK_BACK[arch]);
+  for (let start = slot - (slot % align); start >= lowest && start >= 0n; start -= align) {
+    const bytes = await memory.bytes(start, size);
+    if (bytes === null) continue;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const flags = view.getUint32(x64 ? 0x30 : 0, true);
+    const kind = x64 ? CONTEXT_AMD64 : CONTEXT_I386;
+    if ((flags & kind) === 0 || (flags & ~(kind | (x64 ? AMD64_PARTS : I386_PARTS))) !== 0) {
+      continue;
+    }
+    const cs = view.getUint16(x64 ? 0x38 : 0xbc, true);
+    const ss = view.getUint16(x64 ? 0x42 : 0xc8, true);
+    if (!(x64 ? AMD64_CS : X86_CS).has(cs) || !(x64 ? AMD64_SS : X86_SS).has(ss)) continue;
+    const registers = parseContext(bytes, arch);
+    if (registers === null) continue;
+    const sp = registers[x64 ? 'rsp' : 'esp'] ?? 0n;
+    if (sp <= start || (stackHigh !== undefined && sp >= stackHigh)) continue;
+    return registers;
+  }
+  return null;
+}
