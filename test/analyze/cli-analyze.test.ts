@@ -1,7 +1,7 @@
 // `cdb-harness analyze` as a user types it: the README's command on examples/dumps, --json,
 // exit codes, usage errors, and --help that teaches by example.
 import { expect } from 'chai';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProgram, main } from '../../src/cli/main.js';
 import { validate } from '../../src/report/schemas.js';
@@ -38,14 +38,36 @@ describe('cdb-harness analyze (CLI)', function () {
 
   it('triages examples/dumps with the builtin engine and says what it found and where', async () => {
     const out = tempDir('cli');
-    const { code, stdout, stderr } = await run([EXAMPLES, '--engine', 'builtin', '--out', out]);
+    // The README's main job: the example symbol store holds symcrash's image and PDB.
+    const store = join(EXAMPLES, '..', 'symbols');
+    const { code, stdout, stderr } = await run([
+      EXAMPLES,
+      '--engine',
+      'builtin',
+      '--symbol-path',
+      store,
+      '--image-path',
+      store,
+      '--out',
+      out,
+    ]);
     expect(code).to.equal(0);
     expect(stderr).to.include('engine: builtin');
-    expect(stdout).to.match(/^5 dumps analysed in [\d.]+ s: 5 ok, 0 failed, 0 quarantined$/m);
+    expect(stdout).to.match(/^6 dumps analysed in [\d.]+ s: 6 ok, 0 failed, 0 quarantined$/m);
     expect(stdout).to.match(
-      /^top exception: 0xc0000005 Access violation writing 0x10 \(2 dumps\)$/m,
+      /^top exception: 0xc0000005 Access violation writing 0x10 \(3 dumps\)$/m,
     );
-    expect(stdout).to.match(/^buckets \(4, algorithm cdbh-sig-2\):$/m);
+    expect(stdout).to.match(/^buckets \(5, algorithm cdbh-sig-2\+names\):$/m);
+    // symcrash walks by its image's unwind data and names each frame from its PDB.
+    expect(stdout).to.match(
+      /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main$/m,
+    );
+    const records = readFileSync(join(out, 'records.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { file: string; frames: { trust?: string }[] });
+    const symcrash = records.find((r) => r.file.endsWith('symcrash.dmp'));
+    expect(symcrash?.frames.slice(1, 3).map((f) => f.trust)).to.deep.equal(['cfi', 'cfi']);
     // The walked stack gives the bucket several frames, not just the faulting one.
     expect(stdout).to.match(
       /^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x[0-9a-f]+ \| av\+0x[0-9a-f]+ \| \S+$/m,
@@ -59,7 +81,7 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(code).to.equal(0);
     const summary = JSON.parse(stdout) as AnalyzeSummary;
     expect(validate('analyzeSummary', summary).errors).to.deep.equal([]);
-    expect(summary).to.include({ dumps: 5, ok: 5 });
+    expect(summary).to.include({ dumps: 6, ok: 6 });
   });
 
   it('exits 4 when some inputs are not dumps, and still reports the good ones', async () => {

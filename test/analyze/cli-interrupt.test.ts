@@ -1,6 +1,6 @@
 // Ctrl-C during `cdb-harness analyze` with a real debugger: the CLI's SIGINT handler aborts the
 // run, winedbg sessions in flight are ended, every record written is complete, the summary says
-// "interrupted", and the exit code is 130.
+// "interrupted", the last line says how --resume continues, and the exit code is 130.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -50,5 +50,9 @@ describe('cdb-harness analyze interrupted by Ctrl-C', function () {
     expect(records.length).to.be.within(1, 5);
     for (const r of records) expect(r.ok, JSON.stringify(r.error)).to.equal(true);
     expect(readSummary(out)).to.include({ interrupted: true, dumps: records.length });
+    // It says how to continue: the same inputs and --out, with --resume.
+    expect(stderr).to.include(
+      `interrupted: to continue, run: cdb-harness analyze ${input} --out ${out} --resume`,
+    );
   });
 });

@@ -80,11 +80,12 @@ describe('cdb-harness inspect', function () {
     expect(stdout).to.match(/^ {2}modules {3}\d+ \(0 with debug ids, \d+ without\)/m);
   });
 
-  it('exits 1 when every file fails, and still reports each one', async function () {
-    const { code, stdout } = await run(bogus, join(dumpDir(), 'missing.dmp'));
+  it('exits 1 when every file fails, and reports each one on stderr with the error prefix', async function () {
+    const { code, stdout, stderr } = await run(bogus, join(dumpDir(), 'missing.dmp'));
     expect(code).to.equal(1);
-    expect(stdout).to.contain('not-a-dump.dmp: NOT READABLE (BAD_DUMP)');
-    expect(stdout).to.contain('missing.dmp: NOT READABLE (IO)');
+    expect(stderr).to.match(/^cdb-harness: .*not-a-dump\.dmp: not readable \(BAD_DUMP\): /m);
+    expect(stderr).to.match(/^cdb-harness: .*missing\.dmp: not readable \(IO\): /m);
+    expect(stdout).to.not.contain('not-a-dump.dmp');
   });
 
   it('exits 2 with no file, and --help shows examples', async function () {

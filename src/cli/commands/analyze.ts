@@ -232,7 +232,9 @@ export async function runAnalyze(
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      process.stderr.write('\ninterrupted: finishing records in flight, writing the summary…\n');
+      process.stderr.write(
+        `\ninterrupted: finishing records in flight, writing the summary… (again: stop now)\n`,
+      );
       controller.abort();
     } else {
       process.exit(ExitCode.Interrupted);
@@ -277,7 +279,12 @@ export async function runAnalyze(
       );
     }
     const code = finish(result.summary, result.files, options, result.durationMs);
-    return result.interrupted ? ExitCode.Interrupted : code;
+    if (result.interrupted) {
+      // What was recorded stays; the same command with --resume skips it and does the rest.
+      process.stderr.write(`interrupted: ${resumeHint(paths, outDir)}\n`);
+      return ExitCode.Interrupted;
+    }
+    return code;
   } finally {
     progress.end();
     process.off('SIGINT', onSigint);
@@ -303,9 +310,18 @@ function finish(
   return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
+/** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */
+export function resumeHint(paths: readonly string[], outDir: string): string {
+  const quote = (arg: string) =>
+    /^[\w./:@%+=,-]+$/.test(arg) ? arg : `"${arg.replace(/(["\\$`])/g, '\\$1')}"`;
+  return `to continue, run: cdb-harness analyze ${paths.map(quote).join(' ')} --out ${quote(outDir)} --resume`;
+}
+
 /** Stderr progress: a redrawn line on a TTY; elsewhere a plain line every 5 s or 10 %. */
 export class ProgressPrinter {
-  private readonly tty = process.stderr.isTTY;
+  // A terminal that can redraw a line: not a pipe, and not TERM=dumb (Emacs shells, CI logs
+  // that record a tty), where `\r\x1b[2K` would print as garbage.
+  private readonly tty = process.stderr.isTTY && process.env['TERM'] !== 'dumb';
   private started = performance.now();
   private ok = 0;
   private failed = 0;
@@ -329,7 +345,9 @@ export class ProgressPrinter {
       case 'start':
         this.started = performance.now();
         if (this.enabled)
-          process.stderr.write(`analysing ${event.total} files into ${event.outDir}\n`);
+          process.stderr.write(
+            `analysing ${event.total} ${event.total === 1 ? 'file' : 'files'} into ${event.outDir}\n`,
+          );
         return;
       case 'retry':
         this.clear();

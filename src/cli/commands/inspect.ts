@@ -134,10 +134,14 @@ export async function runInspect(
         process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
       }
       dumps.push(dump);
-      if (options.json !== true)
+      if (!dump.ok) {
+        // An error, so stderr with the prefix every error line has (the JSON still carries it).
+        process.stderr.write(`${ERROR_PREFIX}${failureText(dump)}\n`);
+      } else if (options.json !== true) {
         process.stdout.write(
           `${formatText(dump, options.verbose === true, options.brief === true)}\n`,
         );
+      }
     }
   } finally {
     await symbolizer?.close();
@@ -171,6 +175,14 @@ function pathOption(path: string | undefined): { symbolPath?: string } {
   return path === undefined ? {} : { symbolPath: path };
 }
 
+/** `crash.dmp: not readable (BAD_DUMP): not a minidump …`, then its warnings, indented. */
+export function failureText(dump: Extract<InspectedDump, { ok: false }>): string {
+  return [
+    `${dump.file}: not readable (${dump.error.code}): ${dump.error.message}`,
+    ...dump.warnings.map((w) => `  warning: ${w}`),
+  ].join('\n');
+}
+
 /** The readable triage block for one dump. */
 export function formatText(dump: InspectedDump, verbose = false, brief = false): string {
   if (!dump.ok) {
@@ -202,12 +214,9 @@ export function formatText(dump: InspectedDump, verbose = false, brief = false):
     row('exception', `${ex.code} ${ex.name}`);
     const where =
       ex.module === undefined
-        ? 'outside any loaded module'
-        : `${ex.module}+${ex.moduleOffset ?? '0x0'}`;
-    row(
-      '',
-      `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address} in ${where}`,
-    );
+        ? ', outside any loaded module'
+        : ` in ${ex.module}+${ex.moduleOffset ?? '0x0'}`;
+    row('', `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address}${where}`);
     if (ex.parameters.length > 0) row('', `parameters ${ex.parameters.join(' ')}`);
     const clrEx = ex.clr;
     if (clrEx?.hresult !== undefined) {
@@ -295,8 +304,28 @@ function describeProcess(dump: InspectedDumpOk): string {
   const p = dump.process;
   const parts = [p.name ?? '(main module unknown)'];
   if (p.pid !== undefined) parts.push(`pid ${p.pid} (0x${p.pid.toString(16)})`);
-  if (p.uptimeSeconds !== undefined) parts.push(`up ${p.uptimeSeconds} s`);
+  if (p.uptimeSeconds !== undefined) parts.push(`up ${formatUptime(p.uptimeSeconds)}`);
   return parts.join(', ');
+}
+
+/** 0 → `less than 1 s`, 75 → `1 min 15 s`, 93784 → `1 d 2 h 3 min` (the dump's whole seconds). */
+export function formatUptime(seconds: number): string {
+  if (seconds < 1) return 'less than 1 s';
+  const units: [number, string][] = [
+    [86_400, 'd'],
+    [3600, 'h'],
+    [60, 'min'],
+    [1, 's'],
+  ];
+  const parts: string[] = [];
+  let rest = Math.floor(seconds);
+  for (const [size, name] of units) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${name}`);
+      rest %= size;
+    }
+  }
+  return parts.slice(0, 3).join(' ');
 }
 
 function formatBytes(bytes: number): string {
