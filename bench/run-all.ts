@@ -44,6 +44,9 @@ const PLANS: Record<string, BenchPlan> = {
     quick: ['--repeat', '2', '--runs', '1', '--breakpad', process.env['BREAKPAD_STACKWALK'] ?? ''],
     full: ['--breakpad', process.env['BREAKPAD_STACKWALK'] ?? ''],
   },
+  'queue-throughput.ts': {
+    quick: ['--dumps', '300', '--rounds', '1', '--workers', '1,2', '--big', '0'],
+  },
   'umdh-diff.ts': { quick: ['--snapshots', '5', '--stacks', '5000'] },
   'watch-suspension.ts': { quick: ['2'], needsWine: true },
 };

@@ -46,6 +46,17 @@ export class Collector {
     return true;
   }
 
+  /**
+   * A job's result as BullMQ's `completed` event carries it (no round trip to Redis): the common
+   * road, one event per job.
+   */
+  async completed(jobId: string, record: AnalyzeDumpRecord): Promise<void> {
+    const entry = this.pending.get(jobId);
+    if (entry === undefined || this.busy.has(jobId)) return;
+    this.pending.delete(jobId);
+    for (const file of entry.files) await this.hooks.write({ ...record, file });
+  }
+
   /** A job said (by an event or a sweep) to be finished: its records, if it really is. */
   async settle(jobId: string): Promise<void> {
     const entry = this.pending.get(jobId);

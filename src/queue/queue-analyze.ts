@@ -60,6 +60,8 @@ export interface QueueAnalyzeOptions {
 
 /** Hashing reads files (or URLs) several at a time: I/O bound, not CPU bound. */
 const HASH_PARALLEL = 8;
+/** Jobs go to Redis in groups of about this many while the inputs are being hashed. */
+const ADD_EVERY = 64;
 
 export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise<AnalyzeResult> {
   const started = performance.now();
@@ -155,22 +157,16 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
       }),
   });
   let wake: () => void = () => undefined;
-  events.on(
-    'completed',
-    ({ jobId }) =>
-      void collector
-        .settle(jobId)
-        .catch(onRedisError)
-        .finally(() => wake()),
-  );
-  events.on(
-    'failed',
-    ({ jobId }) =>
-      void collector
-        .settle(jobId)
-        .catch(onRedisError)
-        .finally(() => wake()),
-  );
+  const settled = (work: Promise<void>) => void work.catch(onRedisError).finally(() => wake());
+  events.on('completed', ({ jobId, returnvalue }) => {
+    const record = returnvalue as unknown;
+    settled(
+      typeof record === 'object' && record !== null
+        ? collector.completed(jobId, record as AnalyzeDumpRecord)
+        : collector.settle(jobId),
+    );
+  });
+  events.on('failed', ({ jobId }) => settled(collector.settle(jobId)));
 
   const seen = new Set<string>();
   const sizes = new Map<string, number>();
@@ -178,6 +174,11 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     total += inputs.length;
     const jobs = new Map<string, QueueJobData>();
     for (let at = 0; at < inputs.length; at += HASH_PARALLEL) {
+      // Added as they are hashed, not after the last: workers start while the rest is read.
+      if (jobs.size >= ADD_EVERY) {
+        await enqueueJobs(queue, jobs);
+        jobs.clear();
+      }
       const batch = inputs.slice(at, at + HASH_PARALLEL);
       const hashed = await Promise.all(
         batch.map((file) =>
