@@ -61,6 +61,9 @@ export function managedMarkdown(report: HeapTrendReport): string[] {
   if (report.categories !== undefined) {
     lines.push(...secondaryMarkdown('Memory by category', report.categories));
   }
+  if (report.clrGenerations !== undefined) {
+    lines.push(...secondaryMarkdown('.NET GC generations', report.clrGenerations));
+  }
   if (report.clrTypes !== undefined) {
     lines.push(...secondaryMarkdown('.NET types', report.clrTypes));
   }
@@ -149,7 +152,7 @@ function secondaryHtml(
   return (
     `<h2>${esc(title)} (${suspects} suspect${suspects === 1 ? '' : 's'} of ${block.seriesCount})</h2>` +
     `<p class="rule">${esc(block.rule)}</p>` +
-    `<table id="${types ? 'clr-types' : 'categories'}"><thead><tr><th>#</th><th class="id">${unitOf(block.kind)}</th><th>suspect</th><th>first</th><th>last</th><th>growth</th>` +
+    `<table id="${types ? 'clr-types' : block.kind}"><thead><tr><th>#</th><th class="id">${unitOf(block.kind)}</th><th>suspect</th><th>first</th><th>last</th><th>growth</th>` +
     `<th>slope</th><th>R²</th><th>grew in</th>${types ? '<th>objects</th>' : ''}<th>trend</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
@@ -159,6 +162,11 @@ export function managedHtml(report: HeapTrendReport, samples: readonly HeapTrend
   if (report.categories !== undefined) {
     parts.push(
       secondaryHtml('Memory by category', report.categories, samples, (s) => s.categories),
+    );
+  }
+  if (report.clrGenerations !== undefined) {
+    parts.push(
+      secondaryHtml('.NET GC generations', report.clrGenerations, samples, (s) => s.clrGenerations),
     );
   }
   if (report.clrTypes !== undefined) {
