@@ -59,13 +59,13 @@ function secondaryMarkdown(title: string, block: HeapTrendSecondary): string[] {
 export function managedMarkdown(report: HeapTrendReport): string[] {
   const lines: string[] = [];
   if (report.categories !== undefined) {
-    lines.push(...secondaryMarkdown('Memory by category', report.categories));
+    for (const line of secondaryMarkdown('Memory by category', report.categories)) lines.push(line);
   }
   if (report.clrGenerations !== undefined) {
     lines.push(...secondaryMarkdown('.NET GC generations', report.clrGenerations));
   }
   if (report.clrTypes !== undefined) {
-    lines.push(...secondaryMarkdown('.NET types', report.clrTypes));
+    for (const line of secondaryMarkdown('.NET types', report.clrTypes)) lines.push(line);
   }
   if (report.retention !== undefined) {
     lines.push('', '## What holds the growing types', '');
@@ -98,8 +98,8 @@ export function managedMarkdown(report: HeapTrendReport): string[] {
 export function sparkline(values: readonly (number | null)[], width = 90, height = 18): string {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return '';
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const min = present.reduce((a, b) => Math.min(a, b));
+  const max = present.reduce((a, b) => Math.max(a, b));
   const span = max - min || 1;
   const step = values.length > 1 ? width / (values.length - 1) : 0;
   const points = values

@@ -110,7 +110,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       }
       const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
       const record = parseHeapSummary(output);
-      warnings.push(...record.warnings);
+      for (const warning of record.warnings) warnings.push(warning);
       const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
         id: heap.address,
         reservedKb: heap.reservedKb,
