@@ -11,6 +11,16 @@ const dialectNames = readdirSync(new URL('src/engine/dialects/', import.meta.url
   .map((entry) => entry.name)
   .join('|');
 
+// No spread of an array into a call's arguments in src: every element becomes an argument on the
+// stack, so `lines.push(...formatStacks(dump))` over 20,000 threads died with "Maximum call stack
+// size exceeded" (issue 22). Loop, concat, or index instead; spreading into an array literal
+// (`[...a, ...b]`) is fine.
+const noSpreadArguments = {
+  selector: 'CallExpression > SpreadElement, NewExpression > SpreadElement',
+  message:
+    'No spread into call arguments in src (unbounded arrays overflow the stack): loop, concat or pass the array.',
+};
+
 const layer = (from, forbidden) => ({
   files: [`src/${from}/**/*.ts`],
   rules: {
@@ -107,8 +117,13 @@ export default tseslint.config(
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
           message: 'Throw one of the typed errors of src/errors.ts (InternalError for a bug).',
         },
+        noSpreadArguments,
       ],
     },
+  },
+  {
+    files: ['src/engine/dialects/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', noSpreadArguments] },
   },
   // The symbols leaf reads through a ByteSource and downloads through a fetch it is handed. Its
   // supplier (src/symbols/supplier/, breakpad-symbols' SymbolSupplier) is where files are found

@@ -68,6 +68,37 @@ if [ "$only" = all ]; then
   collect exceptions exceptions --acts invalid-op,null,inner,hold --hold 120000 -i 10
   collect leak leak -n 40 -i 10 --managed-kb 256 --native-kb 128 --hold 120000
 fi
+if [ "$only" = series ]; then
+  # Four heap dumps of one running sessions program, a second apart (live objects only): the
+  # bodies of the cdb emulator scenarios that stand for cdb + SOS samples
+  # (test/heap-trend/cdb-emulator-clr.test.ts): SOS prints the same text under cdb.
+  "$program" sessions -i 40 --session-kb 16 --large-kb 4096 -n 0 >"$work/series.log" 2>&1 &
+  pids+=($!)
+  series_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q '^sessions tick=5 ' "$work/series.log" && break
+    sleep 0.1
+  done
+  for n in 1 2 3 4; do
+    dotnet_dump collect -p "$series_pid" --type Heap -o "$work/series-$n.core" >/dev/null
+    sleep 1
+  done
+  kill "$series_pid"
+  for n in 1 2 3 4; do
+    note="sample $n of 4 heap dumps of one sessions run (-i 40 --session-kb 16 --large-kb 4096), a second apart"
+    record "series-$n" "series-dumpheap-stat-live-$n-linux-net10.txt" 'dumpheap -stat -live' "$note"
+    record "series-$n" "series-eeheap-gc-$n-linux-net10.txt" 'eeheap -gc' "$note"
+  done
+  bytes_mt=$(dotnet_dump analyze "$work/series-4.core" -c 'dumpheap -stat' -c exit |
+    awk '$4 == "System.Byte[]" && NF == 4 { print $1; exit }')
+  record series-4 series-dumpheap-mt-short-bytes-4-linux-net10.txt \
+    "dumpheap -mt $bytes_mt -min 16000 -max 17000 -short" "the 16 KB byte[] payloads of sample 4"
+  payload=$(dotnet_dump analyze "$work/series-4.core" \
+    -c "dumpheap -mt $bytes_mt -min 16000 -max 17000 -short" -c exit | sed -n 2p)
+  record series-4 series-gcroot-payload-4-linux-net10.txt "gcroot $payload" \
+    "the first 16 KB byte[] of sample 4"
+  exit 0
+fi
 collect sessions sessions -n 60 -i 10 --session-kb 16 --large-kb 4096 --hold 120000
 
 if [ "$only" = all ]; then

@@ -199,7 +199,7 @@ export function rewriteProcDumpArgs(
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (arg === '--') {
-      out.push(...args.slice(i));
+      for (const arg of args.slice(i)) out.push(arg);
       break;
     }
     // `dump -h` alone is still help; with anything else it is ProcDump's hung-window trigger.

@@ -29,6 +29,13 @@ export interface DumpHeapStatRecord extends RecordBase {
 const COMMAND_RE = /^!?dumpheap\b/i;
 // Statistics:
 const STATISTICS_RE = /^\s*Statistics:\s*$/i;
+// `-live` preamble (dotnet-dump 10, dotnet-dump/series-dumpheap-stat-live-*-linux-net10.txt):
+// Calculating live objects, this may take a while...
+// Caching GC roots, this may take a while.
+// Subsequent runs of this command will be faster.
+// Calculating live objects complete: 365 objects from 25 roots
+const LIVE_PREAMBLE_RE =
+  /^\s*(?:Calculating live objects\b|Caching GC roots\b|Subsequent runs of this command\b)/i;
 //     MT    Count    TotalSize Class Name
 const HEADER_RE = /^\s*MT\s+Count\s+TotalSize\s+Class Name\s*$/i;
 // 011b7998       10          116      Free
@@ -81,7 +88,7 @@ export function createDumpHeapStatParser(
         if (bytes !== null) totalSize = bytes;
         return;
       }
-      if (STATISTICS_RE.test(line) || HEADER_RE.test(line)) return;
+      if (STATISTICS_RE.test(line) || HEADER_RE.test(line) || LIVE_PREAMBLE_RE.test(line)) return;
       if (isPromptLine(line) || isBareCommand(line, COMMAND_RE)) return;
       warnings.add(unplaced(line));
     },

@@ -74,7 +74,9 @@ export function parseText(text: string, options: ParseTextOptions = {}): ParseEn
   // of the last event, which answers a query and is not a new stop.
   const collect = (found: ParsedEntry, output: string): void => {
     entries.push(found);
-    if (found.kind !== 'lastEvent') events.push(...findDebuggerEvents(output, options.dialect));
+    if (found.kind !== 'lastEvent') {
+      for (const event of findDebuggerEvents(output, options.dialect)) events.push(event);
+    }
   };
   if (sections.length === 0) {
     // No prompt and no --command: recognise the kind from the content (sniff-kind.ts).

@@ -25,7 +25,7 @@ import type {
   ProcessThread,
 } from './process-state.js';
 import { notePastEndContexts, truncationLine } from './truncated-streams.js';
-import { walkThreads } from './walk-threads.js';
+import { DEFAULT_OTHER_THREADS, walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
 
 /** MINIDUMP_THREAD_INFO DumpFlags: MINIDUMP_THREAD_INFO_WRITING_THREAD (minidumpapiset.h). */
@@ -49,6 +49,11 @@ export interface ProcessOptions {
   exportNames?: boolean;
   /** Wall-clock safety net per thread, ms (walk-threads.ts). */
   threadBudgetMs?: number;
+  /**
+   * With `threads: 'all'`: how many threads besides the crashing one to walk, and for how long
+   * in all (default DEFAULT_OTHER_THREADS); `null` walks every thread (`inspect --all-threads`).
+   */
+  otherThreads?: { count: number; ms: number } | null;
 }
 
 /** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
@@ -259,6 +264,9 @@ async function walk(
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.exportNames === undefined ? {} : { exportNames: options.exportNames }),
       ...(options.threadBudgetMs === undefined ? {} : { threadBudgetMs: options.threadBudgetMs }),
+      ...(options.otherThreads === null
+        ? {}
+        : { otherThreads: options.otherThreads ?? DEFAULT_OTHER_THREADS }),
     });
     for (const thread of state.threads) {
       const stack = walked.stacks.get(thread.id);
@@ -267,7 +275,7 @@ async function walk(
     if (state.exception && walked.exceptionRegisters) {
       state.exception.registers = walked.exceptionRegisters;
     }
-    warnings.push(...walked.warnings);
+    for (const warning of walked.warnings) warnings.push(warning);
   } finally {
     state.imageBytesRead = images.fileBytesRead;
     state.images = images.origins();

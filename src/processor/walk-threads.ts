@@ -42,7 +42,18 @@ export interface WalkThreadsOptions {
    * walks (and the buckets built on them) reproducible is the read budget (limits.maxReads).
    */
   threadBudgetMs?: number;
+  /**
+   * With `threads: 'all'`: how many threads besides the crashing one are walked, and for how
+   * long in all; the rest are left unwalked with one warning. Absent: every thread.
+   */
+  otherThreads?: { count: number; ms: number };
 }
+
+/**
+ * The default bound on the stacks of non-crashing threads: a dump of 20,000 threads is read
+ * (every thread listed) but not walked whole unless asked (`inspect --all-threads`).
+ */
+export const DEFAULT_OTHER_THREADS = { count: 256, ms: 10_000 };
 
 export interface WalkedThreads {
   /** By thread id. */
@@ -100,12 +111,27 @@ export async function walkThreads(
     registers: {},
     ...(naming === undefined ? {} : { symbols: naming }),
   });
+  const crashingId = exception?.threadId ?? options.requestingThreadId;
+  const crashing = threads.filter((t) => t.id === crashingId);
   const chosen =
     options.threads === 'exception'
-      ? threads.filter((t) => t.id === (exception?.threadId ?? options.requestingThreadId))
-      : threads;
-  for (const thread of chosen) {
+      ? crashing
+      : crashing.concat(threads.filter((t) => t.id !== crashingId));
+  const bound = options.threads === 'all' ? options.otherThreads : undefined;
+  const started = performance.now();
+  let others = 0;
+  for (const [position, thread] of chosen.entries()) {
     const fromException = exception !== null && exception.threadId === thread.id;
+    if (bound !== undefined && !fromException) {
+      if (others >= bound.count || performance.now() - started > bound.ms) {
+        const left = chosen.length - position;
+        result.warnings.push(
+          `stacks of ${left} more thread(s) not walked: by default at most ${bound.count} threads besides the crashing one, within ${bound.ms / 1000} s (inspect --all-threads walks every thread)`,
+        );
+        break;
+      }
+      others++;
+    }
     const location = fromException ? exception.context : thread.context;
     const registers = await readRegisters(dump, location, arch);
     if (registers === null) {

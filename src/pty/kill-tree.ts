@@ -57,7 +57,7 @@ export function processTree(roots: number | readonly number[]): number[] {
     if (seen.has(pid)) continue;
     seen.add(pid);
     result.push(pid);
-    queue.push(...(children.get(pid) ?? []));
+    for (const child of children.get(pid) ?? []) queue.push(child);
   }
   return result;
 }

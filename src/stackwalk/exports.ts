@@ -66,11 +66,11 @@ async function cString(image: ImageView, rva: number): Promise<string | null> {
   const bytes = await image.readRva(rva, 64);
   if (bytes === null) return null;
   let end = bytes.indexOf(0);
-  if (end >= 0) return String.fromCharCode(...bytes.subarray(0, end));
+  if (end >= 0) return latin1(bytes.subarray(0, end));
   const longer = await image.readRva(rva, MAX_NAME_LENGTH);
   if (longer === null) return null;
   end = longer.indexOf(0);
-  return end < 0 ? null : String.fromCharCode(...longer.subarray(0, end));
+  return end < 0 ? null : latin1(longer.subarray(0, end));
 }
 
 /** The nearest export at or below `rva`, as a SymbolHit. */
@@ -123,4 +123,9 @@ export class ExportSymbolProvider implements SymbolProvider {
     }
     return nearestExport(await entries, rva);
   }
+}
+
+/** Bytes as Latin-1 text (export names are ASCII), without spreading them into arguments. */
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }

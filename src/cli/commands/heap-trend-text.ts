@@ -60,7 +60,7 @@ export function formatSummary(
       `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
     );
   }
-  lines.push(...managedSummary(report));
+  for (const line of managedSummary(report)) lines.push(line);
   if (report.projection !== null && report.projection.minutesToLimit !== null) {
     lines.push(
       `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,

@@ -78,14 +78,15 @@ export function heapTrendOptionsFromCli(
     throw new UsageError('--samples and --duration exclude each other');
   }
   // --clr without an engine: the managed series come from dotnet-dump.
-  const engine = cli.engine ?? (cli.clr === true ? 'dotnet-dump' : defaultEngine(env));
+  const engine =
+    cli.engine ?? (cli.clr === true && platform !== 'win32' ? 'dotnet-dump' : defaultEngine(env));
   if (!isDialectName(engine)) {
     throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
   const managed = getDialect(engine).heapSampling?.style === 'dump-per-sample';
-  if (cli.clr === true && !managed) {
+  if (cli.clr === true && !managed && !getDialect(engine).abilities.sos) {
     throw new UsageError(
-      `--clr samples .NET heaps with --engine dotnet-dump; live managed series through ${engine} + SOS are not implemented (see docs/cli.md)`,
+      `--clr needs SOS: use --engine cdb (Windows) or --engine dotnet-dump (Linux); ${engine} has no SOS`,
     );
   }
   if (managed && cli.dumpAt !== undefined) {
@@ -126,6 +127,7 @@ export function heapTrendOptionsFromCli(
     const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
+  if (cli.clr === true && !managed) plan.clr = true;
   if (cli.keepDumps === true) plan.keepDumps = true;
   if (cli.retention !== undefined)
     plan.retentionTypes = parseCount(cli.retention, '--retention', 0);

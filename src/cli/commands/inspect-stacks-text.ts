@@ -26,7 +26,7 @@ export function formatStacks(dump: InspectedDumpOk): string[] {
     if (thread.stack === undefined) continue;
     const from = thread.stack.context === 'exception' ? ', exception context' : '';
     lines.push(`  stack of thread ${i} id ${thread.id} (0x${thread.id.toString(16)})${from}:`);
-    lines.push(...stackLines(thread.stack, wide).map((l) => `    ${l}`));
+    for (const line of stackLines(thread.stack, wide)) lines.push(`    ${line}`);
   }
   return lines;
 }

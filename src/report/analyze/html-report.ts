@@ -136,7 +136,7 @@ const CHART_LABEL_CHARS = 56;
 /** Horizontal bars, one per bucket (at most 20), labelled with the signature, as inline SVG. */
 function bucketChart(buckets: readonly SummaryBucket[]): string {
   const shown = buckets.slice(0, 20);
-  const max = Math.max(1, ...shown.map((b) => b.count));
+  const max = shown.reduce((most, b) => Math.max(most, b.count), 1);
   const rowHeight = 22;
   const labelWidth = Math.ceil(CHART_LABEL_CHARS * 7.3) + 10;
   const barWidth = 360;

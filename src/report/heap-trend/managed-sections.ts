@@ -59,10 +59,13 @@ function secondaryMarkdown(title: string, block: HeapTrendSecondary): string[] {
 export function managedMarkdown(report: HeapTrendReport): string[] {
   const lines: string[] = [];
   if (report.categories !== undefined) {
-    lines.push(...secondaryMarkdown('Memory by category', report.categories));
+    for (const line of secondaryMarkdown('Memory by category', report.categories)) lines.push(line);
+  }
+  if (report.clrGenerations !== undefined) {
+    lines.push(...secondaryMarkdown('.NET GC generations', report.clrGenerations));
   }
   if (report.clrTypes !== undefined) {
-    lines.push(...secondaryMarkdown('.NET types', report.clrTypes));
+    for (const line of secondaryMarkdown('.NET types', report.clrTypes)) lines.push(line);
   }
   if (report.retention !== undefined) {
     lines.push('', '## What holds the growing types', '');
@@ -95,8 +98,8 @@ export function managedMarkdown(report: HeapTrendReport): string[] {
 export function sparkline(values: readonly (number | null)[], width = 90, height = 18): string {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return '';
-  const min = Math.min(...present);
-  const max = Math.max(...present);
+  const min = present.reduce((a, b) => Math.min(a, b));
+  const max = present.reduce((a, b) => Math.max(a, b));
   const span = max - min || 1;
   const step = values.length > 1 ? width / (values.length - 1) : 0;
   const points = values
@@ -149,7 +152,7 @@ function secondaryHtml(
   return (
     `<h2>${esc(title)} (${suspects} suspect${suspects === 1 ? '' : 's'} of ${block.seriesCount})</h2>` +
     `<p class="rule">${esc(block.rule)}</p>` +
-    `<table id="${types ? 'clr-types' : 'categories'}"><thead><tr><th>#</th><th class="id">${unitOf(block.kind)}</th><th>suspect</th><th>first</th><th>last</th><th>growth</th>` +
+    `<table id="${types ? 'clr-types' : block.kind}"><thead><tr><th>#</th><th class="id">${unitOf(block.kind)}</th><th>suspect</th><th>first</th><th>last</th><th>growth</th>` +
     `<th>slope</th><th>R²</th><th>grew in</th>${types ? '<th>objects</th>' : ''}<th>trend</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
   );
 }
@@ -159,6 +162,11 @@ export function managedHtml(report: HeapTrendReport, samples: readonly HeapTrend
   if (report.categories !== undefined) {
     parts.push(
       secondaryHtml('Memory by category', report.categories, samples, (s) => s.categories),
+    );
+  }
+  if (report.clrGenerations !== undefined) {
+    parts.push(
+      secondaryHtml('.NET GC generations', report.clrGenerations, samples, (s) => s.clrGenerations),
     );
   }
   if (report.clrTypes !== undefined) {

@@ -28,10 +28,9 @@ export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
         '.',
       '',
       '```',
-      ...s.frames,
-      '```',
-      '',
     );
+    for (const frame of s.frames) lines.push(frame);
+    lines.push('```', '');
   }
   return lines.join('\n');
 }
@@ -88,7 +87,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
       `| ${s.rank} | \`${cell(s.id)}\` | ${s.suspect ? '**yes**' : 'no'} | ${formatKb(s.firstKb)} | ${formatKb(s.lastKb)} | ${formatKb(s.growthKb)} | ${formatRate(s.slopeKbPerMin)} | ${s.r2} | ${formatPercent(s.growthShare)} | ${s.samples} | ${cell(notes.join('; '))} |`,
     );
   }
-  lines.push(...managedMarkdown(report));
+  for (const line of managedMarkdown(report)) lines.push(line);
   lines.push('', '## Threshold dumps', '');
   if (report.dumps.length === 0) lines.push('None.');
   for (const d of report.dumps) {
@@ -106,7 +105,8 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
     );
   }
   if (report.warnings.length > 0) {
-    lines.push('', '## Warnings', '', ...report.warnings.map((w) => `- ${w}`));
+    lines.push('', '## Warnings', '');
+    for (const w of report.warnings) lines.push(`- ${w}`);
   }
   lines.push('');
   return lines.join('\n');

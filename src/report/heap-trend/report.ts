@@ -136,6 +136,10 @@ export function buildHeapTrendReport(
     meta.source === 'category'
       ? undefined
       : secondaryAnalysis(samples, (s) => s.categories, 'category', rule);
+  const clrGenerations =
+    meta.source === 'clr-generation'
+      ? undefined
+      : secondaryAnalysis(samples, (s) => s.clrGenerations, 'clr-generation', rule);
   let totalMs = 0;
   let maxMs = 0;
   for (const sample of samples) {
@@ -166,6 +170,7 @@ export function buildHeapTrendReport(
     seriesKind: meta.source,
     ...(clrTypes === undefined ? {} : { clrTypes }),
     ...(categories === undefined ? {} : { categories }),
+    ...(clrGenerations === undefined ? {} : { clrGenerations }),
     ...(meta.retention === undefined ? {} : { retention: [...meta.retention] }),
     ...(meta.managedNote === undefined ? {} : { managedNote: meta.managedNote }),
     ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),

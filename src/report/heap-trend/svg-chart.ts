@@ -71,7 +71,7 @@ export function reducePoints(points: readonly ChartPoint[], max = MAX_POINTS): C
     const last = points[to - 1];
     const picked = [first, min, maxP, gap, last].filter((p): p is ChartPoint => p !== undefined);
     const unique = [...new Set(picked)].sort((a, b2) => a.x - b2.x);
-    out.push(...unique);
+    for (const value of unique) out.push(value);
   }
   return out;
 }

@@ -51,6 +51,8 @@ export interface HeapTrendSample {
   clrTypes?: HeapTrendSampleHeap[];
   /** Memory by category, when it is not the sample's main source. */
   categories?: HeapTrendSampleHeap[];
+  /** GC generations (SOS `!eeheap -gc`), when they are not the sample's main source (cdb + SOS). */
+  clrGenerations?: HeapTrendSampleHeap[];
   /** The dump this sample was read from (`--from-dumps`, or a live sample's dump kept by --keep-dumps). */
   dumpFile?: string;
 }
@@ -208,6 +210,8 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   clrTypes?: HeapTrendSecondary;
   /** Memory-by-category series, when `series` is not already that. */
   categories?: HeapTrendSecondary;
+  /** Per-generation series, when `series` is not already that (cdb + SOS). */
+  clrGenerations?: HeapTrendSecondary;
   /** What holds the top suspect types. */
   retention?: RetentionEntry[];
   /** Why the managed series or the retention chains are missing, in words. */

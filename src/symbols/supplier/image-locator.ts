@@ -131,7 +131,7 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
     for (const dir of safe.ok ? (options.imagePaths ?? []) : []) {
       for (const candidate of candidates) {
         for (const relative of caseVariants(candidate.relative)) {
-          const image = await fromFile(join(dir, ...relative.split('/')), module, 'image-path');
+          const image = await fromFile(join(dir, relative), module, 'image-path');
           if (image) return image;
         }
       }

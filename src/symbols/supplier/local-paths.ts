@@ -24,7 +24,7 @@ export function localPaths(recorded: string, winePrefix: string | undefined): st
   if (letter === 'z') return [`/${rest.join('/')}`];
   if (winePrefix === undefined) return [];
   const root = join(winePrefix, `drive_${letter}`);
-  const exact = join(root, ...rest);
-  const lower = join(root, ...rest.map((p) => p.toLowerCase()));
+  const exact = join(root, rest.join('/'));
+  const lower = join(root, rest.join('/').toLowerCase());
   return exact === lower ? [exact] : [exact, lower];
 }

@@ -147,7 +147,7 @@ export class SymbolLocator {
             ? {}
             : { imageExtension: options.imageExtension }),
         });
-        found.push(...(await existing(element.path, candidates, element.path)));
+        for (const hit of await existing(element.path, candidates, element.path)) found.push(hit);
       } else {
         for (const store of [...element.downstream, element.upstream]) {
           if (isHttpLocation(store)) {
@@ -162,7 +162,8 @@ export class SymbolLocator {
             if (hit) found.push(hit);
           } else {
             const twoTier = await this.#isTwoTier(store);
-            found.push(...(await existing(store, storeCandidates(key, { twoTier, image }), store)));
+            const hits = await existing(store, storeCandidates(key, { twoTier, image }), store);
+            for (const hit of hits) found.push(hit);
           }
           if (found.length > 0 && options.all !== true) break;
         }
@@ -298,11 +299,11 @@ export class SymbolLocator {
         relative = [...parts.slice(0, -1), full].join('/');
         format = /\.(exe|dll|sys)$/i.test(full) ? 'image' : 'pdb';
       }
-      const path = join(first, ...relative.split('/'));
+      const path = join(first, relative);
       await publish(ready, path);
       const written = [path];
       for (const store of stores.slice(1)) {
-        const target = join(store, ...relative.split('/'));
+        const target = join(store, relative);
         await this.#storeReady(store);
         await copyIntoStore(path, store, target);
         written.push(target);
@@ -368,7 +369,7 @@ async function existing(
   for (const candidate of candidates) {
     if (candidate.format === 'cab') continue; // local cabinets are rare; servers send them
     for (const relative of caseVariants(candidate.relative)) {
-      const path = join(root, ...relative.split('/'));
+      const path = join(root, relative);
       if (await isFile(path)) {
         out.push({ path, format: candidate.format, from, downloaded: false });
         break;

@@ -115,7 +115,7 @@ export function absorbOutput(
       if (frames.length > 0 && fields.framesFrom !== 'debugger') {
         takeFrames(fields, frames.map(toAnalyzeFrame));
       }
-      fields.warnings.push(...stack.warnings.map((w) => `${out.command}: ${w}`));
+      for (const w of stack.warnings) fields.warnings.push(`${out.command}: ${w}`);
       return;
     }
     case 'analyze': {

@@ -275,7 +275,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   emit({ type: 'written', path, bytes, writeMs: round(writeMs) });
 
   const check = await verifyDump(path, { pid: proc.pid, kind }, { engine: options.engine });
-  notes.push(...check.notes);
+  for (const note of check.notes) notes.push(note);
   if (!check.verified) {
     // A file the reader cannot make sense of is not a dump: set it aside, keep the bytes.
     const problemsText = check.problems.join('; ');

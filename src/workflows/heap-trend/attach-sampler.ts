@@ -9,6 +9,8 @@ import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
+import { SosLoader } from '../watch/sos-loader.js';
+import { readClrOutputs } from './clr-readings.js';
 import { categoriesFromAddressSummary } from './memory-categories.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 import {
@@ -29,6 +31,8 @@ export interface AttachSamplerOptions {
   debuggerCommandFor?: DebuggerCommandFactory;
   /** Whether the target still runs; decides if a failed attach means "the target has exited". */
   isTargetAlive?: (pid: number) => Promise<boolean>;
+  /** Also the .NET heap: SOS `!eeheap -gc` and `!dumpheap -stat -live` in the same attach. */
+  clr?: boolean;
 }
 
 /** Windows: `process.kill(pid, 0)` opens the process and reports whether it exists. */
@@ -74,6 +78,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       const warnings: string[] = [];
       let output: string;
       let categories: HeapTrendSampleHeap[] | undefined;
+      let managed: Pick<SampleReading, 'clrTypes' | 'clrGenerations'> = {};
       try {
         const result = await session.execute(command, {
           ...(signal === undefined ? {} : { signal }),
@@ -95,6 +100,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
             );
           }
         }
+        if (options.clr === true) managed = await clrSample(session, warnings, signal);
       } finally {
         const end = await session.close();
         if (end.forced)
@@ -104,7 +110,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       }
       const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
       const record = parseHeapSummary(output);
-      warnings.push(...record.warnings);
+      for (const warning of record.warnings) warnings.push(warning);
       const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
         id: heap.address,
         reservedKb: heap.reservedKb,
@@ -125,10 +131,41 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
         suspendedMs,
         warnings,
         ...(categories === undefined ? {} : { categories }),
+        ...managed,
       };
     },
     async close(): Promise<void> {
       // Nothing stays open between samples.
     },
   };
+}
+
+// `Unrecognized command 'eeheap' because managed hosting failed` (SOS 10 in a debugger that cannot
+// host its managed part: the real Debugger Engine under Wine with only sos.dll in winext).
+const SOS_FAILED_RE =
+  /^(?:Unrecognized command .*|.*managed hosting failed.*|No export \S+ found)$/m;
+
+/** SOS's view of the .NET heap in this attach; a reason in `warnings` when there is none. */
+async function clrSample(
+  session: DebuggerSession,
+  warnings: string[],
+  signal?: AbortSignal,
+): Promise<Pick<SampleReading, 'clrTypes' | 'clrGenerations'>> {
+  const sos = new SosLoader(session, 30_000);
+  if (!(await sos.tryLoad())) {
+    warnings.push(`SOS unavailable: ${sos.lastError ?? '.loadby sos failed'}`);
+    return {};
+  }
+  const run = async (command: string): Promise<string> =>
+    (await session.execute(command, { ...(signal === undefined ? {} : { signal }) })).output;
+  const eeheap = await run('!eeheap -gc');
+  const dumpheap = await run('!dumpheap -stat -live');
+  const failed = SOS_FAILED_RE.exec(`${eeheap}\n${dumpheap}`);
+  if (failed !== null) {
+    warnings.push(`SOS unavailable: ${failed[0].trim()}`);
+    return {};
+  }
+  const reading = readClrOutputs(eeheap, dumpheap);
+  warnings.push(...reading.warnings);
+  return { clrGenerations: reading.generations, clrTypes: reading.types };
 }

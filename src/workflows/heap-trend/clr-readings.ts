@@ -47,7 +47,7 @@ export function readClrOutputs(
     const record = parseEeHeapGc(eeheapText);
     reading.generations = generationsOf(record);
     if (reading.generations.length === 0) warnings.push('eeheap -gc listed no GC segments');
-    warnings.push(...record.warnings.slice(0, 5).map((w) => `eeheap -gc: ${w}`));
+    for (const w of record.warnings.slice(0, 5)) warnings.push(`eeheap -gc: ${w}`);
   }
   if (dumpheapText !== undefined) {
     const byName = new Map<string, HeapTrendSampleHeap>();
@@ -69,7 +69,7 @@ export function readClrOutputs(
       }
     }
     reading.types = [...byName.values()];
-    warnings.push(...record.warnings.slice(0, 5).map((w) => `dumpheap -stat: ${w}`));
+    for (const w of record.warnings.slice(0, 5)) warnings.push(`dumpheap -stat: ${w}`);
   }
   return reading;
 }

@@ -74,6 +74,8 @@ export interface HeapTrendOptions {
   debuggerCommandFor?: DebuggerCommandFactory;
   /** cdb only: whether the target still exists after a failed attach. */
   isTargetAlive?: (pid: number) => Promise<boolean>;
+  /** cdb: also the .NET heap (SOS `!eeheap -gc`, `!dumpheap -stat -live`) in each attach. */
+  clr?: boolean;
   /** Managed samples (dotnet-dump): keep each sample's dump in OUT/dumps (default: deleted). */
   keepDumps?: boolean;
   /** How many of the top suspect types get retention chains (default 3; 0: none). */
@@ -162,6 +164,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
     ...(options.limitKb === undefined ? {} : { limitKb: options.limitKb }),
     ...(options.rule === undefined ? {} : { rule: options.rule }),
     ...(retention === undefined ? {} : { retention }),
+    ...managedNoteOf(options, samples),
   });
   await writeReports(files, report, samples);
   options.onProgress?.({
@@ -238,6 +241,7 @@ async function startSampler(
             ...(options.isTargetAlive === undefined
               ? {}
               : { isTargetAlive: options.isTargetAlive }),
+            ...(options.clr === true ? { clr: true } : {}),
           });
     return { sampler };
   } catch (error) {
@@ -299,4 +303,16 @@ async function retentionStep(
     warnings.push(`retention: ${shortErrorMessage(error)}`);
     return undefined;
   }
+}
+
+/** `--clr` asked for and no sample has the .NET heap: why, in words (the native series stay). */
+function managedNoteOf(
+  options: HeapTrendOptions,
+  samples: readonly HeapTrendSample[],
+): { managedNote?: string } {
+  if (options.clr !== true || samples.some((s) => s.clrTypes !== undefined)) return {};
+  const reason = samples.flatMap((s) => s.warnings).find((w) => w.startsWith('SOS unavailable'));
+  return {
+    managedNote: `No .NET series: ${reason ?? 'no sample read the managed heap'}; the native series are reported.`,
+  };
 }

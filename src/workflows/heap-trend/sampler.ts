@@ -14,6 +14,8 @@ export interface SampleReading {
   warnings: string[];
   /** Per-type sizes, when the sampler reads them (`!dumpheap -stat`). */
   clrTypes?: HeapTrendSampleHeap[];
+  /** GC generations, when they are not the sample's main series (cdb + SOS). */
+  clrGenerations?: HeapTrendSampleHeap[];
   /** Memory by category, when the sampler can tell (winedbg info maps, cdb !address -summary). */
   categories?: HeapTrendSampleHeap[];
   /** The dump the sample was read from, when it is kept. */

@@ -226,7 +226,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     startedAt,
     startMs,
     detached: closed.detached && !exited,
-    targetAlive: exited ? null : await stillRunning(proc, lookup),
+    targetAlive: exited ? null : launchedAndGone(options.target, await stillRunning(proc, lookup)),
     endReason,
     failure,
   });
@@ -369,6 +369,15 @@ async function followStops(
 }
 
 /** Whether the watched process still runs after the detach (false when that cannot be told). */
+/**
+ * A program we launched and then detached from runs its own course: gone by the time we look is
+ * its own end (`null`: exited by itself), not a target the harness lost. An attached process that
+ * is gone stays `false`: we came to it running and must say it no longer is.
+ */
+function launchedAndGone(target: WatchOptions['target'], alive: boolean | null): boolean | null {
+  return target.kind === 'launch' && alive === false ? null : alive;
+}
+
 async function stillRunning(proc: WatchedProcess, lookup: LookupOptions): Promise<boolean | null> {
   if (proc.pid === undefined) return null;
   try {

@@ -56,7 +56,7 @@ describe('analyze progress output', function () {
     const xterm = await analyzeOnPty('xterm-256color');
     expect(xterm).to.include('\x1b[2K'); // the redraw path was taken: a real tty
     const dumb = await analyzeOnPty('dumb');
-    expect(dumb).to.match(/ok 5 /);
+    expect(dumb).to.match(/ok \d+ /);
     expect(dumb).to.not.include('\x1b[');
   });
 

@@ -135,7 +135,7 @@ export const cdbDialect: Dialect = {
       refuseControlChars('The symbol path', options.symbolPath);
       args.push('-y', options.symbolPath);
     }
-    args.push(...(options.extraArgs ?? []));
+    for (const arg of options.extraArgs ?? []) args.push(arg);
     switch (target.kind) {
       case 'dump':
         refuseControlChars('The dump path', target.path);
@@ -154,7 +154,8 @@ export const cdbDialect: Dialect = {
         break;
       case 'launch':
         refuseControlChars('The program path', target.program);
-        args.push(target.program, ...target.args);
+        args.push(target.program);
+        for (const arg of target.args) args.push(arg);
         break;
       case 'none':
         break;

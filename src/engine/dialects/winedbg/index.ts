@@ -136,7 +136,8 @@ export const winedbgDialect: Dialect = {
         );
       case 'launch':
         refuseControlChars('The program path', target.program);
-        args.push(target.program, ...target.args);
+        args.push(target.program);
+        for (const arg of target.args) args.push(arg);
         break;
       case 'none':
         break;
