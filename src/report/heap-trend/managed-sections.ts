@@ -62,7 +62,9 @@ export function managedMarkdown(report: HeapTrendReport): string[] {
     for (const line of secondaryMarkdown('Memory by category', report.categories)) lines.push(line);
   }
   if (report.clrGenerations !== undefined) {
-    lines.push(...secondaryMarkdown('.NET GC generations', report.clrGenerations));
+    for (const line of secondaryMarkdown('.NET GC generations', report.clrGenerations)) {
+      lines.push(line);
+    }
   }
   if (report.clrTypes !== undefined) {
     for (const line of secondaryMarkdown('.NET types', report.clrTypes)) lines.push(line);

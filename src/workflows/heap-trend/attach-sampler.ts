@@ -166,6 +166,6 @@ async function clrSample(
     return {};
   }
   const reading = readClrOutputs(eeheap, dumpheap);
-  warnings.push(...reading.warnings);
+  for (const warning of reading.warnings) warnings.push(warning);
   return { clrGenerations: reading.generations, clrTypes: reading.types };
 }
