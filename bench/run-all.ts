@@ -27,6 +27,8 @@ const PLANS: Record<string, BenchPlan> = {
     quick: ['--builtin', '50', '--winedbg', '6', '--rss', '20,100'],
   },
   'cli-start.ts': { quick: ['--quick'] },
+  'fuzz-batch.ts': { quick: ['--dumps', '300'] },
+  'hostile-dumps.ts': { quick: ['--modules', '200000', '--links', '2'] },
   'dump-overhead.ts': { quick: ['3'], needsWine: true },
   'dump-triggers.ts': { quick: ['5', '1'], needsWine: true },
   'engine-overhead.ts': { quick: ['30', '2'], needsWine: true },
