@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../../units.js';
 import type { DumpResult } from '../../workflows/dump/dump.js';
+import { DEFAULT_HUNG_AFTER_MS } from '../../workflows/dump/hung-trigger.js';
 import {
   DEFAULT_SERIES_INTERVAL_MS,
   type DumpSeriesEvent,
@@ -72,7 +73,7 @@ export function addTriggerOptions(command: Command): void {
     .option('-t, --on-exit', 'dump when the process is about to exit (ProcDump -t; cdb only)')
     .option(
       '--hung-window',
-      'dump when a top-level window does not answer (ProcDump -h; Windows only, see below)',
+      'dump when a top-level window has not answered for --hung-after (ProcDump -h; Windows or Wine, see below)',
     )
     .addOption(
       durationOption(
@@ -132,7 +133,16 @@ export function applyTriggerOptions(cli: TriggerCliOptions, options: SeriesOptio
     };
   }
   if (cli.onExit === true) options.onExit = true;
-  if (cli.hungWindow === true) refuseHungWindow(cli);
+  if (cli.hungWindow === true) {
+    options.hung = {
+      hungAfterMs:
+        cli.hungAfter === undefined
+          ? DEFAULT_HUNG_AFTER_MS
+          : parseDuration(cli.hungAfter, '--hung-after'),
+    };
+    if (options.hung.hungAfterMs <= 0) throw new UsageError('--hung-after must be above 0');
+    refuseHungWindowHost();
+  }
   if (
     cli.counter !== undefined ||
     cli.counterAbove !== undefined ||
@@ -180,13 +190,11 @@ export function refuseTriggerCombinations(cli: TriggerCliOptions): void {
     );
 }
 
-/** -h on a host where no window can be asked whether it answers. */
-function refuseHungWindow(cli: TriggerCliOptions): never {
-  if (cli.hungAfter !== undefined) parseDuration(cli.hungAfter, '--hung-after');
+/** -h where no Windows code can run beside the target (not Windows, not Wine on Linux). */
+function refuseHungWindowHost(): void {
+  if (process.platform === 'win32' || process.platform === 'linux') return;
   throw new UsageError(
-    process.platform === 'win32'
-      ? '-h (--hung-window) is not implemented yet on Windows: nothing was run'
-      : `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout, as Windows and Task Manager define a hang); that needs Windows code running beside the target, which this host (${process.platform}) and the debuggers here (cdb under Wine, winedbg) do not offer. Nothing was run`,
+    `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout), through Windows code beside the target: Windows, or Wine on Linux; this host (${process.platform}) is neither. Nothing was run`,
   );
 }
 
@@ -216,7 +224,12 @@ function refuseCounter(cli: TriggerCliOptions): never {
 
 /** Whether a run has a trigger (its --json is then the summary). */
 export function hasTrigger(options: SeriesOptions): boolean {
-  return options.trigger !== undefined || options.cpu !== undefined || options.onExit === true;
+  return (
+    options.trigger !== undefined ||
+    options.cpu !== undefined ||
+    options.onExit === true ||
+    options.hung !== undefined
+  );
 }
 
 export interface DumpTriggerSummary {
@@ -286,6 +299,8 @@ export function triggerWords(cli: TriggerCliOptions & { interval?: string }): st
   add('-cl', cli.cpuBelow);
   add('-u', cli.perCore);
   add('-t', cli.onExit);
+  add('-h', cli.hungWindow);
+  add('--hung-after', cli.hungAfter);
   add('-n', cli.count);
   add('-s', cli.interval);
   return words;

@@ -30,6 +30,13 @@ import {
 } from './dump.js';
 import { waitForCpu, type CpuReading, type CpuTrigger } from './cpu-trigger.js';
 import { dumpAtExit, exitRulesOf } from './exit-trigger.js';
+import {
+  waitForHungWindow,
+  windowProbe,
+  type HungReading,
+  type HungTrigger,
+  type WindowProbe,
+} from './hung-trigger.js';
 import { TriggerLog, type Firing, type TriggerEventLine } from './trigger-log.js';
 
 export interface CommitTrigger {
@@ -56,6 +63,10 @@ export interface DumpSeriesOptions extends Omit<DumpOptions, 'target' | 'onEvent
   cpu?: CpuTrigger;
   /** ProcDump -t: one dump when the process is about to exit (cdb only). */
   onExit?: boolean;
+  /** ProcDump -h: a top-level window silent for hungAfterMs (hung-trigger.ts). */
+  hung?: HungTrigger;
+  /** The window probe for -h (tests may give their own); default build/native/window-probe.exe. */
+  windowProbe?: WindowProbe;
   /** How often the commit or the CPU is read while waiting for the trigger; default 1 s. */
   pollMs?: number;
   /** How often the process list is read while waiting for -w; default 500 ms. */
@@ -78,6 +89,7 @@ export type DumpSeriesEvent =
   | { type: 'dumped'; index: number; count: number; result: DumpResult }
   | { type: 'pause'; ms: number; next: number }
   | { type: 'cpu'; pid: number; reading: CpuReading; source: string }
+  | { type: 'windows'; pid: number; reading: HungReading }
   | { type: 'armed'; pid: number; what: string }
   | { type: 'fired'; firing: Firing; line: TriggerEventLine }
   | { type: 'trigger-event'; line: TriggerEventLine }
@@ -230,6 +242,7 @@ function triggerNames(options: DumpSeriesOptions): string[] {
   }
   if (options.cpu !== undefined) names.push(options.cpu.direction === 'above' ? '-c' : '-cl');
   if (options.onExit === true) names.push('-t');
+  if (options.hung !== undefined) names.push('-h');
   return names;
 }
 
@@ -305,31 +318,42 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
 
   const cpuSource =
     options.cpu === undefined ? null : await cpuSourceFor(proc.pid, proc.name, options);
+  const probe =
+    options.hung === undefined
+      ? null
+      : (options.windowProbe ?? windowProbe(options.env === undefined ? {} : { env: options.env }));
   let startBytes: number | null = null;
   if (trigger?.stepBytes !== undefined) startBytes = (await readCommit(pid, options)).bytes;
 
   const results: DumpResult[] = [];
   for (let index = 1; index <= count; index++) {
     let firing: Firing | null = null;
-    if (trigger !== undefined || cpuSource !== null) {
+    if (trigger !== undefined || cpuSource !== null || probe !== null) {
+      const hung = options.hung;
       firing =
-        cpuSource !== null && options.cpu !== undefined
-          ? await waitForCpu(cpuSource, options.cpu, {
+        probe !== null && hung !== undefined
+          ? await waitForHungWindow(pid, probe, hung, {
               pollMs: options.pollMs ?? DEFAULT_POLL_MS,
               ...(options.signal === undefined ? {} : { signal: options.signal }),
-              onReading: (reading) =>
-                emit({ type: 'cpu', pid, reading, source: cpuSource.describe }),
+              onReading: (reading) => emit({ type: 'windows', pid, reading }),
             })
-          : trigger !== undefined
-            ? await waitForCommit(
-                pid,
-                trigger,
-                commitThreshold(trigger, index, startBytes),
-                options,
-                lookup,
-                emit,
-              )
-            : null;
+          : cpuSource !== null && options.cpu !== undefined
+            ? await waitForCpu(cpuSource, options.cpu, {
+                pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+                ...(options.signal === undefined ? {} : { signal: options.signal }),
+                onReading: (reading) =>
+                  emit({ type: 'cpu', pid, reading, source: cpuSource.describe }),
+              })
+            : trigger !== undefined
+              ? await waitForCommit(
+                  pid,
+                  trigger,
+                  commitThreshold(trigger, index, startBytes),
+                  options,
+                  lookup,
+                  emit,
+                )
+              : null;
       if (firing === null) {
         // The target has gone while waiting.
         if (results.length > 0 && trigger?.stepBytes !== undefined && options.count === undefined) {
@@ -388,7 +412,7 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
     emit({ type: 'dumped', index, count, result });
     // Triggers that hold (-c/-cl) or step wait for their own condition again; otherwise the
     // dumps are spaced by -s.
-    if (index < count && options.cpu === undefined && !stepped) {
+    if (index < count && options.cpu === undefined && options.hung === undefined && !stepped) {
       const ms = options.intervalMs ?? DEFAULT_SERIES_INTERVAL_MS;
       emit({ type: 'pause', ms, next: index + 1 });
       await sleep(ms, options.signal);
