@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../../units.js';
 import type { DumpResult } from '../../workflows/dump/dump.js';
+import type { CounterTrigger } from '../../workflows/dump/counter-trigger.js';
 import { DEFAULT_HUNG_AFTER_MS } from '../../workflows/dump/hung-trigger.js';
 import {
   DEFAULT_SERIES_INTERVAL_MS,
@@ -87,11 +88,11 @@ export function addTriggerOptions(command: Command): void {
     )
     .option(
       '--counter-above <value>',
-      'dump when --counter is at or above VALUE (ProcDump -p PATH VALUE)',
+      'dump when --counter stays at or above VALUE for -s seconds (ProcDump -p PATH VALUE; Windows, typeperf)',
     )
     .option(
       '--counter-below <value>',
-      'dump when --counter is below VALUE (ProcDump -pl PATH VALUE)',
+      'dump when --counter stays below VALUE for -s seconds (ProcDump -pl PATH VALUE; Windows, typeperf)',
     );
 }
 
@@ -148,7 +149,7 @@ export function applyTriggerOptions(cli: TriggerCliOptions, options: SeriesOptio
     cli.counterAbove !== undefined ||
     cli.counterBelow !== undefined
   ) {
-    refuseCounter(cli);
+    options.counter = counterTrigger(cli, options.intervalMs ?? DEFAULT_SERIES_INTERVAL_MS);
   }
 }
 
@@ -201,8 +202,8 @@ function refuseHungWindowHost(): void {
 // \Processor(_Total)\% Processor Time    \Process(w3wp)\Private Bytes    \HOST\Memory\Available MBytes
 const COUNTER_PATH_RE = /^\\(?:\\[^\\]+\\)?[^\\]+\\[^\\]+$/;
 
-/** -p/-pl: Windows performance counters (PDH). */
-function refuseCounter(cli: TriggerCliOptions): never {
+/** -p/-pl: Windows performance counters (PDH, read through typeperf); refused elsewhere. */
+function counterTrigger(cli: TriggerCliOptions, holdMs: number): CounterTrigger {
   const value = cli.counterAbove ?? cli.counterBelow;
   const flag = cli.counterBelow !== undefined ? '-pl' : '-p';
   if (cli.counter === undefined || value === undefined)
@@ -215,10 +216,17 @@ function refuseCounter(cli: TriggerCliOptions): never {
     );
   if (!Number.isFinite(Number(value)) || value.trim() === '')
     throw new UsageError(`${flag}: the threshold must be a number, got ${JSON.stringify(value)}`);
+  if (process.platform === 'win32') {
+    return {
+      path: cli.counter,
+      direction: cli.counterBelow !== undefined ? 'below' : 'above',
+      threshold: Number(value),
+      // ProcDump's -s: the seconds the condition must hold (default 10), as for -c.
+      holdMs,
+    };
+  }
   throw new UsageError(
-    process.platform === 'win32'
-      ? `${flag} is not implemented yet on Windows (it would read ${cli.counter} through PDH): nothing was run`
-      : `${flag}: performance counters are Windows' PDH; this host (${process.platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
+    `${flag}: performance counters are Windows' PDH; this host (${process.platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
   );
 }
 
@@ -228,7 +236,8 @@ export function hasTrigger(options: SeriesOptions): boolean {
     options.trigger !== undefined ||
     options.cpu !== undefined ||
     options.onExit === true ||
-    options.hung !== undefined
+    options.hung !== undefined ||
+    options.counter !== undefined
   );
 }
 
@@ -301,6 +310,8 @@ export function triggerWords(cli: TriggerCliOptions & { interval?: string }): st
   add('-t', cli.onExit);
   add('-h', cli.hungWindow);
   add('--hung-after', cli.hungAfter);
+  add(cli.counterBelow !== undefined ? '-pl' : '-p', cli.counter);
+  if (cli.counter !== undefined) words.push(cli.counterAbove ?? cli.counterBelow ?? '');
   add('-n', cli.count);
   add('-s', cli.interval);
   return words;
