@@ -2,8 +2,8 @@
 // RVAs are 0xfffffff0 (108 MB). Goal: one `analyze` in at most 5 s and 300 MB peak, a failed or
 // partial record with the reason, and 8 hard links to it in one batch all recorded (before the
 // bounds: 27.6 s, 3.1 GB and a 115 MB record for one; a V8 out-of-memory and no record for 8).
-// Each run is a fresh `cdb-harness analyze` process (the CLI from source through tsx), its peak
-// RSS read from /usr/bin/time-free `process.resourceUsage` of the child via a wrapper.
+// Each run is a fresh process (bench/analyze-rss-child.ts: analyzeDumps from source through
+// tsx) that prints its own peak RSS (process.resourceUsage().maxRSS).
 //   node --import tsx bench/hostile-dumps.ts [--modules 1000000] [--links 8]
 import { spawnSync } from 'node:child_process';
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -51,15 +51,7 @@ try {
   const dump = join(one, 'million.dmp');
   writeFileSync(dump, manyModulesDump(modules));
   const mb = statSync(dump).size / 1024 / 1024;
-  // A bare node process, for the baseline the figures sit on.
-  const bare = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '-e', 'console.log(`maxRssKb=${process.resourceUsage().maxRSS}`)'],
-    { encoding: 'utf8' },
-  );
-  console.log(
-    `hostile dump: ${modules} modules claimed, ${mb.toFixed(1)} MB; bare node+tsx ${(Number(/maxRssKb=(\d+)/.exec(bare.stdout)?.[1] ?? 0) / 1024).toFixed(0)} MB`,
-  );
+  console.log(`hostile dump: ${modules} modules claimed, ${mb.toFixed(1)} MB`);
 
   const single = run(one, join(root, 'out-one'));
   const r1 = largestRecord(join(root, 'out-one'));

@@ -35,6 +35,7 @@ const PLANS: Record<string, BenchPlan> = {
   'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },
   'heap-trend-sampling.ts': { quick: ['--samples', '5'], needsWine: true },
   'heap-trend-types.ts': { quick: ['--samples', '50', '--types', '1000'] },
+  'heap-trend-from-dumps.ts': { quick: ['--dumps', '10', '--runs', '2'] },
   'heap-trend-clr-suspension.ts': { quick: ['--runs', '1', '--heap-mb', '16'] },
   'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
   'analyze-walk.ts': { quick: ['--dumps', '100', '--runs', '2'] },

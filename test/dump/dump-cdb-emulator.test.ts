@@ -49,6 +49,7 @@ describe('dump on the cdb path (emulator)', function () {
     expect(result).to.include({
       path,
       kind: 'full',
+      requestedKind: 'full',
       actualKind: 'full',
       pid: PID,
       verified: true,
@@ -69,7 +70,13 @@ describe('dump on the cdb path (emulator)', function () {
     const path = state.dumps[0] ?? '';
     expect(state.commands).to.include(`.dump /o /m "${path}"`);
     expect(error).to.equal(null);
-    expect(result).to.include({ kind: 'mini', actualKind: 'mini', pid: PID, verified: true });
+    expect(result).to.include({
+      kind: 'mini',
+      requestedKind: 'mini',
+      actualKind: 'mini',
+      pid: PID,
+      verified: true,
+    });
   });
 
   it('turns the real .dump access-denied failure into advice and leaves no dump behind', async () => {

@@ -80,14 +80,18 @@ export interface DumpResult {
   engine: DialectName;
   path: string;
   bytes: number;
-  /** What was asked for. */
+  /** What was asked for (kept under its first name: records never rename a field). */
   kind: 'full' | 'mini';
+  /** What was asked for, said plainly beside `actualKind`. */
+  requestedKind: 'full' | 'mini';
   /** What the file is, read back (winedbg writes MiniDumpNormal whatever is asked). */
   actualKind: 'full' | 'mini' | null;
   pid: number;
   processName: string;
   estimateBytes: number | null;
   estimateSource: EstimateSource;
+  /** Why there is no estimate (null when there is one, or none was asked for). */
+  estimateNote: string | null;
   /** From the debugger's dump command to its reply. */
   writeMs: number;
   /** How long the target was held: from the debugger's attach prompt to the end of detach. */
@@ -181,7 +185,17 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   };
   const dialect = getDialect(options.engine);
   const estimateBy = options.estimate === false ? null : dialect.abilities.sizeEstimate;
-  if (estimateBy === 'info-maps' && dialect.estimateDumpBytes !== undefined) {
+  if (estimateBy !== null && kind === 'full' && !dialect.abilities.fullMemoryDumps) {
+    // Committed memory is what a full dump holds; this debugger writes stacks and modules only
+    // (a 0.1 MB file against an 18 MB "estimate"), so no figure is better than a wrong one.
+    useEstimate(
+      {
+        bytes: null,
+        note: `no size estimate: ${options.engine} writes a normal (mini) dump whatever is asked, not the full memory an estimate would measure`,
+      },
+      'winedbg-info-maps',
+    );
+  } else if (estimateBy === 'info-maps' && dialect.estimateDumpBytes !== undefined) {
     const outside = await dialect.estimateDumpBytes(proc.pid, {
       ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
       ...(options.env === undefined ? {} : { env: options.env }),
@@ -298,11 +312,13 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     path,
     bytes,
     kind,
+    requestedKind: kind,
     actualKind: check.kind ?? null,
     pid: proc.pid,
     processName: proc.name,
     estimateBytes: estimate.bytes,
     estimateSource,
+    estimateNote: estimate.note ?? null,
     writeMs: round(writeMs),
     suspendedMs: round(suspendedMs),
     attachMs: round(attachMs),
