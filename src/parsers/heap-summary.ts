@@ -14,6 +14,7 @@
 // counts (their headers say `(k)`; Reserv 1682164 k in keenjin is a believable 1.6 GB heap).
 import { defineParser } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
+import { formatHeapSummaryTable } from './heap-summary-table.js';
 import { normalizeHex } from './text.js';
 import { createWarningList, unplaced } from './warning-list.js';
 import type { Hex, RecordBase } from './records.js';
@@ -221,8 +222,11 @@ export const heapSummaryDescriptor = defineParser({
     /^!heap\s+-s(?:\s|$)/i,
   ],
   parse: (text) => parseHeapSummary(text),
+  // cdb's table, one row per heap, then the total.
   summary: (record) => {
     const committed = record.heaps.reduce((n, h) => n + h.committedKb, 0);
-    return [`${record.heaps.length} heap(s), ${committed} KB committed`];
+    return formatHeapSummaryTable(record).concat(
+      `${record.heaps.length} heap(s), ${committed} KB committed`,
+    );
   },
 });
