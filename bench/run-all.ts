@@ -42,6 +42,7 @@ const PLANS: Record<string, BenchPlan> = {
   'inspect-stacks.ts': { quick: ['--mb', '64', '--runs', '5'], needsWine: true },
   'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
   'parse-throughput.ts': { quick: ['--mb', '5'] },
+  'parse-stream.ts': { quick: [] },
   // Skips with a message unless $BREAKPAD_STACKWALK names a minidump_stackwalk you built.
   'peer-vs-breakpad.ts': {
     quick: ['--repeat', '2', '--runs', '1', '--breakpad', process.env['BREAKPAD_STACKWALK'] ?? ''],

@@ -20,6 +20,8 @@ command -v llvm-pdbutil >/dev/null || need+=(llvm)
 # gcab makes (and cabextract checks) MSZIP cabinets for the compressed-symbol (.pd_) tests.
 command -v gcab >/dev/null || need+=(gcab)
 command -v cabextract >/dev/null || need+=(cabextract)
+# Xvfb gives Wine a display for the hung-window test (dump -h): windows need an X server.
+command -v Xvfb >/dev/null || need+=(xvfb)
 # node-pty builds from source with node-gyp: python3, make and a C++ compiler.
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)

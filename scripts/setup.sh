@@ -19,6 +19,8 @@ fi
 npm run build --silent
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
+# The Windows helper `dump -h` runs beside the target (native/window-probe).
+bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
 bash scripts/build-pdb-targets.sh
 # The real Debugger Engine (NuGet) for the test:dbgeng tier. Exit 3 means the package cannot be had

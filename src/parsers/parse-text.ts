@@ -49,7 +49,7 @@ function unknown(command: string | null, text: string, warnings: string[] = []):
 const STARTUP = startupDescriptor;
 
 /** The entry for `text` as the output of `command` (null: no command known). */
-function entryFor(command: string | null, text: string): ParsedEntry {
+export function entryForOutput(command: string | null, text: string): ParsedEntry {
   const found = command === null ? null : lookupChain(command);
   if (found?.kind === 'startup' || (found === null && looksLikeStartup(text))) {
     // Launch commands (`cdb -z …`, `ntsd -g …`) only give a startup record when the text is one.
@@ -59,6 +59,11 @@ function entryFor(command: string | null, text: string): ParsedEntry {
   const warnings =
     command !== null && command.length > 0 ? [`no parser for command: ${command}`] : [];
   return unknown(command, text, warnings);
+}
+
+/** The entry for the text before the first prompt: a startup banner, or unknown text. */
+export function startupOrUnknown(preamble: string): ParsedEntry {
+  return looksLikeStartup(preamble) ? entry(null, STARTUP, preamble) : unknown(null, preamble);
 }
 
 /**
@@ -84,23 +89,20 @@ export function parseText(text: string, options: ParseTextOptions = {}): ParseEn
     const found = sniffed === null ? null : lookupChain(sniffed);
     collect(
       found === null
-        ? entryFor(options.command ?? null, text)
+        ? entryForOutput(options.command ?? null, text)
         : entry(null, found, text, [`kind recognised from the content (like ${sniffed ?? ''})`]),
       text,
     );
     return { schemaVersion: 1, entries, events };
   }
   if (preamble.trim().length > 0) {
-    const banner = looksLikeStartup(preamble)
-      ? entry(null, STARTUP, preamble)
-      : unknown(null, preamble);
-    collect(banner, preamble);
+    collect(startupOrUnknown(preamble), preamble);
   }
   for (const section of sections) {
     // A bare prompt with nothing after it (the last line of a session) is no entry.
     if (section.command.length === 0 && section.output.trim().length === 0) continue;
     const command = section.command.length > 0 ? section.command : null;
-    collect(entryFor(command, section.output), section.output);
+    collect(entryForOutput(command, section.output), section.output);
   }
   return { schemaVersion: 1, entries, events };
 }

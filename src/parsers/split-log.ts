@@ -33,6 +33,9 @@ interface PromptMatch {
 
 type Matcher = (line: string) => PromptMatch | null;
 
+/** One prompt shape (cdb, winedbg, dotnet-dump): the prompt and command of a line, or null. */
+export type PromptMatcher = Matcher;
+
 const cdbPrompt: Matcher = (line) => {
   const match = CDB_PROMPT_RE.exec(line);
   return match?.[1] === undefined ? null : { prompt: match[1], command: match[2] ?? '' };
@@ -77,29 +80,52 @@ export function splitLog(text: string, dialect?: Dialect): SplitLog {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    let found: PromptMatch | null = null;
-    for (const matcher of matchers) {
-      found = matcher(line);
-      if (found) break;
-    }
+    const found = readPromptLine(line, matchers);
     if (!found) {
       output.push(line);
       continue;
     }
     close();
-    let command = found.command.trim();
-    let initialCommand = false;
-    const initial = INITIAL_COMMAND_RE.exec(command);
-    if (initial) {
-      initialCommand = true;
-      command = unquote((initial[1] ?? '').trim());
-    }
-    current = { prompt: found.prompt, command, initialCommand, output: '', line: i + 1 };
+    current = { ...found, output: '', line: i + 1 };
     sections.push(current);
     output = [];
   }
   close();
   return { preamble: preamble.join('\n'), sections };
+}
+
+/**
+ * The prompt shapes of a text known to hold a cdb or winedbg prompt (`dialect` winedbg: a winedbg
+ * one): what `splitLog` uses for such a text, for a reader that has seen that prompt.
+ */
+export function promptMatchers(dialect: Dialect | undefined): PromptMatcher[] {
+  return dialect === undefined ? [cdbPrompt, winedbgPrompt] : DECIDING_MATCHERS[dialect];
+}
+
+const DECIDING_MATCHERS: Record<Dialect, PromptMatcher[]> = {
+  winedbg: [winedbgPrompt],
+  cdb: [cdbPrompt],
+};
+
+/** The prompt, trimmed command and `-c` flag of a prompt line; null when `line` is no prompt. */
+export function readPromptLine(
+  line: string,
+  matchers: readonly PromptMatcher[],
+): { prompt: string; command: string; initialCommand: boolean } | null {
+  let found: PromptMatch | null = null;
+  for (const matcher of matchers) {
+    found = matcher(line);
+    if (found) break;
+  }
+  if (!found) return null;
+  let command = found.command.trim();
+  let initialCommand = false;
+  const initial = INITIAL_COMMAND_RE.exec(command);
+  if (initial) {
+    initialCommand = true;
+    command = unquote((initial[1] ?? '').trim());
+  }
+  return { prompt: found.prompt, command, initialCommand };
 }
 
 /** True when `text` has at least one prompt line that splitLog would cut at. */

@@ -90,13 +90,13 @@ const running = new Set<RunningTarget>();
 export async function startTarget(
   name: TargetName,
   args: readonly string[] = [],
-  options: { startTimeoutMs?: number } = {},
+  options: { startTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningTarget> {
   const dir = makeTempDir(name);
   const logPath = join(dir, 'stdout.log');
   const fd = openSync(logPath, 'w');
   const child = spawn('wine', [targetPath(name), ...args], {
-    env: wineEnv(),
+    env: options.env ?? wineEnv(),
     stdio: ['ignore', fd, fd],
     detached: true,
   });

@@ -84,6 +84,15 @@ describe('dump trigger flags', () => {
     expect(rewriteProcDumpArgs(['-p', '1234'], ['-pl'])).to.deep.equal(['-p', '1234']);
   });
 
+  it("-h [--hung-after D]: a hung-window trigger, ProcDump's 5 s unless --hung-after says otherwise", () => {
+    expect(parseDump(['-h', '1234', '--engine', 'winedbg'])).to.deep.include({
+      hung: { hungAfterMs: 5000 },
+    });
+    expect(parseDump(['-h', '--hung-after', '2s', '1234', '--engine', 'winedbg'])).to.deep.include({
+      hung: { hungAfterMs: 2000 },
+    });
+  });
+
   const refused: [string[], RegExp][] = [
     [['-c', '150', '1'], /-c.* must be a percentage above 0 and at most 100/],
     [['-c', '0', '1'], /must be a percentage above 0/],
@@ -96,7 +105,8 @@ describe('dump trigger flags', () => {
     [['-t', '-n', '2', '1'], /-t writes the one dump a process can have at its exit/],
     [['-m', '27,47', '-n', '2', '1'], /writes one dump per threshold/],
     [['--hung-after', '10s', '1'], /--hung-after sets the -h/],
-    [['-h', '1'], /-h \(--hung-window\) asks the target's top-level windows/],
+    [['-h', '--hung-after', 'soon', '1'], /--hung-after/],
+    [['-h', '-c', '50', '1'], /one trigger at a time: -c\/-cl and -h/],
     [
       ['-p', '\\Nope(_Total)\\Not A Counter', '5', '1'],
       /performance counters are Windows' PDH; this host \(linux\) has none.*"\\\\Nope\(_Total\)\\\\Not A Counter" cannot be read here\. Nothing was run/,

@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../../units.js';
 import type { DumpResult } from '../../workflows/dump/dump.js';
+import type { CounterTrigger } from '../../workflows/dump/counter-trigger.js';
+import { DEFAULT_HUNG_AFTER_MS } from '../../workflows/dump/hung-trigger.js';
 import {
   DEFAULT_SERIES_INTERVAL_MS,
   type DumpSeriesEvent,
@@ -72,7 +74,7 @@ export function addTriggerOptions(command: Command): void {
     .option('-t, --on-exit', 'dump when the process is about to exit (ProcDump -t; cdb only)')
     .option(
       '--hung-window',
-      'dump when a top-level window does not answer (ProcDump -h; Windows only, see below)',
+      'dump when a top-level window has not answered for --hung-after (ProcDump -h; Windows or Wine, see below)',
     )
     .addOption(
       durationOption(
@@ -86,11 +88,11 @@ export function addTriggerOptions(command: Command): void {
     )
     .option(
       '--counter-above <value>',
-      'dump when --counter is at or above VALUE (ProcDump -p PATH VALUE)',
+      'dump when --counter stays at or above VALUE for -s seconds (ProcDump -p PATH VALUE; Windows, typeperf)',
     )
     .option(
       '--counter-below <value>',
-      'dump when --counter is below VALUE (ProcDump -pl PATH VALUE)',
+      'dump when --counter stays below VALUE for -s seconds (ProcDump -pl PATH VALUE; Windows, typeperf)',
     );
 }
 
@@ -132,13 +134,22 @@ export function applyTriggerOptions(cli: TriggerCliOptions, options: SeriesOptio
     };
   }
   if (cli.onExit === true) options.onExit = true;
-  if (cli.hungWindow === true) refuseHungWindow(cli);
+  if (cli.hungWindow === true) {
+    options.hung = {
+      hungAfterMs:
+        cli.hungAfter === undefined
+          ? DEFAULT_HUNG_AFTER_MS
+          : parseDuration(cli.hungAfter, '--hung-after'),
+    };
+    if (options.hung.hungAfterMs <= 0) throw new UsageError('--hung-after must be above 0');
+    refuseHungWindowHost();
+  }
   if (
     cli.counter !== undefined ||
     cli.counterAbove !== undefined ||
     cli.counterBelow !== undefined
   ) {
-    refuseCounter(cli);
+    options.counter = counterTrigger(cli, options.intervalMs ?? DEFAULT_SERIES_INTERVAL_MS);
   }
 }
 
@@ -180,21 +191,19 @@ export function refuseTriggerCombinations(cli: TriggerCliOptions): void {
     );
 }
 
-/** -h on a host where no window can be asked whether it answers. */
-function refuseHungWindow(cli: TriggerCliOptions): never {
-  if (cli.hungAfter !== undefined) parseDuration(cli.hungAfter, '--hung-after');
+/** -h where no Windows code can run beside the target (not Windows, not Wine on Linux). */
+function refuseHungWindowHost(): void {
+  if (process.platform === 'win32' || process.platform === 'linux') return;
   throw new UsageError(
-    process.platform === 'win32'
-      ? '-h (--hung-window) is not implemented yet on Windows: nothing was run'
-      : `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout, as Windows and Task Manager define a hang); that needs Windows code running beside the target, which this host (${process.platform}) and the debuggers here (cdb under Wine, winedbg) do not offer. Nothing was run`,
+    `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout), through Windows code beside the target: Windows, or Wine on Linux; this host (${process.platform}) is neither. Nothing was run`,
   );
 }
 
 // \Processor(_Total)\% Processor Time    \Process(w3wp)\Private Bytes    \HOST\Memory\Available MBytes
 const COUNTER_PATH_RE = /^\\(?:\\[^\\]+\\)?[^\\]+\\[^\\]+$/;
 
-/** -p/-pl: Windows performance counters (PDH). */
-function refuseCounter(cli: TriggerCliOptions): never {
+/** -p/-pl: Windows performance counters (PDH, read through typeperf); refused elsewhere. */
+function counterTrigger(cli: TriggerCliOptions, holdMs: number): CounterTrigger {
   const value = cli.counterAbove ?? cli.counterBelow;
   const flag = cli.counterBelow !== undefined ? '-pl' : '-p';
   if (cli.counter === undefined || value === undefined)
@@ -207,16 +216,29 @@ function refuseCounter(cli: TriggerCliOptions): never {
     );
   if (!Number.isFinite(Number(value)) || value.trim() === '')
     throw new UsageError(`${flag}: the threshold must be a number, got ${JSON.stringify(value)}`);
+  if (process.platform === 'win32') {
+    return {
+      path: cli.counter,
+      direction: cli.counterBelow !== undefined ? 'below' : 'above',
+      threshold: Number(value),
+      // ProcDump's -s: the seconds the condition must hold (default 10), as for -c.
+      holdMs,
+    };
+  }
   throw new UsageError(
-    process.platform === 'win32'
-      ? `${flag} is not implemented yet on Windows (it would read ${cli.counter} through PDH): nothing was run`
-      : `${flag}: performance counters are Windows' PDH; this host (${process.platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
+    `${flag}: performance counters are Windows' PDH; this host (${process.platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
   );
 }
 
 /** Whether a run has a trigger (its --json is then the summary). */
 export function hasTrigger(options: SeriesOptions): boolean {
-  return options.trigger !== undefined || options.cpu !== undefined || options.onExit === true;
+  return (
+    options.trigger !== undefined ||
+    options.cpu !== undefined ||
+    options.onExit === true ||
+    options.hung !== undefined ||
+    options.counter !== undefined
+  );
 }
 
 export interface DumpTriggerSummary {
@@ -286,6 +308,10 @@ export function triggerWords(cli: TriggerCliOptions & { interval?: string }): st
   add('-cl', cli.cpuBelow);
   add('-u', cli.perCore);
   add('-t', cli.onExit);
+  add('-h', cli.hungWindow);
+  add('--hung-after', cli.hungAfter);
+  add(cli.counterBelow !== undefined ? '-pl' : '-p', cli.counter);
+  if (cli.counter !== undefined) words.push(cli.counterAbove ?? cli.counterBelow ?? '');
   add('-n', cli.count);
   add('-s', cli.interval);
   return words;

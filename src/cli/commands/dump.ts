@@ -197,6 +197,10 @@ export function formatDumpEvent(event: DumpSeriesEvent): string | null {
       return `Next dump (${event.next}) in ${(event.ms / 1000).toFixed(1)} s...`;
     case 'cpu':
       return `CPU of pid ${event.pid}: ${event.reading.percent.toFixed(1)}%${event.reading.met ? `, held ${(event.reading.heldMs / 1000).toFixed(1)} s` : ''}`;
+    case 'windows':
+      return `Windows of pid ${event.pid}: ${event.reading.windows}, ${event.reading.silent} not answering${event.reading.silent > 0 ? ` (for ${(event.reading.silentForMs / 1000).toFixed(1)} s)` : ''}`;
+    case 'counter':
+      return `${event.path}: ${event.value}${event.heldMs > 0 ? `, held ${(event.heldMs / 1000).toFixed(1)} s` : ''}`;
     case 'armed':
       return `Waiting for pid ${event.pid} to exit: stopping it at ${event.what}...`;
     case 'fired':
@@ -291,9 +295,12 @@ schemas/triggerEvent.schema.json; --json then prints a summary, schemas/dumpTrig
   -t                                the process is about to exit: cdb attaches invasively (-pd)
       and stops at ntdll!RtlExitUserProcess or the exit-process event (sxe epr); the dump shows the
       exit. winedbg cannot stop a process at its exit and is refused.
-  -h [--hung-after 5s]              a hung top-level window (ProcDump's 5 s): needs Windows; refused
-      here with the reason. -p/-pl "\\Counter\\Path" VALUE: Windows PDH counters; refused where the
-      platform has none (Linux, Wine). Refused combinations: -c with -cl, -u without -c/-cl, two
+  -h [--hung-after 5s]              a top-level window has not answered WM_NULL for 5 s (ProcDump's
+      fixed value; --hung-after changes it). Each poll runs build/native/window-probe.exe beside
+      the target (through the same Wine on Linux; it needs a display), never attaching.
+      -p/-pl "\\Counter\\Path" VALUE: a Windows PDH counter at or above / below VALUE for -s
+      seconds, read with typeperf (Windows, --engine cdb); refused on Linux and Wine, which have
+      no typeperf. Refused combinations: -c with -cl, -u without -c/-cl, two
       triggers at once, -n with -t or with a -m list.
   The target exiting before any trigger fired: exit code 5, nothing written.
 

@@ -1,13 +1,19 @@
 // `cdb-harness parse FILE [--command CMD] [--dialect cdb|winedbg] [--text]`: saved debugger output
 // (or a whole session log) -> the records.md envelope, checked against
 // schemas/parseEnvelope.schema.json before it is printed; `--text` prints a short readable summary.
-import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { parseText } from '../../parsers/parse-text.js';
+import { createParseTextStream } from '../../parsers/parse-text-stream.js';
 import { summarize } from '../../parsers/registry.js';
-import type { Dialect, ParseEnvelope } from '../../parsers/records.js';
+import type {
+  DebuggerEventRecord,
+  Dialect,
+  ParseEnvelope,
+  ParsedEntry,
+} from '../../parsers/records.js';
 import { validate } from '../../report/schemas.js';
 
 interface ParseOptions {
@@ -17,23 +23,8 @@ interface ParseOptions {
   json?: boolean;
 }
 
-// Transcript files (test/fixtures/transcripts in this repository) start with a 5-line header:
-//   # source: …  /  # tool: …  /  # command: …  /  # notes: …  /  # ---
-const HEADER_START = '# source:';
-const HEADER_END_RE = /^# ---\s*$/;
-const HEADER_COMMAND_RE = /^# command: (.*)$/;
-
-/** Splits off a transcript header; `command` is its `# command:` line when there is one. */
-export function stripTranscriptHeader(text: string): { body: string; command?: string } {
-  if (!text.startsWith(HEADER_START)) return { body: text };
-  const lines = text.split('\n');
-  const end = lines.findIndex((line) => HEADER_END_RE.test(line.replace(/\r$/, '')));
-  if (end < 0) return { body: text };
-  const header = lines.slice(0, end).map((l) => HEADER_COMMAND_RE.exec(l.replace(/\r$/, '')));
-  const command = header.find((m) => m !== null)?.[1]?.trim();
-  const body = lines.slice(end + 1).join('\n');
-  return command === undefined ? { body } : { body, command };
-}
+// Transcript headers (test/fixtures/transcripts) are skipped by the streaming parser.
+export { stripTranscriptHeader } from '../../parsers/parse-text-stream.js';
 
 export function registerParse(context: CommandContext): void {
   context.program
@@ -73,13 +64,19 @@ option, --json with --text).`,
     });
 }
 
-async function readInput(file: string): Promise<string> {
+/** The input in chunks of text: stdin or the file, never read whole (issue 22). */
+function openInput(file: string): AsyncIterable<string> {
   if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    process.stdin.setEncoding('utf8');
+    return process.stdin as AsyncIterable<string>;
   }
-  return readFile(file, 'utf8');
+  return createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+}
+
+/** Writes `text` to stdout and waits while the pipe is full, so output never piles up in memory. */
+async function emit(text: string): Promise<void> {
+  if (text.length === 0) return;
+  if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }
 
 /** The debugger text formats the parsers read (`--dialect`). */
@@ -101,10 +98,47 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
     process.stderr.write(`${ERROR_PREFIX}--json and --text exclude each other\n`);
     return ExitCode.Usage;
   }
-  let text: string;
+  const text = options.text === true;
+  // Each entry is checked against the envelope's schema (an envelope of that one entry) and
+  // written as soon as the stream hands it over: output in the exact layout of
+  // `JSON.stringify(envelope, null, 2)` (or of formatEnvelope), without building either whole.
+  let out: string[] = [];
+  let count = 0;
+  let invalid: string[] | undefined;
+  const stream = createParseTextStream(
+    {
+      transcriptHeader: true,
+      ...(options.command !== undefined ? { command: options.command } : {}),
+      ...(dialect !== undefined ? { dialect } : {}),
+    },
+    (entry) => {
+      if (invalid !== undefined) return;
+      const check = validate('parseEnvelope', { schemaVersion: 1, entries: [entry], events: [] });
+      if (!check.ok) {
+        invalid = check.errors;
+        return;
+      }
+      if (text) out.push(`${formatEntry(entry, count)}\n\n`);
+      else
+        out.push(
+          `${count === 0 ? '{\n  "schemaVersion": 1,\n  "entries": [\n' : ',\n'}${entryJson(entry)}`,
+        );
+      count++;
+    },
+  );
+  const flush = async (): Promise<void> => {
+    const pieces = out;
+    out = [];
+    await emit(pieces.join(''));
+  };
   try {
-    text = await readInput(file);
+    for await (const chunk of openInput(file)) {
+      stream.write(chunk);
+      if (invalid !== undefined) break;
+      await flush();
+    }
   } catch (error) {
+    await flush();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       process.stderr.write(`${ERROR_PREFIX}no such file: ${file}\n`);
@@ -115,42 +149,68 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
     );
     return ExitCode.Failure;
   }
-  const { body, command: headerCommand } = stripTranscriptHeader(text);
-  const command = options.command ?? headerCommand;
-  const envelope = parseText(body, {
-    ...(command !== undefined ? { command } : {}),
-    ...(dialect !== undefined ? { dialect } : {}),
-  });
-  const check = validate('parseEnvelope', envelope);
-  if (!check.ok) {
+  const events = invalid === undefined ? stream.end() : [];
+  if (invalid === undefined) {
+    const check = validate('parseEnvelope', { schemaVersion: 1, entries: [], events });
+    if (!check.ok) invalid = check.errors;
+  }
+  if (invalid !== undefined) {
+    await flush();
     process.stderr.write(
-      `${ERROR_PREFIX}internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${check.errors.join('\n  ')}\n`,
+      `${ERROR_PREFIX}internal error, output does not match schemas/parseEnvelope.schema.json:\n  ${invalid.join('\n  ')}\n`,
     );
     return ExitCode.Failure;
   }
-  process.stdout.write(
-    options.text === true ? formatEnvelope(envelope) : `${JSON.stringify(envelope, null, 2)}\n`,
-  );
+  if (text) {
+    out.push(`${formatEvents(events)}\n`);
+  } else {
+    const head = count === 0 ? '{\n  "schemaVersion": 1,\n  "entries": []' : '\n  ]';
+    out.push(`${head},\n  "events": ${indentJson(events, '  ').trimStart()}\n}\n`);
+  }
+  await flush();
   return ExitCode.Ok;
+}
+
+/** `value` as `JSON.stringify(value, null, 2)` would print it nested at `indent`. */
+function indentJson(value: unknown, indent: string): string {
+  return `${indent}${JSON.stringify(value, null, 2).replace(/\n/g, `\n${indent}`)}`;
+}
+
+// The entry as it sits in the envelope's "entries" array, indented by JSON.stringify itself
+// (a regex re-indenting each line costs as much as the stringify).
+const ENTRY_HEAD = '{\n  "e": [\n'.length;
+const ENTRY_TAIL = '\n  ]\n}'.length;
+
+function entryJson(entry: ParsedEntry): string {
+  const wrapped = JSON.stringify({ e: [entry] }, null, 2);
+  return wrapped.slice(ENTRY_HEAD, wrapped.length - ENTRY_TAIL);
 }
 
 // ---- --text -------------------------------------------------------------------------------------
 
 /** The readable summary: one block per entry (its parser's summary), then the events. */
 export function formatEnvelope(envelope: ParseEnvelope): string {
-  const blocks = envelope.entries.map((entry, i) => {
-    const title = `[${i + 1}] ${entry.command ?? '(no command)'} -> ${entry.kind}`;
-    const facts = summarize(entry).map((line) => `    ${line}`);
-    const warnings = entry.record.warnings.length + entry.warnings.length;
-    if (warnings > 0) facts.push(`    (${warnings} warning${warnings === 1 ? '' : 's'})`);
-    return [title, ...facts].join('\n');
-  });
-  const events = envelope.events.map(
+  const blocks = envelope.entries.map((entry, i) => formatEntry(entry, i));
+  return `${[...blocks, formatEvents(envelope.events)].join('\n\n')}\n`;
+}
+
+/** One entry's block of the readable summary; `index` counts from 0. */
+function formatEntry(entry: ParsedEntry, index: number): string {
+  const title = `[${index + 1}] ${entry.command ?? '(no command)'} -> ${entry.kind}`;
+  const facts = summarize(entry).map((line) => `    ${line}`);
+  const warnings = entry.record.warnings.length + entry.warnings.length;
+  if (warnings > 0) facts.push(`    (${warnings} warning${warnings === 1 ? '' : 's'})`);
+  return [title, ...facts].join('\n');
+}
+
+/** The summary's last block: the events, or `events: none`. */
+function formatEvents(list: readonly DebuggerEventRecord[]): string {
+  const events = list.map(
     (e) =>
       `  ${e.code ?? '?'} ${e.description}${e.chance ? ` (${e.chance} chance)` : ''}` +
       `${e.clrExceptionType ? ` ${e.clrExceptionType}` : ''}` +
       `${e.processId ? ` pid ${e.processId} tid ${e.threadId ?? '?'}` : ''}`,
   );
   const tail = events.length > 0 ? [`events (${events.length}):`, ...events] : ['events: none'];
-  return `${[...blocks, tail.join('\n')].join('\n\n')}\n`;
+  return tail.join('\n');
 }

@@ -29,7 +29,15 @@ import {
   type Estimate,
 } from './dump.js';
 import { waitForCpu, type CpuReading, type CpuTrigger } from './cpu-trigger.js';
+import { waitForCounter, type CounterTrigger } from './counter-trigger.js';
 import { dumpAtExit, exitRulesOf } from './exit-trigger.js';
+import {
+  waitForHungWindow,
+  windowProbe,
+  type HungReading,
+  type HungTrigger,
+  type WindowProbe,
+} from './hung-trigger.js';
 import { TriggerLog, type Firing, type TriggerEventLine } from './trigger-log.js';
 
 export interface CommitTrigger {
@@ -56,6 +64,12 @@ export interface DumpSeriesOptions extends Omit<DumpOptions, 'target' | 'onEvent
   cpu?: CpuTrigger;
   /** ProcDump -t: one dump when the process is about to exit (cdb only). */
   onExit?: boolean;
+  /** ProcDump -h: a top-level window silent for hungAfterMs (hung-trigger.ts). */
+  hung?: HungTrigger;
+  /** ProcDump -p/-pl: a performance counter held above/below a value for -s (Windows). */
+  counter?: CounterTrigger;
+  /** The window probe for -h (tests may give their own); default build/native/window-probe.exe. */
+  windowProbe?: WindowProbe;
   /** How often the commit or the CPU is read while waiting for the trigger; default 1 s. */
   pollMs?: number;
   /** How often the process list is read while waiting for -w; default 500 ms. */
@@ -78,6 +92,8 @@ export type DumpSeriesEvent =
   | { type: 'dumped'; index: number; count: number; result: DumpResult }
   | { type: 'pause'; ms: number; next: number }
   | { type: 'cpu'; pid: number; reading: CpuReading; source: string }
+  | { type: 'windows'; pid: number; reading: HungReading }
+  | { type: 'counter'; pid: number; path: string; value: number; heldMs: number }
   | { type: 'armed'; pid: number; what: string }
   | { type: 'fired'; firing: Firing; line: TriggerEventLine }
   | { type: 'trigger-event'; line: TriggerEventLine }
@@ -230,6 +246,9 @@ function triggerNames(options: DumpSeriesOptions): string[] {
   }
   if (options.cpu !== undefined) names.push(options.cpu.direction === 'above' ? '-c' : '-cl');
   if (options.onExit === true) names.push('-t');
+  if (options.hung !== undefined) names.push('-h');
+  if (options.counter !== undefined)
+    names.push(options.counter.direction === 'above' ? '-p' : '-pl');
   return names;
 }
 
@@ -305,31 +324,52 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
 
   const cpuSource =
     options.cpu === undefined ? null : await cpuSourceFor(proc.pid, proc.name, options);
+  const probe =
+    options.hung === undefined
+      ? null
+      : (options.windowProbe ?? windowProbe(options.env === undefined ? {} : { env: options.env }));
+  const counterSource =
+    options.counter === undefined ? null : await counterSourceFor(options.counter.path, options);
   let startBytes: number | null = null;
   if (trigger?.stepBytes !== undefined) startBytes = (await readCommit(pid, options)).bytes;
 
   const results: DumpResult[] = [];
   for (let index = 1; index <= count; index++) {
     let firing: Firing | null = null;
-    if (trigger !== undefined || cpuSource !== null) {
+    if (trigger !== undefined || cpuSource !== null || probe !== null || counterSource !== null) {
+      const hung = options.hung;
+      const counter = options.counter;
       firing =
-        cpuSource !== null && options.cpu !== undefined
-          ? await waitForCpu(cpuSource, options.cpu, {
+        counterSource !== null && counter !== undefined
+          ? await waitForCounter(counterSource, counter, {
               pollMs: options.pollMs ?? DEFAULT_POLL_MS,
               ...(options.signal === undefined ? {} : { signal: options.signal }),
-              onReading: (reading) =>
-                emit({ type: 'cpu', pid, reading, source: cpuSource.describe }),
+              onReading: (value, heldMs) =>
+                emit({ type: 'counter', pid, path: counter.path, value, heldMs }),
             })
-          : trigger !== undefined
-            ? await waitForCommit(
-                pid,
-                trigger,
-                commitThreshold(trigger, index, startBytes),
-                options,
-                lookup,
-                emit,
-              )
-            : null;
+          : probe !== null && hung !== undefined
+            ? await waitForHungWindow(pid, probe, hung, {
+                pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+                ...(options.signal === undefined ? {} : { signal: options.signal }),
+                onReading: (reading) => emit({ type: 'windows', pid, reading }),
+              })
+            : cpuSource !== null && options.cpu !== undefined
+              ? await waitForCpu(cpuSource, options.cpu, {
+                  pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+                  ...(options.signal === undefined ? {} : { signal: options.signal }),
+                  onReading: (reading) =>
+                    emit({ type: 'cpu', pid, reading, source: cpuSource.describe }),
+                })
+              : trigger !== undefined
+                ? await waitForCommit(
+                    pid,
+                    trigger,
+                    commitThreshold(trigger, index, startBytes),
+                    options,
+                    lookup,
+                    emit,
+                  )
+                : null;
       if (firing === null) {
         // The target has gone while waiting.
         if (results.length > 0 && trigger?.stepBytes !== undefined && options.count === undefined) {
@@ -388,7 +428,13 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
     emit({ type: 'dumped', index, count, result });
     // Triggers that hold (-c/-cl) or step wait for their own condition again; otherwise the
     // dumps are spaced by -s.
-    if (index < count && options.cpu === undefined && !stepped) {
+    if (
+      index < count &&
+      options.cpu === undefined &&
+      options.hung === undefined &&
+      options.counter === undefined &&
+      !stepped
+    ) {
       const ms = options.intervalMs ?? DEFAULT_SERIES_INTERVAL_MS;
       emit({ type: 'pause', ms, next: index + 1 });
       await sleep(ms, options.signal);
@@ -403,6 +449,18 @@ async function cpuSourceFor(pid: number, name: string, options: DumpSeriesOption
     throw new UsageError(`-c/-cl: ${dialect.name} cannot read a process's CPU time`);
   }
   return dialect.processCpu(pid, name, {
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+}
+
+async function counterSourceFor(path: string, options: DumpSeriesOptions) {
+  const dialect = getDialect(options.engine);
+  if (dialect.performanceCounter === undefined) {
+    throw new UsageError(
+      `-p/-pl: ${dialect.name} runs its targets under Wine, which has no typeperf.exe and only a few system counters in its pdh.dll; use --engine cdb on Windows`,
+    );
+  }
+  return dialect.performanceCounter(path, {
     ...(options.env === undefined ? {} : { env: options.env }),
   });
 }

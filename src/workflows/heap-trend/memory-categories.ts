@@ -2,8 +2,9 @@
 // minidumpapiset.h MINIDUMP_MEMORY_INFO), in VMMap's terms as far as a dump can tell them apart:
 // - image: MEM_IMAGE regions (executables and DLLs);
 // - mapped: MEM_MAPPED regions (mapped files and shareable sections: a dump does not say which);
-// - heap: private regions whose allocation base is one of the heaps the PEB lists
-//   (PEB.ProcessHeaps; a heap's later segments, allocated elsewhere, count as private data);
+// - heap: private regions whose allocation base is one of the process's heaps (PEB.ProcessHeaps
+//   and PEB.ProcessHeap, or the signed heap headers when the PEB lists none, as under Wine:
+//   processor/process-heaps.ts; a heap's later segments, allocated elsewhere, count as private data);
 // - stack: the allocation holding each thread's stack (the thread list's stack range);
 // - private data: every other private region (VirtualAlloc, the GC heap when no SOS ran, TEBs…).
 // Committed bytes are the series value; reserved bytes ride along as `reservedKb`. Free space is

@@ -106,6 +106,10 @@ export const cdbDialect: Dialect = {
     (await import('../common/process-cpu.js')).processCpuSource(pid, name, {
       ...(options.env === undefined ? {} : { env: options.env }),
     }),
+  performanceCounter: async (path, options) =>
+    (await import('../common/typeperf.js')).typeperfCounterSource(path, {
+      ...(options.env === undefined ? {} : { env: options.env }),
+    }),
   // Two ways in: a breakpoint on ntdll!RtlExitUserProcess (where ExitProcess and a return from
   // main end up, the process whole: the real engine under Wine writes its dump there, while at
   // the exit event Wine answers "GenGetProcessInfo.Start failed, 0x80070005"), and the

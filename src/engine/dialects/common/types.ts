@@ -5,6 +5,7 @@
 // src/engine/dialects/ looks at a dialect's name to decide anything.
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
 import type { CpuSource } from './process-cpu.js';
+import type { CounterSource } from './typeperf.js';
 import type { StopEvent } from './stop-event.js';
 
 export type { CpuSource, CpuSample } from './process-cpu.js';
@@ -289,6 +290,11 @@ export interface Dialect {
    * (ProcDump -c/-cl): the process's own times on Windows, its Wine host process's on Linux.
    */
   processCpu?(pid: number, name: string, options: ProcessListOptions): Promise<CpuSource>;
+  /**
+   * Where a performance counter is read from outside (ProcDump -p/-pl): typeperf on Windows;
+   * throws a UsageError saying why where the host has no counters (Linux, Wine).
+   */
+  performanceCounter?(path: string, options: ProcessListOptions): Promise<CounterSource>;
   /**
    * How to stop when the target is about to exit, with its memory still readable (ProcDump -t):
    * the commands that arm it on an invasive attach, or why this debugger cannot.

@@ -1,0 +1,132 @@
+// processHeaps over small amd64 full dumps built byte by byte: the heaps the PEB lists, the PEB's
+// default heap, and, when the PEB's list is empty (as Wine leaves it), the private allocations
+// whose header carries the segment signature 0xFFEEFFEE at +0x10. The real-dump counterpart (a
+// Debugger Engine `.dump /ma` of a Wine process) is test/dbgeng/heap-trend-from-dumps.dbgeng.ts.
+import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openMinidump } from '../../src/minidump/index.js';
+import { processHeaps } from '../../src/processor/process-heaps.js';
+import { DumpBuilder, struct } from '../minidump/helpers/dump-builder.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+const TEB = 0x10000n;
+const PEB = 0x20000n;
+/** Private allocations of 64 KB from 0x100000 up. */
+const ALLOC = (i: number): bigint => 0x100000n + BigInt(i) * 0x10000n;
+
+interface Plan {
+  /** PEB.ProcessHeaps entries (written to an array at PEB+0x800). */
+  listed: bigint[];
+  processHeap: bigint;
+  /** Allocation indexes whose first page carries the heap signature. */
+  signed: number[];
+  /** Allocation indexes signed at +0x10 of their second region only (no header there). */
+  signedInSecondRegion?: number[];
+  allocations: number;
+}
+
+function page(fill: (b: Buffer) => void): Buffer {
+  const b = Buffer.alloc(0x1000);
+  fill(b);
+  return b;
+}
+
+/** TEB, PEB, then `allocations` private allocations of two 32 KB regions each (first 4 KB captured). */
+function build(plan: Plan): Buffer {
+  const b = new DumpBuilder(4);
+  b.stream(
+    7,
+    struct(56, (s) => s.writeUInt16LE(9, 0)),
+  ); // AMD64
+  const pages: [bigint, Buffer][] = [
+    [TEB, page((t) => t.writeBigUInt64LE(PEB, 0x60))],
+    [
+      PEB,
+      page((p) => {
+        p.writeBigUInt64LE(plan.processHeap, 0x30);
+        p.writeUInt32LE(plan.listed.length, 0xe8);
+        p.writeBigUInt64LE(plan.listed.length === 0 ? 0n : PEB + 0x800n, 0xf0);
+        plan.listed.forEach((h, i) => p.writeBigUInt64LE(h, 0x800 + 8 * i));
+      }),
+    ],
+  ];
+  const regions: [bigint, bigint, bigint][] = [
+    [TEB, TEB, 0x1000n],
+    [PEB, PEB, 0x1000n],
+  ];
+  for (let i = 0; i < plan.allocations; i++) {
+    const signed = plan.signed.includes(i);
+    pages.push([ALLOC(i), page((h) => signed && h.writeUInt32LE(0xffeeffee, 0x10))]);
+    const second = ALLOC(i) + 0x8000n;
+    const late = plan.signedInSecondRegion?.includes(i) === true;
+    pages.push([second, page((h) => late && h.writeUInt32LE(0xffeeffee, 0x10))]);
+    regions.push([ALLOC(i), ALLOC(i), 0x8000n], [second, ALLOC(i), 0x8000n]);
+  }
+  const info = Buffer.alloc(16 + 48 * regions.length);
+  info.writeUInt32LE(16, 0);
+  info.writeUInt32LE(48, 4);
+  info.writeBigUInt64LE(BigInt(regions.length), 8);
+  regions.forEach(([base, allocationBase, size], i) => {
+    info.writeBigUInt64LE(base, 16 + 48 * i);
+    info.writeBigUInt64LE(allocationBase, 24 + 48 * i);
+    info.writeBigUInt64LE(size, 40 + 48 * i);
+    info.writeUInt32LE(0x1000, 48 + 48 * i); // MEM_COMMIT
+    info.writeUInt32LE(0x04, 52 + 48 * i);
+    info.writeUInt32LE(0x20000, 56 + 48 * i); // MEM_PRIVATE
+  });
+  b.stream(16, info);
+  const listRva = b.end + ((4 - (b.end % 4)) % 4);
+  const list = Buffer.alloc(16 + 16 * pages.length);
+  b.stream(9, list);
+  const rvas = pages.map(([, bytes]) => b.append(bytes));
+  b.stream(0xfff0, Buffer.alloc(4));
+  const dump = b.build({ flags: 0x2n | 0x800n });
+  dump.writeBigUInt64LE(BigInt(pages.length), listRva);
+  dump.writeBigUInt64LE(BigInt(rvas[0] ?? 0), listRva + 8);
+  pages.forEach(([address], i) => {
+    dump.writeBigUInt64LE(address, listRva + 16 + 16 * i);
+    dump.writeBigUInt64LE(0x1000n, listRva + 24 + 16 * i);
+  });
+  return dump;
+}
+
+async function heapsOf(plan: Plan): Promise<bigint[]> {
+  const path = join(makeTempDir('process-heaps'), 'built.dmp');
+  writeFileSync(path, build(plan));
+  const dump = await openMinidump(path);
+  try {
+    return await processHeaps(dump, TEB);
+  } finally {
+    await dump.close();
+  }
+}
+
+describe('processHeaps', function () {
+  it('takes the heaps the PEB lists and its default heap, and probes nothing when the list has some', async () => {
+    const heaps = await heapsOf({
+      listed: [ALLOC(0), ALLOC(1)],
+      processHeap: ALLOC(2),
+      signed: [3],
+      allocations: 4,
+    });
+    expect(heaps).to.have.members([ALLOC(0), ALLOC(1), ALLOC(2)]);
+  });
+
+  it('finds the heaps by their segment signature when the PEB lists none (Wine)', async () => {
+    const heaps = await heapsOf({
+      listed: [],
+      processHeap: ALLOC(1),
+      signed: [1, 4],
+      signedInSecondRegion: [2],
+      allocations: 6,
+    });
+    expect(heaps).to.have.members([ALLOC(1), ALLOC(4)]);
+  });
+
+  it('gives no heap when the PEB lists none and no allocation is signed', async () => {
+    expect(
+      await heapsOf({ listed: [], processHeap: 0n, signed: [], allocations: 3 }),
+    ).to.deep.equal([]);
+  });
+});
