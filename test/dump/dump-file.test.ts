@@ -26,7 +26,7 @@ describe('dump file names', () => {
   it('names exception dumps with code, short CLR type and time', () => {
     expect(
       exceptionDumpName({ process: 'raise.exe', pid: 1234, code: '0xe0434352', time: at }),
-    ).to.equal('raise.exe_1234_e0434352_251121-124859.dmp');
+    ).to.equal('raise.exe_1234_e0434352_251121_124859.dmp');
     expect(
       exceptionDumpName({
         process: 'app.exe',
@@ -35,7 +35,7 @@ describe('dump file names', () => {
         clrType: 'System.IO.IOException',
         time: at,
       }),
-    ).to.equal('app.exe_7_e0434352-IOException_251121-124859.dmp');
+    ).to.equal('app.exe_7_e0434352-IOException_251121_124859.dmp');
   });
 
   it('keeps only characters every debugger command line and filesystem accept', () => {

@@ -55,7 +55,7 @@ function outDir(): string {
     // --record is a folder: one transcript file per session, JSON lines of raw chunks.
     const [transcript, ...others] = readdirSync(record);
     expect(others).to.deep.equal([]);
-    expect(transcript).to.match(/^watch-\d{6}-\d{6}\.jsonl$/);
+    expect(transcript).to.match(/^watch-\d{6}_\d{6}\.jsonl$/);
     const first = readFileSync(join(record, transcript ?? ''), 'utf8').split('\n')[0] ?? '';
     expect(JSON.parse(first)).to.have.keys(['t', 'dir', 'data']);
   });

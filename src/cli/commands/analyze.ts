@@ -2,8 +2,8 @@
 // report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
 // redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
 // summary JSON is the only thing on stdout.
+import { defaultOutDir } from '../default-out.js';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 import { errorMessage, UsageError } from '../../errors.js';
@@ -79,7 +79,7 @@ Engines:
             frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
 
-Outputs (under --out, default ./cdb-harness-out/analyze-<time>):
+Outputs (under --out, default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>):
   records.ndjson   one JSON record per dump, appended as each finishes (tail -f works)
   summary.json     counts, failures, quarantined dumps and buckets
   report.html      self-contained page: bucket table and chart, one section per dump
@@ -153,7 +153,7 @@ export function registerAnalyze(context: CommandContext): void {
       `also take files ending in EXT when searching folders (repeatable; always: ${DUMP_EXTENSIONS.join(' ')})`,
       collect,
     );
-  addOutOption(command, 'output folder (default ./cdb-harness-out/analyze-<time>)');
+  addOutOption(command, 'output folder (default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>)');
   addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
   addDebuggerOption(command);
   addSymbolOptions(command);
@@ -226,7 +226,7 @@ export async function runAnalyze(
   }
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
 
-  const outDir = options.out ?? join('cdb-harness-out', `analyze-${timestamp(new Date())}`);
+  const outDir = options.out ?? defaultOutDir('analyze');
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -421,10 +421,4 @@ function readSkipModules(path: string): string[] {
     throw new UsageError(`cannot read --skip-modules ${path}: ${errorMessage(error)}`);
   }
   return parseSkipModules(text);
-}
-
-/** 2026-11-21 08:15:26 → `20261121-081526` (local time: it is a folder name for people). */
-function timestamp(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }

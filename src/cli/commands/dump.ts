@@ -3,12 +3,12 @@
 // `-m 500` / `-ml 200` to wait until the commit crosses a size, `-w NAME` to wait for the process.
 // Prints the estimate, progress while the file grows, and the outcome as text or as
 // schema-checked JSON (schemas/dumpResult.schema.json).
+import { defaultOutDir, outStamp } from '../default-out.js';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import { errorMessage, UsageError } from '../../errors.js';
 import { parseCount, parseDuration } from '../../units.js';
-import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import type { DumpResult } from '../../workflows/dump/dump.js';
 import {
   DEFAULT_SERIES_INTERVAL_MS,
@@ -132,7 +132,7 @@ export function dumpOptionsFromCli(
     engine,
     target,
     kind: cli.mini === true ? 'mini' : 'full',
-    outDir: resolve(dirOperand ?? cli.out ?? '.'),
+    outDir: resolve(dirOperand ?? cli.out ?? defaultOutDir('dump', now)),
     overwrite: cli.overwrite === true,
     estimate: cli.estimate !== false,
     count,
@@ -148,8 +148,7 @@ export function dumpOptionsFromCli(
   const symbolPath = symbolPathOf(cli);
   if (symbolPath !== undefined) options.symbolPath = symbolPath;
   if (cli.record !== undefined) {
-    const { date, time } = dateTimeParts(now);
-    options.recordPath = join(resolve(cli.record), `dump-${date}-${time}.jsonl`);
+    options.recordPath = join(resolve(cli.record), `dump-${outStamp(now)}.jsonl`);
   }
   return options;
 }
@@ -240,7 +239,10 @@ export function registerDump(context: CommandContext): void {
       'Write a dump of a running process without harming it, now or when a trigger fires (commit, CPU, exit); one or several (procdump -ma PID DIR).',
     )
     .argument('[target]', 'the process: a decimal PID or an image name (w3wp or w3wp.exe)')
-    .argument('[dir]', 'folder for the dumps (same as --out; default: current folder)');
+    .argument(
+      '[dir]',
+      'folder for the dumps (same as --out; default ./cdb-harness-out/dump-<yyMMdd_HHmmss>)',
+    );
   addTargetOptions(command, { wait: true });
   command
     .option('--full', 'full-memory dump (.dump /ma; default; ProcDump -ma)')
@@ -259,7 +261,7 @@ export function registerDump(context: CommandContext): void {
       'how often the commit or the CPU is read for -m/-ml/-c/-cl (default 1s)',
     ),
   );
-  addOutOption(command, 'folder for the dumps (default: current folder)');
+  addOutOption(command, 'folder for the dumps (default ./cdb-harness-out/dump-<yyMMdd_HHmmss>)');
   addLiveEngineOption(command);
   command
     .option('--overwrite', 'replace an existing file of the same name')

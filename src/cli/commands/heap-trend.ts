@@ -1,5 +1,6 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
+import { defaultOutDir } from '../default-out.js';
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
@@ -102,13 +103,7 @@ export function heapTrendOptionsFromCli(
     target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
     engine,
     intervalMs,
-    outDir: resolve(
-      cli.out ??
-        `heap-trend-${cli.pid ?? (cli.name ?? 'process').replace(/[^A-Za-z0-9._-]+/g, '_')}-${new Date()
-          .toISOString()
-          .replace(/[:.]/g, '')
-          .slice(0, 15)}`,
-    ),
+    outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
     env,
   };
   if (cli.samples !== undefined) {
@@ -179,7 +174,7 @@ export function registerHeapTrend(context: CommandContext): void {
         '--clr: trace what holds the first N growing types (!dumpheap -mt -short + !gcroot; default 3, 0: none)',
       ),
     );
-  addOutOption(command, 'output folder (default ./heap-trend-<pid>-<time>)');
+  addOutOption(command, 'output folder (default ./cdb-harness-out/heap-trend-<yyMMdd_HHmmss>)');
   command
     .addOption(
       sizesOption(
@@ -270,9 +265,7 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
     }
     const options: FromDumpsOptions = {
       paths: cli.fromDumps ?? [],
-      outDir: resolve(
-        cli.out ?? `heap-trend-dumps-${new Date().toISOString().replace(/[:.]/g, '').slice(0, 15)}`,
-      ),
+      outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
     };
     if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
     if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');

@@ -2,13 +2,13 @@
 // identify each one, dump on a filter match, log every exception, detach without harming it.
 // Options follow ProcDump where users know it (-e 1, -f, -n, -ma, -mm); the workflow does the
 // work and emits events; this file parses, prints and maps the outcome to an exit code.
+import { defaultOutDir, outStamp } from '../default-out.js';
 import { Option } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
 import { parseCount, parseDuration } from '../../units.js';
-import { dateTimeParts } from '../../workflows/dump/dump-name.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
 import { parseFilter } from '../../workflows/watch/filter.js';
@@ -140,8 +140,7 @@ export function watchOptionsFromCli(
     throw new UsageError('--keep-watching needs -n/--max-dumps');
   const skip = count('--skip', cli.skip);
   const frames = count('--frames', cli.frames);
-  const { date, time } = dateTimeParts(now);
-  const outDir = resolve(cli.out ?? `watch-${date}-${time}`);
+  const outDir = resolve(cli.out ?? defaultOutDir('watch', now));
   const options: Omit<WatchOptions, 'signal' | 'onEvent'> = {
     engine,
     target,
@@ -163,7 +162,7 @@ export function watchOptionsFromCli(
   const symbolPath = symbolPathOf(cli);
   if (symbolPath !== undefined) options.symbolPath = symbolPath;
   if (cli.record !== undefined)
-    options.recordPath = join(resolve(cli.record), `watch-${date}-${time}.jsonl`);
+    options.recordPath = join(resolve(cli.record), `watch-${outStamp(now)}.jsonl`);
   return options;
 }
 
@@ -281,7 +280,7 @@ export function registerWatch(context: CommandContext): void {
     );
   addOutOption(
     command,
-    'where exceptions.ndjson, summary.json and dumps go (default ./watch-<date>-<time>)',
+    'where exceptions.ndjson, summary.json and dumps go (default ./cdb-harness-out/watch-<yyMMdd_HHmmss>)',
   );
   command.addOption(countOption('--frames <n>', 'top frames kept per exception (default 10)'));
   addJsonOption(command, 'print summary.json on stdout at the end');
@@ -311,7 +310,7 @@ Safety: live sessions are detached, never killed: cdb runs with -pd and ends wit
 ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.
 
 Output: OUT/exceptions.ndjson (one line per exception), OUT/summary.json, dumps named
-  <process>.exe_<pid>_<code>[-Type]_<yyMMdd>-<HHmmss>.dmp, owner-only (0600).
+  <process>.exe_<pid>_<code>[-Type]_<yyMMdd>_<HHmmss>.dmp, owner-only (0600).
 
 Exit codes: 0 the watch ended (duration, -n dumps written, target exited by itself, Ctrl-C is
 130), 1 failure (debugger error, the target was found gone after detaching), 2 usage error,

@@ -2,7 +2,7 @@
 // https://learn.microsoft.com/en-us/sysinternals/downloads/procdump) in a fixed order, so a folder
 // of dumps sorts by process and reads at a glance:
 //   dump:  w3wp.exe_1234_251121_124859.dmp              (process, pid, date, time)
-//   watch: raise.exe_1234_e0434352_251121-124859.dmp   (process, pid, code[-Type], date-time)
+//   watch: raise.exe_1234_e0434352_251121_124859.dmp   (process, pid, code[-Type], date, time)
 // Only [A-Za-z0-9._-] survive: the name goes onto a debugger command line (winedbg's `minidump`
 // misreads spaces, colons and backslashes: see the winedbg dialect's writeDumpCommand), and it must be the same on every filesystem.
 
@@ -36,7 +36,7 @@ export function snapshotDumpName(process: string, pid: number, time: Date): stri
 }
 
 /**
- * `watch`: `<process>.exe_<pid>_<code>[-<ShortType>]_<yyMMdd>-<HHmmss>.dmp`; the CLR type's last
+ * `watch`: `<process>.exe_<pid>_<code>[-<ShortType>]_<yyMMdd>_<HHmmss>.dmp`; the CLR type's last
  * part (`InvalidOperationException`) tells managed dumps of the same code apart.
  */
 export function exceptionDumpName(input: {
@@ -51,7 +51,7 @@ export function exceptionDumpName(input: {
   if (input.clrType !== undefined && input.clrType.length > 0) {
     what += `-${safeFileComponent(input.clrType.slice(input.clrType.lastIndexOf('.') + 1), 'clr')}`;
   }
-  return `${safeFileComponent(imageName(input.process))}_${input.pid}_${safeFileComponent(what)}_${date}-${clock}.dmp`;
+  return `${safeFileComponent(imageName(input.process))}_${input.pid}_${safeFileComponent(what)}_${date}_${clock}.dmp`;
 }
 
 /** `x.dmp` → `x_2.dmp`, `x_3.dmp`…: two dumps in the same second never share a name. */
