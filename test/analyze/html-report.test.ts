@@ -235,6 +235,115 @@ describe('analyze report.html (headless Chromium)', function () {
     await page.close();
   });
 
+  it('wraps signatures only between frames, keeps timestamps whole, grids registers and names no missing names', async () => {
+    const dir = tempDir('html-layout');
+    dirs.push(dir);
+    const [base] = await exampleRecords(join(dir, 'examples'));
+    const frames = [
+      'RtlUserThreadStart',
+      'BaseThreadInitThunk',
+      'WidgetFactory::CreateWidgetFromConfiguration',
+    ].map((fn, k) => ({
+      module: 'app',
+      function: fn,
+      offset: `0x${(k + 1).toString(16)}`,
+      trust: 'cfi' as const,
+    }));
+    // 17 registers, as cdb's `r` prints them on x64 (three to a row).
+    const names = [
+      'rax',
+      'rbx',
+      'rcx',
+      'rdx',
+      'rsi',
+      'rdi',
+      'rip',
+      'rsp',
+      'rbp',
+      'r8',
+      'r9',
+      'r10',
+      'r11',
+      'r12',
+      'r13',
+      'r14',
+      'r15',
+    ];
+    const record: AnalyzeDumpRecord = {
+      ...base!,
+      file: '/crashes/layout.dmp',
+      dumpTimestamp: '2026-11-27T20:31:07.000Z',
+      frames,
+      // A builtin record with names from elsewhere can still list `frames.symbols`.
+      notAvailable: ['frames.symbols', 'clrException'],
+      exception: {
+        ...base!.exception!,
+        registers: Object.fromEntries(
+          names.map((n, i) => [n, `0x${(0x7ff6a1b2c3d0 + i).toString(16)}`]),
+        ),
+      },
+      bucket: {
+        id: 'a1b2c3d4e5f60718',
+        signature: `0xc0000005 | ${frames.map((f) => `app!${f.function}`).join(' | ')}`,
+        algorithm: 'cdbh-sig-1',
+      },
+    };
+    const report = join(dir, 'report.html');
+    await writeHtmlReport(report, await summaryOf([record]), streamOf([record]));
+    const { page, errors } = await open(report);
+    await page.setViewportSize({ width: 420, height: 900 });
+    await page.click('#dump-table tbody button.x');
+    /** The few DOM members these checks use (the tests compile without the DOM library); casts only, as these functions run in the page. */
+    interface Box {
+      textContent: string | null;
+      getClientRects(): { length: number };
+      getBoundingClientRect(): { top: number };
+      ownerDocument: {
+        createRange(): {
+          selectNodeContents(node: Box): void;
+          getClientRects(): { length: number };
+        };
+      };
+    }
+    /** How many line boxes each element's text takes (an inline element broken mid-token has 2+). */
+    const lineBoxes = (selector: string) =>
+      page.$$eval(selector, (els) =>
+        (els as unknown as Box[]).map((el) => el.getClientRects().length),
+      );
+    const tokens = await lineBoxes('#buckets .sig .tok, #dump-table tr.detail .sig .tok');
+    expect(tokens.length).to.equal(2 * 4);
+    expect(
+      tokens.every((n) => n === 1),
+      `line boxes per token: ${tokens.join(',')}`,
+    ).to.equal(true);
+    // The signature still wraps (between frames) in a narrow window.
+    const sigBoxes = await lineBoxes('#buckets .sig');
+    expect(sigBoxes[0]).to.be.above(1);
+    // A timestamp's text takes one line box, in the dump table, its details and the bucket table.
+    const times = await page.$$eval('td.nowrap, span.nowrap', (els) =>
+      (els as unknown as Box[]).map((el) => {
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        return [el.textContent, range.getClientRects().length] as const;
+      }),
+    );
+    // The dump row, its details, and the bucket's first and last seen.
+    expect(times.filter((t) => t[0] === '2026-11-27T20:31:07.000Z')).to.have.length(4);
+    expect(times.filter((t) => t[1] !== 1 && t[0] !== '')).to.deep.equal([]);
+    // Registers: a grid of rows of three, not one per line.
+    const tops = await page.$$eval('#dump-table .regs span', (els) =>
+      (els as unknown as Box[]).map((el) => Math.round(el.getBoundingClientRect().top)),
+    );
+    expect(tops).to.have.length(17);
+    expect(new Set(tops).size).to.equal(6);
+    const detail = (await page.textContent('#dump-table tr.detail')) ?? '';
+    expect(detail).to.include('rip=0x');
+    expect(detail).to.include('the managed (.NET) exception');
+    expect(detail).to.not.include('function names');
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('shows markup from dump file names as text', async () => {
     const { page, errors } = await open(join(out, 'report.html'));
     expect(await page.$$('#dump-table img')).to.have.length(0);

@@ -29,6 +29,8 @@ pre{margin:4px 0;white-space:pre-wrap}details summary{cursor:pointer}
 ol.frames{margin:4px 0;padding-left:28px}tr.detail>td{background:#fafbfc}table.kv th{width:150px;background:none}
 button.x{border:0;background:none;cursor:pointer;font-size:13px;padding:0 4px}
 #dump-search{width:min(520px,100%);padding:6px 8px;font:inherit;margin-right:12px}
+.sig{word-break:normal}.sig .tok,.nowrap{white-space:nowrap;word-break:normal}
+.regs{display:grid;grid-template-columns:repeat(3,max-content);column-gap:2ch;margin:4px 0}
 tr:target{outline:2px solid #4e79a7}
 svg text{font:12px ui-monospace,monospace;fill:#1d2330}svg a:hover rect{fill:#2e5a87}
 `;
@@ -128,7 +130,13 @@ function bucketRow(b: SummaryBucket): string {
     escapeHtml(baseName(b.representative)),
     b.representative,
   );
-  return `<tr id="b-${escapeHtml(b.id)}" data-bucket-id="${escapeHtml(b.id)}"><td class="num">${hashLink('bucket', b.id, String(b.count), `list the ${b.count} dump(s) of this bucket`)}</td><td><code>${escapeHtml(b.id)}</code></td><td><code>${escapeHtml(b.signature)}</code></td><td>${b.exception ? `<code>${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td>${escapeHtml(b.firstSeen ?? '')}</td><td>${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${representative}</td><td>${versions}</td></tr>\n`;
+  return `<tr id="b-${escapeHtml(b.id)}" data-bucket-id="${escapeHtml(b.id)}"><td class="num">${hashLink('bucket', b.id, String(b.count), `list the ${b.count} dump(s) of this bucket`)}</td><td><code>${escapeHtml(b.id)}</code></td><td>${signatureHtml(b.signature)}</td><td>${b.exception ? `<code>${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td class="nowrap">${escapeHtml(b.firstSeen ?? '')}</td><td class="nowrap">${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${representative}</td><td>${versions}</td></tr>\n`;
+}
+
+/** A signature that wraps only at its ` | ` separators (the page script's sig() does the same). */
+function signatureHtml(signature: string): string {
+  const tokens = signature.split(' | ').map((t) => `<span class="tok">${escapeHtml(t)}</span>`);
+  return `<code class="sig">${tokens.join(' | ')}</code>`;
 }
 
 const CHART_LABEL_CHARS = 56;

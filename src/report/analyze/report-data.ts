@@ -67,7 +67,11 @@ export function dumpRow(
   const faulting = r.modules.faulting;
   const clr = r.clrException?.exceptions[0];
   const registers = ex?.registers;
-  const missing = missingInWords(r.notAvailable);
+  // "No function names" is wrong on a stack whose frames have them (symbols found another way).
+  const named = r.frames.some((f) => typeof f !== 'string' && f.function !== undefined);
+  const missing = missingInWords(
+    named ? r.notAvailable.filter((n) => n !== 'frames.symbols') : r.notAvailable,
+  );
   row[ROW.file] = r.file;
   row[ROW.status] = r.ok ? 0 : r.quarantined === true ? 2 : 1;
   row[ROW.code] = strings.id(ex?.code);

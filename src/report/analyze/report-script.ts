@@ -23,6 +23,10 @@ function esc(t) {
     return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
   });
 }
+// A signature wraps only at its ' | ' separators: each frame is one unbreakable token.
+function sig(text) {
+  return '<code class="sig">' + String(text).split(' | ').map(function (t) { return '<span class="tok">' + esc(t) + '</span>'; }).join(' | ') + '</code>';
+}
 function base(path) { var m = /[^\\/]*$/.exec(path); return m ? m[0] : path; }
 function bytes(n) {
   if (n < 1024) return n + ' B';
@@ -72,7 +76,7 @@ function row(i) {
     '" aria-expanded="' + open + '" title="details">' + (open ? '▾' : '▸') + '</button> ' + STATUS[d[R.status]] +
     '</td><td class="mono" title="' + esc(d[R.file]) + '">' + esc(base(d[R.file])) + '</td><td>' + ex +
     '</td><td>' + (b ? '<a href="#b-' + esc(b[0]) + '" title="' + esc(b[1]) + '"><code>' + esc(b[0]) + '</code></a>' : '—') +
-    '</td><td>' + esc(s(d[R.process])) + '</td><td class="mono">' + esc(d[R.time]) + '</td><td class="num">' + bytes(d[R.size]) + '</td></tr>';
+    '</td><td>' + esc(s(d[R.process])) + '</td><td class="mono nowrap">' + esc(d[R.time]) + '</td><td class="num">' + bytes(d[R.size]) + '</td></tr>';
   if (open) html += '<tr class="detail"><td colspan="7">' + detail(i) + '</td></tr>';
   return html;
 }
@@ -93,16 +97,17 @@ function detail(i) {
       (d[R.thread] ? ' on thread ' + esc(s(d[R.thread])) : ''));
   }
   if (clr) h += line('.NET exception', '<code>' + esc(s(clr[0])) + '</code> ' + esc(s(clr[1])));
-  if (b) h += line('bucket', '<a href="#b-' + esc(b[0]) + '"><code>' + esc(b[0]) + '</code></a> <code>' + esc(b[1]) + '</code> (' + b[2] + (b[2] === 1 ? ' dump)' : ' dumps)'));
+  if (b) h += line('bucket', '<a href="#b-' + esc(b[0]) + '"><code>' + esc(b[0]) + '</code></a> ' + sig(b[1]) + ' (' + b[2] + (b[2] === 1 ? ' dump)' : ' dumps)'));
   var frames = d[R.frames];
   h += line('stack', frames.length === 0 ? '<span class="muted">no frames</span>' :
     '<ol class="frames" start="0">' + frames.map(function (f) { return '<li><code>' + esc(s(f)) + '</code></li>'; }).join('') + '</ol>');
-  if (d[R.registers]) h += line('registers', pre(s(d[R.registers]).split(' ').join('\n')));
+  // Registers in a grid of three to a row, as cdb's r prints them.
+  if (d[R.registers]) h += line('registers', '<div class="regs mono">' + s(d[R.registers]).split(' ').map(function (r) { return '<span>' + esc(r) + '</span>'; }).join('') + '</div>');
   var mods = s(d[R.modules]);
   h += line('modules', d[R.moduleCount] + ' loaded' + (d[R.faulting] ? '; faulting <code>' + esc(s(d[R.faulting])) + '</code>' : '') +
     (mods ? '<details><summary>with versions</summary>' + pre(mods) + '</details>' : ''));
   h += line('process', esc(s(d[R.process]) || '?') + (d[R.pid] >= 0 ? ' (pid ' + d[R.pid] + ')' : ''));
-  h += line('dump', esc(s(d[R.kind]) || 'unknown kind') + ', ' + bytes(d[R.size]) + (d[R.time] ? ', written ' + esc(d[R.time]) : ''));
+  h += line('dump', esc(s(d[R.kind]) || 'unknown kind') + ', ' + bytes(d[R.size]) + (d[R.time] ? ', written <span class="nowrap">' + esc(d[R.time]) + '</span>' : ''));
   h += line('engine', esc(s(d[R.engine])) + ', ' + d[R.ms] + ' ms' + (d[R.attempts] > 1 ? ', ' + d[R.attempts] + ' attempts' : ''));
   if (d[R.missing]) h += line('not in this record', esc(s(d[R.missing])));
   if (d[R.warnings].length) h += line('warnings', d[R.warnings].map(function (w) { return esc(s(w)); }).join('<br>'));
