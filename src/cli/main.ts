@@ -7,6 +7,7 @@ import { packageInfo } from '../package-info.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
 import { ERROR_PREFIX, writeCommanderError } from './error-output.js';
+import { helpWidth, wrapHelpText } from './help-wrap.js';
 
 /** The package version, read from package.json (one place). */
 export const VERSION = packageInfo().version;
@@ -64,6 +65,13 @@ ${EXIT_CODES_HELP}`,
       subcommandTerm: (command: Command) => listed.get(command) ?? plain.subcommandTerm(command),
     });
   }
+  // Help text added with addHelpText (examples, notes) wrapped to the terminal like commander's own.
+  const wrapOut = (text: string) => process.stdout.write(wrapHelpText(text, helpWidth()));
+  const each = (command: Command): void => {
+    command.configureOutput({ writeOut: wrapOut });
+    command.commands.forEach(each);
+  };
+  each(program);
   return program;
 }
 
