@@ -7,27 +7,17 @@
 // where the engine allows: winedbg `info maps <pid>` (never attaches), cdb a short noninvasive
 // attach running `!address -summary`. ProcDump's documentation of -m/-ml/-n/-s/-w:
 // https://learn.microsoft.com/sysinternals/downloads/procdump
-import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect } from '../../engine/dialects/index.js';
-import { AbortedError, errorMessage, TargetError, UsageError } from '../../errors.js';
-import { debuggerLaunchOptions } from '../debugger-options.js';
+import { errorMessage, TargetError, UsageError } from '../../errors.js';
 import {
   findProcesses,
-  listProcesses,
   lookupOptionsFor,
   resolveProcess,
   type LookupOptions,
   type ProcessInfo,
 } from '../process-lookup.js';
 import { ensureOutDir } from './dump-file.js';
-import {
-  cdbEstimate,
-  dumpProcess,
-  type DumpEvent,
-  type DumpOptions,
-  type DumpResult,
-  type Estimate,
-} from './dump.js';
+import { dumpProcess, type DumpEvent, type DumpOptions, type DumpResult } from './dump.js';
 import { waitForCpu, type CpuReading, type CpuTrigger } from './cpu-trigger.js';
 import { waitForCounter, type CounterTrigger } from './counter-trigger.js';
 import { dumpAtExit, exitRulesOf } from './exit-trigger.js';
@@ -39,19 +29,16 @@ import {
   type WindowProbe,
 } from './hung-trigger.js';
 import { TriggerLog, type Firing, type TriggerEventLine } from './trigger-log.js';
+import {
+  commitThreshold,
+  DEFAULT_POLL_MS,
+  readCommit,
+  waitForCommit,
+  type CommitTrigger,
+} from './commit-trigger.js';
+import { checkAborted, sleep } from './series-wait.js';
 
-export interface CommitTrigger {
-  /** Dump when the commit is at or above (`above`, ProcDump -m) or below (`below`, -ml) this. */
-  direction: 'above' | 'below';
-  thresholdBytes: number;
-  /**
-   * ProcDump for Linux's list form (`-m 27,47,67,87`): one dump at each threshold crossed, in
-   * order (ascending for above, descending for below), none twice; thresholdBytes is the first.
-   */
-  steps?: number[];
-  /** `--commit-step SIZE`: one dump each time the commit has moved SIZE further from the start. */
-  stepBytes?: number;
-}
+export { readCommit, triggerFired, type CommitTrigger } from './commit-trigger.js';
 
 export interface DumpSeriesOptions extends Omit<DumpOptions, 'target' | 'onEvent'> {
   target: { pid: number } | { name: string } | { waitFor: string };
@@ -100,24 +87,7 @@ export type DumpSeriesEvent =
   | { type: 'ended'; reason: 'count' | 'target-exited'; message: string };
 
 export const DEFAULT_SERIES_INTERVAL_MS = 10_000;
-const DEFAULT_POLL_MS = 1000;
 const DEFAULT_WAIT_POLL_MS = 500;
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-function checkAborted(signal: AbortSignal | undefined, what: string): void {
-  if (signal?.aborted === true) throw new AbortedError(`interrupted while ${what}`);
-}
 
 /** Polls the process list until a process of `name` runs; several at once is `ambiguous`. */
 export async function waitForProcessStart(
@@ -132,104 +102,6 @@ export async function waitForProcessStart(
     if (found.length > 0) return resolveProcess({ name }, lookup);
     await sleep(pollMs, signal);
   }
-}
-
-/** The target's commit in bytes now (null when the engine could not say, with the reason). */
-export async function readCommit(
-  pid: number,
-  options: Pick<
-    DumpOptions,
-    'engine' | 'debuggerPath' | 'debuggerCommandPrefix' | 'symbolPath' | 'env' | 'cwd' | 'signal'
-  >,
-): Promise<Estimate> {
-  const dialect = getDialect(options.engine);
-  if (dialect.abilities.sizeEstimate === 'info-maps' && dialect.estimateDumpBytes !== undefined) {
-    return dialect.estimateDumpBytes(pid, {
-      ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-  }
-  if (dialect.abilities.sizeEstimate !== 'address-summary') {
-    return { bytes: null, note: `${dialect.name} cannot read a process's commit` };
-  }
-  const session = await DebuggerSession.start({
-    dialect: options.engine,
-    target: { kind: 'attach', pid, noninvasive: dialect.abilities.noninvasiveAttach },
-    startTimeoutMs: 60_000,
-    ...debuggerLaunchOptions(options),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  try {
-    return await cdbEstimate(session);
-  } finally {
-    await session.close();
-  }
-}
-
-export function triggerFired(trigger: CommitTrigger, bytes: number): boolean {
-  return trigger.direction === 'above'
-    ? bytes >= trigger.thresholdBytes
-    : bytes < trigger.thresholdBytes;
-}
-
-/** Reads the commit every pollMs until it crosses `threshold`; null when the target has gone. */
-async function waitForCommit(
-  pid: number,
-  trigger: CommitTrigger,
-  thresholdBytes: number,
-  options: DumpSeriesOptions,
-  lookup: LookupOptions,
-  emit: (event: DumpSeriesEvent) => void,
-): Promise<Firing | null> {
-  let since: number | null = null;
-  for (;;) {
-    checkAborted(options.signal, 'waiting for the commit threshold');
-    const reading = await readCommit(pid, options);
-    const at = performance.now();
-    const fired =
-      reading.bytes !== null && triggerFired({ ...trigger, thresholdBytes }, reading.bytes);
-    emit({
-      type: 'commit',
-      pid,
-      bytes: reading.bytes,
-      thresholdBytes,
-      direction: trigger.direction,
-      fired,
-      ...(reading.note === undefined ? {} : { note: reading.note }),
-    });
-    if (fired && reading.bytes !== null) {
-      const op = trigger.direction === 'above' ? '>=' : '<';
-      const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-      return {
-        trigger: trigger.direction === 'above' ? 'commit-above' : 'commit-below',
-        value: reading.bytes,
-        threshold: thresholdBytes,
-        unit: 'bytes',
-        heldFor: since === null ? 0 : Math.round((at - since) / 100) / 10,
-        reason: `commit ${mb(reading.bytes)} ${op} ${mb(thresholdBytes)} (${trigger.direction === 'above' ? '-m' : '-ml'})`,
-        atMs: at,
-      };
-    }
-    since ??= at;
-    if (reading.bytes === null) {
-      // No reading: either the target is gone (say so) or the engine cannot read it (keep trying
-      // would wait forever on a broken probe: stop with the reason).
-      if (!(await isAlive(pid, lookup))) return null;
-      throw new TargetError(
-        'unreadable',
-        `cannot read the commit of pid ${pid}: ${reading.note ?? 'no reading'}`,
-      );
-    }
-    await sleep(options.pollMs ?? DEFAULT_POLL_MS, options.signal);
-  }
-}
-
-async function isAlive(pid: number, lookup: LookupOptions): Promise<boolean> {
-  return listProcesses(lookup).then(
-    (all) => all.some((p) => p.pid === pid),
-    () => false,
-  );
 }
 
 /** The triggers asked for, by ProcDump name (for messages). */
@@ -250,16 +122,6 @@ function triggerNames(options: DumpSeriesOptions): string[] {
   if (options.counter !== undefined)
     names.push(options.counter.direction === 'above' ? '-p' : '-pl');
   return names;
-}
-
-/** The commit threshold of dump number `index` (1-based) of a commit trigger. */
-function commitThreshold(trigger: CommitTrigger, index: number, startBytes: number | null): number {
-  if (trigger.steps !== undefined) return trigger.steps[index - 1] ?? trigger.thresholdBytes;
-  if (trigger.stepBytes !== undefined) {
-    const sign = trigger.direction === 'above' ? 1 : -1;
-    return (startBytes ?? 0) + sign * index * trigger.stepBytes;
-  }
-  return trigger.thresholdBytes;
 }
 
 /** Runs the series; returns every dump written (stops at the first failure, which it throws). */
