@@ -75,7 +75,7 @@ describe('ProcDump and cdb spellings', () => {
       'srv*c:\\s',
     );
     expect(parseDump(['1234', '--record', '/tmp/r', '--engine', 'winedbg']).recordPath).to.equal(
-      '/tmp/r/dump-251121-120000.jsonl',
+      '/tmp/r/dump-251121_120000.jsonl',
     );
   });
 

@@ -91,7 +91,7 @@ describe('watch command line', () => {
       program: 'app.exe',
       args: ['--port', '8080'],
     });
-    expect(o.outDir).to.match(/watch-251121-124859$/);
+    expect(o.outDir).to.match(/cdb-harness-out[\\/]watch-251121_124859$/);
   });
 
   it('refuses ambiguous or bad arguments before doing anything', () => {

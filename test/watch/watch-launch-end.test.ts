@@ -27,6 +27,10 @@ import { REPO_ROOT, wineEnv, wineRigReady } from '../helpers/wine.js';
           out,
           '--',
           join(REPO_ROOT, 'build', 'targets', 'raise.exe'),
+          // No pause between raises: the program is over within moments of the detach, before
+          // the harness lists processes (with raise's default 100 ms it may still be running).
+          '-i',
+          '0',
           '-n',
           '3',
           'e0000001',

@@ -90,7 +90,7 @@ const WAIT = '2500';
       const path = line.dumpPath ?? '';
       expect(statSync(path).mode & 0o777).to.equal(0o600);
       expect(path).to.match(
-        new RegExp(`raise\\.exe_${target.pid}_e0434352_\\d{6}-\\d{6}(_\\d+)?\\.dmp$`),
+        new RegExp(`raise\\.exe_${target.pid}_e0434352_\\d{6}_\\d{6}(_\\d+)?\\.dmp$`),
       );
       const info = await inspectDump(path);
       expect(info.ok && info.exception?.code).to.equal('0xe0434352');
