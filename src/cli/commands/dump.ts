@@ -49,23 +49,10 @@ import {
 export interface DumpCliOptions extends TriggerCliOptions {
   pid?: string;
   name?: string;
-  wait?: string;
   full?: boolean;
   mini?: boolean;
-  count?: string;
+  // count, wait and the trigger options come from TriggerCliOptions (dump-triggers.ts)
   interval?: string;
-  commitAbove?: string;
-  commitBelow?: string;
-  commitStep?: string;
-  cpuAbove?: string;
-  cpuBelow?: string;
-  perCore?: boolean;
-  onExit?: boolean;
-  hungWindow?: boolean;
-  hungAfter?: string;
-  counter?: string;
-  counterAbove?: string;
-  counterBelow?: string;
   poll?: string;
   out?: string;
   engine?: string;

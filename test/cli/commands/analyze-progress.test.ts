@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as NodePty from 'node-pty';
-import { resumeHint } from '../../../src/cli/commands/analyze.js';
+import { resumeHint } from '../../../src/cli/commands/analyze-progress.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
