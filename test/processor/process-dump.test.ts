@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { processDump } from '../../src/processor/process-dump.js';
 import type { ProcessState } from '../../src/processor/process-state.js';
 import { inspectJson } from '../../src/report/inspect/inspect-json.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
@@ -16,10 +17,7 @@ async function processed(
   name: string,
   threads: 'all' | 'exception' | 'none',
 ): Promise<ProcessState> {
-  const state = await processDump(join(EXAMPLES, name), {
-    threads,
-    images: { recordedPaths: false },
-  });
+  const state = await processSupplied(join(EXAMPLES, name), { threads }, { recordedPaths: false });
   if (!state.ok) throw new Error(`${name}: ${state.error.message}`);
   return state;
 }
