@@ -13,6 +13,8 @@ import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
+import type * as SymbolProviderModule from '../symbols/supplier/symbol-provider.js';
+import type * as SymbolStatusModule from './symbol-status.js';
 import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
@@ -206,14 +208,12 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   const files =
     options.symbols === undefined
       ? undefined
-      : (await import('../symbols/supplier/symbol-provider.js')).symbolFileProvider(
-          options.symbols,
-        );
+      : (await symbolModules().provider).symbolFileProvider(options.symbols);
   const which = options.threads ?? 'all';
   if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
   if (options.symbols !== undefined && files !== undefined) {
     await nameException(state, files);
-    const { modulesInUse, moduleSymbolStatus } = await import('./symbol-status.js');
+    const { modulesInUse, moduleSymbolStatus } = await symbolModules().status;
     state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
   }
   await notePastEndContexts(dump);
@@ -229,6 +229,26 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   state.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
   state.bytesRead = dump.bytesRead;
   return state;
+}
+
+/**
+ * The symbol side's modules, imported on the first dump that has a symbol path and kept: an
+ * `import()` per dump costs a module resolution each time (under tsx's loader a round trip to its
+ * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times.
+ */
+let symbolSide:
+  | {
+      provider: Promise<typeof SymbolProviderModule>;
+      status: Promise<typeof SymbolStatusModule>;
+    }
+  | undefined;
+
+function symbolModules(): NonNullable<typeof symbolSide> {
+  symbolSide ??= {
+    provider: import('../symbols/supplier/symbol-provider.js'),
+    status: import('./symbol-status.js'),
+  };
+  return symbolSide;
 }
 
 /** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */
