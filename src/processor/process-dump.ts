@@ -13,6 +13,7 @@ import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
 import { SymbolSupplier, type DumpSupply } from '../symbols/supplier/symbol-supplier.js';
+import type * as SymbolStatusModule from './symbol-status.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
 import type {
@@ -59,10 +60,10 @@ export interface ProcessOptions {
 
 /** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
 export async function processDump(
-  dump: string | Minidump,
+  dump: string | Buffer | Minidump,
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  if (typeof dump !== 'string') return readDump(dump, options);
+  if (typeof dump !== 'string' && !Buffer.isBuffer(dump)) return readDump(dump, options);
   let opened: Minidump | undefined;
   try {
     opened = await openMinidump(
@@ -73,7 +74,8 @@ export async function processDump(
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     return {
-      file: dump,
+      // Text for people; the bytes of a name that is not UTF-8 are the caller's to keep.
+      file: dump.toString(),
       ok: false,
       error: errorToJSON(error, { brief: true }),
       warnings: opened ? opened.warnings() : [],
@@ -211,7 +213,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     }
     if (symbolizer !== undefined && supply?.files !== undefined) {
       await nameException(state, supply.files);
-      const { modulesInUse, moduleSymbolStatus } = await import('./symbol-status.js');
+      const { modulesInUse, moduleSymbolStatus } = await symbolStatus();
       state.symbols = await moduleSymbolStatus(
         modulesInUse(state),
         symbolizer,
@@ -235,6 +237,19 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   state.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
   state.bytesRead = dump.bytesRead;
   return state;
+}
+
+/**
+ * The symbol status module, imported on the first dump that has symbol files and kept: an
+ * `import()` per dump costs a module resolution each time (under tsx's loader a round trip to its
+ * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times. (The symbol
+ * readers themselves are loaded once per run, by createSymbolSupplier.)
+ */
+let statusModule: Promise<typeof SymbolStatusModule> | undefined;
+
+function symbolStatus(): Promise<typeof SymbolStatusModule> {
+  statusModule ??= import('./symbol-status.js');
+  return statusModule;
 }
 
 /** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */
