@@ -55,7 +55,7 @@ export interface DumpRunContext {
 
 export async function analyzeOneDump(
   file: string,
-  hashed: { sha256: string; size: number },
+  hashed: { sha256: string; size: number; bytes?: Buffer },
   ctx: DumpRunContext,
 ): Promise<AnalyzeDumpRecord> {
   const started = performance.now();
@@ -66,6 +66,7 @@ export async function analyzeOneDump(
   const builtin = ctx.engine === 'builtin';
   const inspected = await processDump(file, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(hashed.bytes === undefined ? {} : { bytes: hashed.bytes }),
     threads: walk ? 'exception' : 'none',
     images: {
       imagePaths: ctx.imagePaths ?? [],
