@@ -54,15 +54,20 @@ export class PositionedFileReader {
     this.#signal = options.signal;
   }
 
-  static async open(path: string, options: FileReaderOptions = {}): Promise<PositionedFileReader> {
+  /** `path` as text or, for a name that is not valid UTF-8, as its bytes (`this.path` is text). */
+  static async open(
+    path: string | Buffer,
+    options: FileReaderOptions = {},
+  ): Promise<PositionedFileReader> {
+    const shown = path.toString();
     if (options.signal?.aborted === true) {
-      throw new AbortedError(`opening ${path} was aborted`, { cause: options.signal.reason });
+      throw new AbortedError(`opening ${shown} was aborted`, { cause: options.signal.reason });
     }
     if (options.bytes !== undefined) {
-      return new PositionedFileReader(path, undefined, options.bytes.length, options);
+      return new PositionedFileReader(shown, undefined, options.bytes.length, options);
     }
     const { handle, size } = await openRegularFile(path);
-    return new PositionedFileReader(path, handle, size, options);
+    return new PositionedFileReader(shown, handle, size, options);
   }
 
   /** Reads shorter than this are served from (and share memory with) the page cache. */

@@ -88,14 +88,15 @@ export interface MemoryInfo {
 }
 
 export async function openMinidump(
-  path: string,
+  file: string | Buffer,
   options: OpenMinidumpOptions = {},
 ): Promise<Minidump> {
-  const reader = await PositionedFileReader.open(path, {
+  const reader = await PositionedFileReader.open(file, {
     ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
   });
+  const path = reader.path;
   try {
     const header = parseHeader(path, await reader.read(0, HEADER_SIZE), reader.size);
     const extent = directoryExtent(path, header, reader.size);

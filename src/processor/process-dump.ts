@@ -65,10 +65,10 @@ export interface ProcessOptions {
 
 /** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
 export async function processDump(
-  dump: string | Minidump,
+  dump: string | Buffer | Minidump,
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  if (typeof dump !== 'string') return readDump(dump, options);
+  if (typeof dump !== 'string' && !Buffer.isBuffer(dump)) return readDump(dump, options);
   let opened: Minidump | undefined;
   try {
     opened = await openMinidump(dump, {
@@ -79,7 +79,8 @@ export async function processDump(
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     return {
-      file: dump,
+      // Text for people; the bytes of a name that is not UTF-8 are the caller's to keep.
+      file: dump.toString(),
       ok: false,
       error: errorToJSON(error, { brief: true }),
       warnings: opened ? opened.warnings() : [],

@@ -5,12 +5,13 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AbortedError } from '../../errors.js';
+import { pathText, type BytePath } from '../../common/byte-path.js';
 import { openRegularFile } from '../../minidump/file-reader.js';
 
 const CHUNK = 1024 * 1024;
 
 export async function sha256File(
-  path: string,
+  path: BytePath,
   signal?: AbortSignal,
   options: { keepUpTo?: number } = {},
 ): Promise<{ sha256: string; size: number; bytes?: Buffer }> {
@@ -22,7 +23,7 @@ export async function sha256File(
     if (statSize <= (options.keepUpTo ?? -1)) {
       const whole = Buffer.allocUnsafe(statSize);
       while (size < statSize) {
-        if (signal?.aborted) throw new AbortedError(`hashing ${path} was interrupted`);
+        if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
         const { bytesRead } = await handle.read(whole, size, statSize - size, size);
         if (bytesRead === 0) break;
         size += bytesRead;
@@ -36,7 +37,7 @@ export async function sha256File(
     }
     const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      if (signal?.aborted) throw new AbortedError(`hashing ${path} was interrupted`);
+      if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
       const { bytesRead } = await handle.read(buffer, 0, CHUNK, size);
       if (bytesRead === 0) break;
       hash.update(buffer.subarray(0, bytesRead));
@@ -52,10 +53,21 @@ export async function sha256File(
  * What `--resume` (and `--merge`) take as "this dump was already analysed": the same file (path),
  * with the same size and content. Not the hash alone: a copy of a dump under another name is its
  * own input (a user who copied it there wants it in the report) and is analysed again. Windows
- * paths compare case-insensitively.
+ * paths compare case-insensitively. A name that is not valid UTF-8 is keyed by its exact bytes
+ * (`fileBytes`): two such names can read the same as text.
  */
-export function resumeKey(record: { file: string; size: number; sha256: string }): string {
+export function resumeKey(record: {
+  file: string;
+  fileBytes?: string;
+  size: number;
+  sha256: string;
+}): string {
   const path = resolve(record.file).replace(/\\/g, '/');
-  const normalized = process.platform === 'win32' ? path.toLowerCase() : path;
+  const normalized =
+    record.fileBytes !== undefined
+      ? `bytes:${record.fileBytes}`
+      : process.platform === 'win32'
+        ? path.toLowerCase()
+        : path;
   return `${normalized}\u0000${record.size}\u0000${record.sha256}`;
 }
