@@ -34,6 +34,11 @@ const WRITING_THREAD = 0x2;
 export interface ProcessOptions {
   signal?: AbortSignal;
   /**
+   * The whole file, when the caller already read it (analyze reads a small dump once to hash it):
+   * the dump is read from these bytes, not opened again. Only with a path.
+   */
+  bytes?: Buffer;
+  /**
    * Whose stacks to walk: every thread (default, as minidump-stackwalk), the one the exception
    * names (a batch's triage), or none (reading the streams only: dump verification).
    */
@@ -66,10 +71,10 @@ export async function processDump(
   if (typeof dump !== 'string' && !Buffer.isBuffer(dump)) return readDump(dump, options);
   let opened: Minidump | undefined;
   try {
-    opened = await openMinidump(
-      dump,
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
+    opened = await openMinidump(dump, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
+    });
     return await readDump(opened, options);
   } catch (error) {
     if (error instanceof AbortedError) throw error;

@@ -54,7 +54,7 @@ export interface DumpRunContext {
 
 export async function analyzeOneDump(
   path: BytePath,
-  hashed: { sha256: string; size: number },
+  hashed: { sha256: string; size: number; bytes?: Buffer },
   ctx: DumpRunContext,
 ): Promise<AnalyzeDumpRecord> {
   const file = pathText(path);
@@ -65,6 +65,7 @@ export async function analyzeOneDump(
   const walk = ctx.walkStacks !== false;
   const inspected = await processDump(path, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(hashed.bytes === undefined ? {} : { bytes: hashed.bytes }),
     threads: walk ? 'exception' : 'none',
     ...(ctx.supplier === undefined ? {} : { supplier: ctx.supplier }),
   });

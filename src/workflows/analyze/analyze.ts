@@ -32,6 +32,12 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
+/**
+ * Dumps up to this size are read into memory once (hash, then the processor works from the
+ * bytes); bigger ones are streamed and read on demand. Bounded: at most `jobs` such buffers live.
+ */
+const KEEP_DUMP_BYTES = 2 * 1024 * 1024;
+
 export type AnalyzeEvent =
   | { type: 'engine'; choice: EngineChoice; script?: string }
   | { type: 'start'; total: number; outDir: string }
@@ -225,7 +231,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       // is not valid UTF-8).
       const file = pathText(path);
       try {
-        const hashed = await sha256File(path, stop.signal);
+        // A small dump is read once: hashed, then read by the processor from the same bytes.
+        const hashed = await sha256File(path, stop.signal, {
+          keepUpTo: choice.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
+        });
         if (
           options.shard !== undefined &&
           shardOf(hashed.sha256, options.shard.count) !== options.shard.index
