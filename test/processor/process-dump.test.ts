@@ -91,14 +91,14 @@ describe('processDump (src/processor/process-dump.ts)', () => {
 
   it('reads the bytes a caller already holds, not the file, and finds the same state', async () => {
     const path = join(EXAMPLES, 'cpp-throw.dmp');
-    const fromFile = await processDump(path, { threads: 'all', images: { recordedPaths: false } });
+    const fromFile = await processSupplied(path, { threads: 'all' }, { recordedPaths: false });
     // The path names no file at all: everything must come from the bytes.
     const missing = join(makeTempDir('process-dump-bytes'), 'gone.dmp');
-    const fromBytes = await processDump(missing, {
-      bytes: readFileSync(path),
-      threads: 'all',
-      images: { recordedPaths: false },
-    });
+    const fromBytes = await processSupplied(
+      missing,
+      { bytes: readFileSync(path), threads: 'all' },
+      { recordedPaths: false },
+    );
     if (!fromFile.ok || !fromBytes.ok) throw new Error('expected both to read');
     const text = (state: ProcessState) =>
       JSON.stringify({ ...inspectJson({ ...state, file: 'x', bytesRead: 0 }) });
