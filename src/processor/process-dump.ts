@@ -13,6 +13,8 @@ import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
+import type * as SymbolProviderModule from '../symbols/supplier/symbol-provider.js';
+import type * as SymbolStatusModule from './symbol-status.js';
 import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
@@ -33,6 +35,11 @@ const WRITING_THREAD = 0x2;
 
 export interface ProcessOptions {
   signal?: AbortSignal;
+  /**
+   * The whole file, when the caller already read it (analyze reads a small dump once to hash it):
+   * the dump is read from these bytes, not opened again. Only with a path.
+   */
+  bytes?: Buffer;
   /**
    * Whose stacks to walk: every thread (default, as minidump-stackwalk), the one the exception
    * names (a batch's triage), or none (reading the streams only: dump verification).
@@ -58,21 +65,22 @@ export interface ProcessOptions {
 
 /** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
 export async function processDump(
-  dump: string | Minidump,
+  dump: string | Buffer | Minidump,
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  if (typeof dump !== 'string') return readDump(dump, options);
+  if (typeof dump !== 'string' && !Buffer.isBuffer(dump)) return readDump(dump, options);
   let opened: Minidump | undefined;
   try {
-    opened = await openMinidump(
-      dump,
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
+    opened = await openMinidump(dump, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
+    });
     return await readDump(opened, options);
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     return {
-      file: dump,
+      // Text for people; the bytes of a name that is not UTF-8 are the caller's to keep.
+      file: dump.toString(),
       ok: false,
       error: errorToJSON(error, { brief: true }),
       warnings: opened ? opened.warnings() : [],
@@ -205,14 +213,12 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   const files =
     options.symbols === undefined
       ? undefined
-      : (await import('../symbols/supplier/symbol-provider.js')).symbolFileProvider(
-          options.symbols,
-        );
+      : (await symbolModules().provider).symbolFileProvider(options.symbols);
   const which = options.threads ?? 'all';
   if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
   if (options.symbols !== undefined && files !== undefined) {
     await nameException(state, files);
-    const { modulesInUse, moduleSymbolStatus } = await import('./symbol-status.js');
+    const { modulesInUse, moduleSymbolStatus } = await symbolModules().status;
     state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
   }
   await notePastEndContexts(dump);
@@ -228,6 +234,26 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   state.warnings = line === null ? dump.warnings() : [line, ...dump.warnings()];
   state.bytesRead = dump.bytesRead;
   return state;
+}
+
+/**
+ * The symbol side's modules, imported on the first dump that has a symbol path and kept: an
+ * `import()` per dump costs a module resolution each time (under tsx's loader a round trip to its
+ * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times.
+ */
+let symbolSide:
+  | {
+      provider: Promise<typeof SymbolProviderModule>;
+      status: Promise<typeof SymbolStatusModule>;
+    }
+  | undefined;
+
+function symbolModules(): NonNullable<typeof symbolSide> {
+  symbolSide ??= {
+    provider: import('../symbols/supplier/symbol-provider.js'),
+    status: import('./symbol-status.js'),
+  };
+  return symbolSide;
 }
 
 /** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */

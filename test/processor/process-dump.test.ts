@@ -2,7 +2,7 @@
 // examples/dumps/README.md): numbers stay numbers, each frame carries its module object and its
 // lookup address, the threads asked for are the threads walked, and a bad file is an answer.
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processDump } from '../../src/processor/process-dump.js';
 import type { ProcessState } from '../../src/processor/process-state.js';
@@ -89,5 +89,27 @@ describe('processDump (src/processor/process-dump.ts)', () => {
     expect(state.error.code).to.equal('BAD_DUMP');
     expect(state.error.message).to.match(/not a minidump/);
     expect(state.fileSize).to.equal(undefined);
+  });
+
+  it('reads the bytes a caller already holds, not the file, and finds the same state', async () => {
+    const path = join(EXAMPLES, 'cpp-throw.dmp');
+    const fromFile = await processDump(path, { threads: 'all', images: { recordedPaths: false } });
+    // The path names no file at all: everything must come from the bytes.
+    const missing = join(makeTempDir('process-dump-bytes'), 'gone.dmp');
+    const fromBytes = await processDump(missing, {
+      bytes: readFileSync(path),
+      threads: 'all',
+      images: { recordedPaths: false },
+    });
+    if (!fromFile.ok || !fromBytes.ok) throw new Error('expected both to read');
+    const text = (state: ProcessState) =>
+      JSON.stringify({ ...inspectJson({ ...state, file: 'x', bytesRead: 0 }) });
+    expect(text(fromBytes)).to.equal(text(fromFile));
+    expect(fromBytes.threads.find((t) => t.faulting)?.callStack?.frames.length).to.be.greaterThan(
+      1,
+    );
+    // A cut copy in memory is a cut dump, as the cut file would be.
+    const cut = await processDump(missing, { bytes: readFileSync(path).subarray(0, 20) });
+    expect(cut.ok).to.equal(false);
   });
 });

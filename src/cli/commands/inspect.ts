@@ -6,6 +6,9 @@ import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
 import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { pathBytes64, type BytePath } from '../../common/byte-path.js';
+import { pathFromArgv } from '../../workflows/argv-path.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
 import { DEFAULT_OTHER_THREADS } from '../../processor/walk-threads.js';
 import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
@@ -111,6 +114,21 @@ read, 2 usage error.`,
     });
 }
 
+/**
+ * The file as the file system spells it: a name that is not valid UTF-8 arrives from argv with
+ * U+FFFD and is found again in its folder (argv-path.ts); when it cannot be, the file is read as
+ * given (and fails with the reason) after a line saying why.
+ */
+async function dumpPathOf(file: string): Promise<BytePath> {
+  if (!file.includes('\uFFFD')) return file;
+  const found = await pathFromArgv(resolve(file));
+  if (found.unresolved !== undefined) {
+    process.stderr.write(`${ERROR_PREFIX}${file}: ${found.unresolved}\n`);
+    return file;
+  }
+  return found.path;
+}
+
 export async function runInspect(
   files: readonly string[],
   options: InspectOptions,
@@ -140,7 +158,10 @@ export async function runInspect(
     // output of many dumps (or one very large one) never has to fit in one string.
     if (json) await writeOut('{\n  "schemaVersion": 1,\n  "dumps": [\n');
     for (const [i, file] of files.entries()) {
-      let dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));
+      const path = await dumpPathOf(file);
+      let dump = inspectJson(await processDump(path, processOptions(options, symbolizer)));
+      const bytes = pathBytes64(path);
+      if (bytes !== undefined) dump = { ...dump, fileBytes: bytes };
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;

@@ -17,7 +17,8 @@ import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
+import { analyzeOneDump, emptyRecord, fileFields, type DumpRunContext } from './analyze-one.js';
+import { pathText, type BytePath } from '../../common/byte-path.js';
 import { createImageCache } from '../../symbols/supplier/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
@@ -31,6 +32,12 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Dumps up to this size are read into memory once (hash, then the processor works from the
+ * bytes); bigger ones are streamed and read on demand. Bounded: at most `jobs` such buffers live.
+ */
+const KEEP_DUMP_BYTES = 2 * 1024 * 1024;
 
 export type AnalyzeEvent =
   | { type: 'engine'; choice: EngineChoice; script?: string }
@@ -222,10 +229,16 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const worker = async () => {
     while (!stop.signal.aborted) {
       const index = next++;
-      const file = inputs[index];
-      if (file === undefined) return;
+      const path = inputs[index];
+      if (path === undefined) return;
+      // Events and records show the name as text; fs calls get `path` (bytes for a name that
+      // is not valid UTF-8).
+      const file = pathText(path);
       try {
-        const hashed = await sha256File(file, stop.signal);
+        // A small dump is read once: hashed, then read by the processor from the same bytes.
+        const hashed = await sha256File(path, stop.signal, {
+          keepUpTo: choice.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
+        });
         if (
           options.shard !== undefined &&
           shardOf(hashed.sha256, options.shard.count) !== options.shard.index
@@ -240,7 +253,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        if (done.has(resumeKey({ file, ...hashed }))) {
+        if (done.has(resumeKey({ ...fileFields(path), ...hashed }))) {
           skipped.resumed++;
           emit({
             type: 'dump',
@@ -251,7 +264,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        const record = boundRecord(await analyzeOneDump(file, hashed, ctx));
+        const record = boundRecord(await analyzeOneDump(path, hashed, ctx));
         if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
           if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
@@ -278,7 +291,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
               : undefined;
         if (ioMessage !== undefined) {
           // An unreadable file (permissions, vanished) is that file's problem, not the batch's.
-          const record = ioFailure(file, ioMessage, choice.engine);
+          const record = ioFailure(path, ioMessage, choice.engine);
           await appender.append(record);
           emit({
             type: 'dump',
@@ -379,10 +392,10 @@ function isNodeFsError(error: unknown): boolean {
  * of `unreadable:<path>` stands in (it can never equal a real file's content hash by accident).
  */
 function ioFailure(
-  file: string,
+  path: BytePath,
   message: string,
   engine: AnalyzeDumpRecord['engine'],
 ): AnalyzeDumpRecord {
-  const sha256 = createHash('sha256').update(`unreadable:${file}`).digest('hex');
-  return { ...emptyRecord(file, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
+  const sha256 = createHash('sha256').update('unreadable:').update(Buffer.from(path)).digest('hex');
+  return { ...emptyRecord(path, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
 }
