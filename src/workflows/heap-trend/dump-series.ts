@@ -94,6 +94,7 @@ export async function expandInputs(
 interface WindowsReading {
   time: string;
   categories: HeapTrendSample['heaps'];
+  totals: NonNullable<HeapTrendSample['memoryTotals']>;
   pid?: number;
   bytesRead: number;
 }
@@ -109,7 +110,7 @@ async function readWindowsDump(path: string): Promise<WindowsReading> {
     }
     const threads = await dump.threads();
     const heaps = await processHeaps(dump, threads[0]?.teb);
-    const categories = categorizeRegions(info.regions, {
+    const { categories, totals } = categorizeRegions(info.regions, {
       heaps,
       stackAddresses: threads.map((t) => t.stack.start),
     });
@@ -118,6 +119,7 @@ async function readWindowsDump(path: string): Promise<WindowsReading> {
     return {
       time: new Date(dump.header.timeDateStamp * 1000).toISOString(),
       categories,
+      totals,
       ...(pid === undefined ? {} : { pid }),
       bytesRead: dump.bytesRead,
     };
@@ -202,6 +204,7 @@ export async function readDumpSeries(
         source: 'category',
         engine: 'builtin',
         totalCommittedKb: e.reading.categories.reduce((n, c) => n + c.committedKb, 0),
+        memoryTotals: e.reading.totals,
         warnings: [],
       });
       series.inputs.push({ file: e.file, time: e.time, used: true });
