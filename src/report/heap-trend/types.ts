@@ -217,5 +217,6 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   /** Why the managed series or the retention chains are missing, in words. */
   managedNote?: string;
   /** `--from-dumps`: the dumps read, in time order, and the ones skipped with why. */
-  inputs?: { file: string; time: string; used: boolean; error?: string }[];
+  /** `fileBytes`: only for a name that is not valid UTF-8, its exact bytes (base64). */
+  inputs?: { file: string; fileBytes?: string; time: string; used: boolean; error?: string }[];
 }
