@@ -46,6 +46,8 @@ export interface OpenMinidumpOptions {
   signal?: AbortSignal;
   /** Bytes of page cache for structure reads (default 1 MiB). */
   cacheBytes?: number;
+  /** The whole file, already read by the caller (file-reader.ts FileReaderOptions.bytes). */
+  bytes?: Buffer;
 }
 
 /** Structure streams bigger than this are corrupt (a Memory64List of 4M ranges is 64 MiB). */
@@ -92,6 +94,7 @@ export async function openMinidump(
   const reader = await PositionedFileReader.open(file, {
     ...(options.cacheBytes === undefined ? {} : { cacheBytes: options.cacheBytes }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
   });
   const path = reader.path;
   try {

@@ -109,6 +109,7 @@ export async function expandInputs(
 interface WindowsReading {
   time: string;
   categories: HeapTrendSample['heaps'];
+  totals: NonNullable<HeapTrendSample['memoryTotals']>;
   pid?: number;
   bytesRead: number;
 }
@@ -124,7 +125,7 @@ async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
     }
     const threads = await dump.threads();
     const heaps = await processHeaps(dump, threads[0]?.teb);
-    const categories = categorizeRegions(info.regions, {
+    const { categories, totals } = categorizeRegions(info.regions, {
       heaps,
       stackAddresses: threads.map((t) => t.stack.start),
     });
@@ -133,6 +134,7 @@ async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
     return {
       time: new Date(dump.header.timeDateStamp * 1000).toISOString(),
       categories,
+      totals,
       ...(pid === undefined ? {} : { pid }),
       bytesRead: dump.bytesRead,
     };
@@ -223,6 +225,7 @@ export async function readDumpSeries(
         source: 'category',
         engine: 'builtin',
         totalCommittedKb: e.reading.categories.reduce((n, c) => n + c.committedKb, 0),
+        memoryTotals: e.reading.totals,
         warnings: [],
       });
       series.inputs.push({ ...inputName(e), time: e.time, used: true });
