@@ -1,8 +1,8 @@
 // processDump(): the one way in to a dump's contents, on the model of rust-minidump's
 // `process_minidump` (minidump-processor/src/processor.rs): read the streams through the pure
 // reader, walk the chosen threads with the pure walker, name each frame during the walk through
-// the one supplier (symbol files, then export tables; images found by symbols/supplier/), and hand
-// back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
+// the one supplier (symbols/supplier/symbol-supplier.ts: symbol files and images, then export
+// tables), and hand back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
 // or an I/O error, gives `ok: false` + `error`. Only an abort is rethrown: the caller asked for it.
 import { AbortedError, errorToJSON } from '../errors.js';
 import { accessViolationDetail, exceptionName } from '../minidump/exception-codes.js';
@@ -11,11 +11,9 @@ import type { DumpException } from '../minidump/streams/exception.js';
 import type { DumpModule } from '../minidump/streams/module-list.js';
 import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
-import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
-import type * as SymbolProviderModule from '../symbols/supplier/symbol-provider.js';
+import { SymbolSupplier, type DumpSupply } from '../symbols/supplier/symbol-supplier.js';
 import type * as SymbolStatusModule from './symbol-status.js';
-import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
 import type {
@@ -45,10 +43,12 @@ export interface ProcessOptions {
    * names (a batch's triage), or none (reading the streams only: dump verification).
    */
   threads?: 'all' | 'exception' | 'none';
-  /** Symbol files (PDB / Breakpad .sym): names, and unwind data from .sym files. */
-  symbols?: Symbolizer;
-  /** Where module images are looked for (the dump, recorded paths, --image-path, a batch cache). */
-  images?: ImageLocatorOptions;
+  /**
+   * Where symbol files (names, and unwind data from .sym files) and module images come from, for
+   * every dump of a run (createSymbolSupplier()). Without one: images from the dump and the paths
+   * it recorded, no symbol files.
+   */
+  supplier?: SymbolSupplier;
   /** More unwind data, asked before the symbol files' (a caller's own frame data). */
   unwind?: UnwindProvider;
   limits?: WalkLimits;
@@ -207,19 +207,27 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
   if (handles) state.handles = handles;
 
-  // One symbol-file provider per dump: its lookup failures belong to this dump's record only.
-  // Loaded only with a symbol path: the symbol readers are most of the processor's code, and
-  // `inspect` without symbols starts faster without them.
-  const files =
-    options.symbols === undefined
-      ? undefined
-      : (await symbolModules().provider).symbolFileProvider(options.symbols);
+  const supplier = options.supplier ?? new SymbolSupplier({ cacheImages: false });
+  const symbolizer = supplier.symbolizer;
   const which = options.threads ?? 'all';
-  if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
-  if (options.symbols !== undefined && files !== undefined) {
-    await nameException(state, files);
-    const { modulesInUse, moduleSymbolStatus } = await symbolModules().status;
-    state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
+  // Images are only looked for by a walk; the symbol files name the exception even without one.
+  const supply = which === 'none' && symbolizer === undefined ? undefined : supplier.forDump(dump);
+  try {
+    if (which !== 'none' && supply !== undefined) {
+      await walk(dump, state, exception, which, options, supply, warnings);
+    }
+    if (symbolizer !== undefined && supply?.files !== undefined) {
+      await nameException(state, supply.files);
+      const { modulesInUse, moduleSymbolStatus } = await symbolStatus();
+      state.symbols = await moduleSymbolStatus(
+        modulesInUse(state),
+        symbolizer,
+        supply.files,
+        warnings,
+      );
+    }
+  } finally {
+    await supply?.close();
   }
   await notePastEndContexts(dump);
   const pastEnd = dump.pastEnd();
@@ -237,23 +245,16 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
 }
 
 /**
- * The symbol side's modules, imported on the first dump that has a symbol path and kept: an
+ * The symbol status module, imported on the first dump that has symbol files and kept: an
  * `import()` per dump costs a module resolution each time (under tsx's loader a round trip to its
- * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times.
+ * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times. (The symbol
+ * readers themselves are loaded once per run, by createSymbolSupplier.)
  */
-let symbolSide:
-  | {
-      provider: Promise<typeof SymbolProviderModule>;
-      status: Promise<typeof SymbolStatusModule>;
-    }
-  | undefined;
+let statusModule: Promise<typeof SymbolStatusModule> | undefined;
 
-function symbolModules(): NonNullable<typeof symbolSide> {
-  symbolSide ??= {
-    provider: import('../symbols/supplier/symbol-provider.js'),
-    status: import('./symbol-status.js'),
-  };
-  return symbolSide;
+function symbolStatus(): Promise<typeof SymbolStatusModule> {
+  statusModule ??= import('./symbol-status.js');
+  return statusModule;
 }
 
 /** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */
@@ -263,21 +264,15 @@ async function walk(
   exception: DumpException | null,
   which: 'all' | 'exception',
   options: ProcessOptions,
-  files: SymbolFileProvider | undefined,
+  supply: DumpSupply,
   warnings: string[],
 ): Promise<void> {
   if (state.arch === null) {
     warnings.push('stacks not walked: the CPU is not x86 or x64 (or SystemInfo is missing)');
     return;
   }
+  const { images, files } = supply;
   const unwind = mergeUnwind(options.unwind, files);
-  // One supplier: with a symbol path, images are looked for on it too (stores keep images).
-  const images = dumpImages(
-    dump,
-    options.symbols === undefined
-      ? options.images
-      : { ...options.images, symbolPath: options.symbols },
-  );
   try {
     const walked = await walkThreads(dump, state.arch, state.modules, state.threads, exception, {
       threads: which,
@@ -305,7 +300,6 @@ async function walk(
   } finally {
     state.imageBytesRead = images.fileBytesRead;
     state.images = images.origins();
-    await images.close();
   }
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { processDump } from '../../src/processor/process-dump.js';
 import type { ProcessState } from '../../src/processor/process-state.js';
 import { inspectJson } from '../../src/report/inspect/inspect-json.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
@@ -16,10 +17,7 @@ async function processed(
   name: string,
   threads: 'all' | 'exception' | 'none',
 ): Promise<ProcessState> {
-  const state = await processDump(join(EXAMPLES, name), {
-    threads,
-    images: { recordedPaths: false },
-  });
+  const state = await processSupplied(join(EXAMPLES, name), { threads }, { recordedPaths: false });
   if (!state.ok) throw new Error(`${name}: ${state.error.message}`);
   return state;
 }
@@ -93,14 +91,14 @@ describe('processDump (src/processor/process-dump.ts)', () => {
 
   it('reads the bytes a caller already holds, not the file, and finds the same state', async () => {
     const path = join(EXAMPLES, 'cpp-throw.dmp');
-    const fromFile = await processDump(path, { threads: 'all', images: { recordedPaths: false } });
+    const fromFile = await processSupplied(path, { threads: 'all' }, { recordedPaths: false });
     // The path names no file at all: everything must come from the bytes.
     const missing = join(makeTempDir('process-dump-bytes'), 'gone.dmp');
-    const fromBytes = await processDump(missing, {
-      bytes: readFileSync(path),
-      threads: 'all',
-      images: { recordedPaths: false },
-    });
+    const fromBytes = await processSupplied(
+      missing,
+      { bytes: readFileSync(path), threads: 'all' },
+      { recordedPaths: false },
+    );
     if (!fromFile.ok || !fromBytes.ok) throw new Error('expected both to read');
     const text = (state: ProcessState) =>
       JSON.stringify({ ...inspectJson({ ...state, file: 'x', bytesRead: 0 }) });

@@ -23,8 +23,7 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
-import type { ImageCache } from '../../symbols/supplier/image-cache.js';
-import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import type { ScriptStep } from './triage-script.js';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
@@ -40,16 +39,15 @@ export interface DumpRunContext {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   symbolPath?: string;
-  /** builtin engine: names frames from PDB / Breakpad files (one per batch, shared). */
-  symbolizer?: Symbolizer;
+  /**
+   * Symbol files and module images for the processor's walk (one per batch, shared: its caches
+   * serve every dump). Symbol files name the builtin engine's frames only.
+   */
+  supplier?: SymbolSupplier;
   env?: NodeJS.ProcessEnv;
   recordDir?: string;
   /** Builtin engine: walk the crashing thread's stack (default true). */
   walkStacks?: boolean;
-  /** Builtin engine: `--image-path` directories for the stack walk. */
-  imagePaths?: readonly string[];
-  /** Builtin engine: images found on disk, shared by the dumps of the run. */
-  imageCache?: ImageCache;
   /** Told when a dump is retried after a debugger crash. */
   onRetry?: (file: string, error: AnalyzeError) => void;
 }
@@ -65,17 +63,11 @@ export async function analyzeOneDump(
   // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's
   // frames must beat (frame-baseline.ts).
   const walk = ctx.walkStacks !== false;
-  const builtin = ctx.engine === 'builtin';
   const inspected = await processDump(path, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     ...(hashed.bytes === undefined ? {} : { bytes: hashed.bytes }),
     threads: walk ? 'exception' : 'none',
-    images: {
-      imagePaths: ctx.imagePaths ?? [],
-      ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
-      ...(ctx.env === undefined ? {} : { env: ctx.env }),
-    },
-    ...(builtin && ctx.symbolizer !== undefined ? { symbols: ctx.symbolizer } : {}),
+    ...(ctx.supplier === undefined ? {} : { supplier: ctx.supplier }),
   });
   if (!inspected.ok) {
     return {

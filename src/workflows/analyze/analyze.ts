@@ -19,11 +19,10 @@ import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { analyzeOneDump, emptyRecord, fileFields, type DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { createImageCache } from '../../symbols/supplier/image-cache.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
 import { boundRecord } from './record-bounds.js';
-import { builtinSymbolizer } from './symbols-setup.js';
+import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -172,19 +171,18 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
   const stop = new AbortController();
-  const symbolizer =
-    choice.engine === 'builtin'
-      ? builtinSymbolizer({
-          ...options,
-          signal: stop.signal,
-          onSymbolServerDown: (server, reason) =>
-            emit({ type: 'symbol-server-down', server, reason }),
-        })
-      : undefined;
+  // One supplier for the batch: images for every engine's walk, symbol files for the builtin
+  // engine's names (a debugger names frames with its own symbols).
+  const supplier = await builtinSupplier({
+    ...options,
+    symbolFiles: choice.engine === 'builtin',
+    signal: stop.signal,
+    onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
+  });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
   const signer = dumpSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(symbolizer === undefined ? {} : { symbolizer }),
+    supplier,
   });
   const jobs = Math.max(
     1,
@@ -211,10 +209,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       env: options.env,
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
-    ...(symbolizer === undefined ? {} : { symbolizer }),
-    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    supplier,
     ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
-    imageCache: createImageCache(),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
@@ -315,8 +311,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   } finally {
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
-    await ctx.imageCache?.close();
-    await symbolizer?.close();
+    await supplier.close();
   }
   if (fatal !== undefined) {
     throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);
