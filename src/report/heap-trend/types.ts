@@ -228,5 +228,6 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   /** The address space's committed, reserved and free totals at the last sample that had them. */
   memoryTotals?: MemoryTotals;
   /** `--from-dumps`: the dumps read, in time order, and the ones skipped with why. */
-  inputs?: { file: string; time: string; used: boolean; error?: string }[];
+  /** `fileBytes`: only for a name that is not valid UTF-8, its exact bytes (base64). */
+  inputs?: { file: string; fileBytes?: string; time: string; used: boolean; error?: string }[];
 }
