@@ -336,6 +336,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
+    // Without --resume the records file started empty (checked above) and inputs are unique.
+    onePerInput: options.resume !== true,
   });
   emit({ type: 'finish', summary });
   return {

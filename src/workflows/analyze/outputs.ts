@@ -51,13 +51,22 @@ export async function writeSummaryAndReport(
     options?: AnalyzeRunOptions;
     /** What the folder scans passed over, by reason (FIFOs, broken links…). */
     skippedInputs?: Record<string, number>;
+    /**
+     * Every record is about a different input (a fresh run over de-duplicated inputs), so the
+     * pass that finds each input's newest record is skipped: one parse of the file per output.
+     */
+    onePerInput?: boolean;
   } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
   const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
   // An input recorded twice (it changed and --resume analysed it again) counts once: its newest.
-  for await (const record of readLatestRecords(files.records, readOptions)) builder.add(record);
+  const latest = (options: typeof readOptions = {}) =>
+    extra.onePerInput === true
+      ? readRecords(files.records, options)
+      : readLatestRecords(files.records, options);
+  for await (const record of latest(readOptions)) builder.add(record);
   const summary = builder.build({
     ...(extra.interrupted === true ? { interrupted: true } : {}),
     ...(extra.options === undefined ? {} : { options: extra.options }),
@@ -66,7 +75,7 @@ export async function writeSummaryAndReport(
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
-  await writeHtmlReport(tmp, summary, readLatestRecords(files.records));
+  await writeHtmlReport(tmp, summary, latest());
   await rename(tmp, files.report);
   return summary;
 }
