@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump, type InspectedDumpOk } from '../src/report/inspect/index.js';
+import { createSymbolSupplier } from '../src/symbols/supplier/symbol-supplier.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
 
 const args = process.argv.slice(2);
@@ -45,13 +46,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+// Images from the dump only, and none kept from one run to the next (as `inspect` of one dump).
+const supplier = await createSymbolSupplier({
+  symbolFiles: false,
+  recordedPaths: false,
+  cacheImages: false,
+});
+
 async function once(walk: boolean): Promise<{ ms: number; dump: InspectedDumpOk }> {
   const started = performance.now();
   // A fresh reader every run: nothing is cached between runs but the OS page cache.
-  const dump = await inspectDump(
-    dumpPath,
-    walk ? { threads: 'all', images: { recordedPaths: false } } : {},
-  );
+  const dump = await inspectDump(dumpPath, walk ? { threads: 'all', supplier } : {});
   const ms = performance.now() - started;
   if (!dump.ok) throw new Error(dump.error.message);
   return { ms, dump };

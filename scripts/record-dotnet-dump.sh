@@ -145,3 +145,5 @@ record sessions gcroot-payload-byte-array-linux-net10.txt "gcroot $payload" \
   "$sessions; the first 16 KB byte[] (a SessionState payload)"
 record sessions gcroot-no-root-linux-net10.txt 'gcroot 0x10' "$sessions; an address that is no object"
 record sessions clrstack-f-sessions-linux-net10.txt 'clrstack -f' "$sessions; main thread in Thread.Sleep"
+record sessions clrstack-f-all-sessions-linux-net10.txt 'clrstack -f -all' \
+  "$sessions; every managed thread (helper rows with a blank IP column; no native frames on Linux)"

@@ -52,8 +52,14 @@ export * from './minidump/index.js';
 export * from './processor/index.js';
 export * from './report/inspect/index.js';
 
-// The stack walker (a pure leaf) and the supplier of module images.
+// The stack walker (a pure leaf) and the one supplier of symbol files and module images.
 export * as stackwalk from './stackwalk/index.js';
+export { createSymbolSupplier } from './symbols/supplier/symbol-supplier.js';
+export type {
+  DumpSupply,
+  SupplierOptions,
+  SymbolSupplier,
+} from './symbols/supplier/symbol-supplier.js';
 export { dumpImages, localPaths } from './symbols/supplier/image-locator.js';
 export type { DumpImages, ImageLocatorOptions } from './symbols/supplier/image-locator.js';
 
@@ -140,6 +146,7 @@ export type { UmdhTrend, UmdhTrendRule } from './report/heap-trend/umdh-trend.js
 export type { ValidationResult } from './report/schemas.js';
 export type { FetchLike } from './symbols/download.js';
 export type { SymbolLookup } from './symbols/lookup-types.js';
+export type { SymbolFileProvider } from './symbols/supplier/symbol-provider.js';
 export type { ImageCache } from './symbols/supplier/image-cache.js';
 export type {
   ModuleSymbolsState,

@@ -12,6 +12,11 @@ export interface FileReaderOptions {
   /** Cache page size in bytes (default 4 KiB); reads of at least this many bytes bypass the cache. */
   pageSize?: number;
   signal?: AbortSignal;
+  /**
+   * The whole file, when the caller already read it (a batch hashes every dump first): reads are
+   * served from it and the file is not opened again. Its length is the file's size.
+   */
+  bytes?: Buffer;
 }
 
 const DEFAULT_CACHE_BYTES = 1 << 20;
@@ -28,10 +33,19 @@ export class PositionedFileReader {
   /** Map order is the LRU order: a hit is deleted and re-inserted at the end. */
   readonly #pages = new Map<number, Promise<Buffer>>();
   readonly #signal: AbortSignal | undefined;
+  /** The whole file in memory (options.bytes): no handle, no page cache. */
+  #bytes: Buffer | undefined;
 
-  private constructor(path: string, handle: FileHandle, size: number, options: FileReaderOptions) {
+  private constructor(
+    path: string,
+    handle: FileHandle | undefined,
+    size: number,
+    options: FileReaderOptions,
+  ) {
     this.path = path;
     this.#handle = handle;
+    this.#bytes = options.bytes;
+    if (options.bytes !== undefined) this.#bytesRead = options.bytes.length;
     this.size = size;
     this.#pageSize = Math.max(512, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.#maxPages = Math.floor(
@@ -40,17 +54,26 @@ export class PositionedFileReader {
     this.#signal = options.signal;
   }
 
-  static async open(path: string, options: FileReaderOptions = {}): Promise<PositionedFileReader> {
+  /** `path` as text or, for a name that is not valid UTF-8, as its bytes (`this.path` is text). */
+  static async open(
+    path: string | Buffer,
+    options: FileReaderOptions = {},
+  ): Promise<PositionedFileReader> {
+    const shown = path.toString();
     if (options.signal?.aborted === true) {
-      throw new AbortedError(`opening ${path} was aborted`, { cause: options.signal.reason });
+      throw new AbortedError(`opening ${shown} was aborted`, { cause: options.signal.reason });
+    }
+    if (options.bytes !== undefined) {
+      return new PositionedFileReader(shown, undefined, options.bytes.length, options);
     }
     const { handle, size } = await openRegularFile(path);
-    return new PositionedFileReader(path, handle, size, options);
+    return new PositionedFileReader(shown, handle, size, options);
   }
 
   /** Reads shorter than this are served from (and share memory with) the page cache. */
   get pageSize(): number {
-    return this.#pageSize;
+    // Every read of a file held in memory is a view of it.
+    return this.#bytes === undefined ? this.#pageSize : Number.MAX_SAFE_INTEGER;
   }
 
   /** Bytes actually read from the file so far (cache hits cost nothing). */
@@ -78,6 +101,15 @@ export class PositionedFileReader {
     }
     const end = Math.min(this.size, offset + length);
     if (end <= offset) return Promise.resolve(Buffer.alloc(0));
+    const bytes = this.#bytes;
+    if (bytes !== undefined) {
+      if (this.#signal?.aborted === true) {
+        return Promise.reject(
+          new AbortedError(`reading ${this.path} was aborted`, { cause: this.#signal.reason }),
+        );
+      }
+      return Promise.resolve(bytes.subarray(offset, end));
+    }
     if (end - offset >= this.#pageSize || this.#maxPages === 0) {
       return this.#readDirect(offset, end - offset);
     }
@@ -103,6 +135,7 @@ export class PositionedFileReader {
   async close(): Promise<void> {
     const handle = this.#handle;
     this.#handle = undefined;
+    this.#bytes = undefined;
     this.#pages.clear();
     await handle?.close();
   }

@@ -2,6 +2,12 @@
 // `OS Thread Id:` header, a column header, then `ChildSP IP CallSite` rows; `-a`/`-p`/`-l` add
 // `PARAMETERS:`/`LOCALS:` blocks under a frame. Symbol-load noise that cdb prints into the middle of
 // a row is removed first (removeSymbolNoise joins the two halves back together).
+// `-f` (full) interleaves native and managed frames as `module!function + offset` (or
+// `module + offset` with no symbol), keeps the helper frames with a blank IP column
+// (`[InlinedCallFrame: …] …`, `[DebuggerU2MCatchHandlerFrame: …]`) and, under the real engine,
+// prints bare `ChildSP value` rows where its unwind walks stack words
+// (test/fixtures/transcripts/dbgeng/clrstack-f-attach-sessions-sos.txt,
+// dotnet-dump/clrstack-f-all-sessions-linux-net10.txt): every row is kept, in order.
 import { defineParser, SOS_PREFIX, SUMMARY_ROWS } from './descriptor.js';
 import { isBareCommand, isPromptLine } from './command-echo.js';
 import { normalizeCode, normalizeHex, removeSymbolNoise, splitLines } from './text.js';
@@ -23,6 +29,10 @@ export interface ClrStackFrame {
   callSite: string;
   /** `[GCFrame: 00aff368]` -> `GCFrame` and its address. */
   frameType?: string;
+  /** `-f`: `coreclr!coreclr_execute_assembly + 74778` -> `coreclr`; `coreclr + 850300` too. */
+  module?: string;
+  /** `-f`: the decimal offset after ` + ` (negative when SOS prints `+ -9521`). */
+  offset?: number;
   frameAddress?: Hex;
   source?: string;
   parameters?: ClrStackVariable[];
@@ -34,6 +44,9 @@ export interface ClrStackThread {
   /** The debugger's thread number: `OS Thread Id: 0x23f0 (0)`. */
   threadIndex?: number;
   frames: ClrStackFrame[];
+  /** This thread's `Unable to walk the managed stack…` (`~*e !clrstack` prints one per thread). */
+  error?: string;
+  errorCode?: Hex;
 }
 
 export interface ClrStackRecord extends RecordBase {
@@ -43,6 +56,11 @@ export interface ClrStackRecord extends RecordBase {
   errorCode?: Hex;
   /** Symbol-load noise removed from the output (`*** WARNING: Unable to verify checksum …`). */
   noise?: string[];
+  /**
+   * SOS's notices that it could not host its managed part (`SOS_HOSTING: Failed to find runtime
+   * directory`): its native commands, `!clrstack` among them, still answer.
+   */
+  hostingNotices?: string[];
 }
 
 // 0:000> !clrstack -a        > clrstack -all       0:000> !CLRStack
@@ -57,6 +75,13 @@ const HEADER_RE = /^\s*(?:Child SP\s+IP\s+Call Site|ESP\s+EIP)\b/i;
 // 00aff1f4 0113089a CrashingApplication.Program.Main(System.String[]) [C:\…\Program.cs @ 10]
 // 0000003a9acfed28 00007ffd734351c4 [InlinedCallFrame: 0000003a9acfed28] Microsoft.Win32.Win32Native…
 const FRAME_RE = /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s+(\S.*)$/i;
+// 00007FFC0E59BB40                  [InlinedCallFrame: 00007ffc0e59bb40] System.Private.CoreLib.dll!System.Threading.Thread.SleepInternal(Int32)
+// 000000000294FD10                  [DebuggerU2MCatchHandlerFrame: 000000000294fd10]
+const HELPER_ROW_RE = /^\s*([0-9a-f`]{8,17})\s{2,}(\[\w+:\s*[0-9a-f`]+\].*)$/i;
+// 000000000019E9B8 000000000001D4C0      (-f under the real engine: a stack word, no call site)
+const BARE_ROW_RE = /^\s*([0-9a-f`]{8,17})\s+([0-9a-f`]{8,17})\s*$/i;
+// ntdll!NtDelayExecution + 20    coreclr + 850300    System.Private.CoreLib.dll!…Sleep(Int32) + -9521
+const MODULE_OFFSET_RE = /^([^\s![\]()]+)(?:!.*?)?\s\+\s(-?\d+)$/;
 // [GCFrame: 00aff368]    [HelperMethodFrame_1OBJ: 006ff254] System.Threading.Monitor.ObjWait(…)
 const FRAME_TYPE_RE = /^\[(\w+):\s*([0-9a-f`]+)\]/i;
 // … System.Threading.Monitor.Wait(System.Object, Int32) [f:\dd\ndp\clr\src\BCL\system\threading\monitor.cs @ 213]
@@ -71,6 +96,8 @@ const VARIABLE_RE = /^\s+(?:([^\s(=]+)\s+\(([^()]*)\)|([^\s=]+))\s+=\s+(.*)$/;
 const NO_DATA_RE = /^\s+<no data>\s*$/;
 // Unable to walk the managed stack. The current thread is likely not a
 const UNABLE_RE = /^\s*Unable to walk the managed stack\b/i;
+// SOS_HOSTING: ICLRRuntimeInfo::GetInterface failed 80131700
+const HOSTING_RE = /^\s*SOS_HOSTING:\s/;
 // Failed to start stack walk: 80070057
 const FAILED_START_RE = /^\s*Failed to start stack walk:\s*([0-9a-f]+)\s*$/i;
 
@@ -100,6 +127,10 @@ export function parseClrStack(text: string): ClrStackRecord {
       continue;
     }
     if (isPromptLine(line) || isBareCommand(line, COMMAND_RE)) continue;
+    if (HOSTING_RE.test(line)) {
+      (record.hostingNotices ??= []).push(line.trim());
+      continue;
+    }
     let m: RegExpExecArray | null;
 
     if ((m = THREAD_RE.exec(line))) {
@@ -113,15 +144,17 @@ export function parseClrStack(text: string): ClrStackRecord {
     }
     if ((m = FAILED_START_RE.exec(line))) {
       const code = normalizeCode(m[1] ?? '');
-      if (code !== null) record.errorCode = code;
+      if (code !== null) {
+        record.errorCode = code;
+        if (thread !== null) thread.errorCode = code;
+      }
       record.error ??= line.trim();
       error = null;
       continue;
     }
     if (UNABLE_RE.test(line)) {
-      ensureThread();
       error = [line.trim()];
-      record.error = error.join(' ');
+      record.error = ensureThread().error = error.join(' ');
       continue;
     }
     if (HEADER_RE.test(line)) {
@@ -131,8 +164,22 @@ export function parseClrStack(text: string): ClrStackRecord {
       error = null;
       continue;
     }
+    if ((m = HELPER_ROW_RE.exec(line) ?? BARE_ROW_RE.exec(line))) {
+      // A helper row's second column is its call site; a bare row's is an address.
+      const second = m[2] ?? '';
+      const parsed = second.startsWith('[')
+        ? clrFrame(m[1] ?? '', undefined, second)
+        : clrFrame(m[1] ?? '', second, '');
+      if (parsed) {
+        ensureThread().frames.push(parsed);
+        frame = parsed;
+        block = null;
+        error = null;
+        continue;
+      }
+    }
     if ((m = FRAME_RE.exec(line))) {
-      const parsed = clrFrame(m);
+      const parsed = clrFrame(m[1] ?? '', m[2] ?? '', m[3] ?? '');
       if (parsed) {
         ensureThread().frames.push(parsed);
         frame = parsed;
@@ -156,7 +203,7 @@ export function parseClrStack(text: string): ClrStackRecord {
     if (error !== null) {
       // managed thread. You can run !threads to get a list of managed threads in
       error.push(line.trim());
-      record.error = error.join(' ');
+      record.error = ensureThread().error = error.join(' ');
       continue;
     }
     warnings.add(unplaced(line));
@@ -165,12 +212,17 @@ export function parseClrStack(text: string): ClrStackRecord {
   return record;
 }
 
-function clrFrame(m: RegExpExecArray): ClrStackFrame | null {
-  const childSp = normalizeHex(m[1] ?? '');
-  const ip = normalizeHex(m[2] ?? '');
+/** One row: its Child SP, its IP (undefined for a helper row, which prints none), its call site. */
+function clrFrame(
+  childSpText: string,
+  ipText: string | undefined,
+  callSiteText: string,
+): ClrStackFrame | null {
+  const childSp = normalizeHex(childSpText);
+  const ip = ipText === undefined ? undefined : normalizeHex(ipText);
   if (childSp === null || ip === null) return null;
-  let callSite = (m[3] ?? '').trim();
-  const frame: ClrStackFrame = { childSp, ip, callSite };
+  let callSite = callSiteText.trim();
+  const frame: ClrStackFrame = { childSp, ...(ip === undefined ? {} : { ip }), callSite };
   const source = SOURCE_RE.exec(callSite);
   if (source) {
     callSite = callSite.slice(0, source.index).trimEnd();
@@ -182,6 +234,12 @@ function clrFrame(m: RegExpExecArray): ClrStackFrame | null {
     frame.frameType = type[1] ?? '';
     const address = normalizeHex(type[2] ?? '');
     if (address !== null) frame.frameAddress = address;
+  } else {
+    const named = MODULE_OFFSET_RE.exec(callSite);
+    if (named) {
+      frame.module = named[1] ?? '';
+      frame.offset = Number(named[2]);
+    }
   }
   return frame;
 }
@@ -206,8 +264,8 @@ function clrVariable(line: string): ClrStackVariable | null {
 export const clrStackDescriptor = defineParser({
   kind: 'clrStack',
   commands: [
-    // !clrstack -a, !sos.clrstack, clrstack (dotnet-dump analyze)
-    new RegExp(`^${SOS_PREFIX}clrstack(?:\\s|$)`, 'i'),
+    // !clrstack -a, !sos.clrstack, clrstack (dotnet-dump analyze), ~*e !clrstack -f (every thread)
+    new RegExp(`^(?:~\\*e\\s*)?${SOS_PREFIX}clrstack(?:\\s|$)`, 'i'),
   ],
   parse: (text) => parseClrStack(text),
   summary: (record) => [

@@ -1,6 +1,6 @@
 // Which of its two outputs umdh wrote, from the head of a file: a snapshot log (`umdh -p:PID`) or
 // a comparison of two logs (`umdh LOG1 LOG2`). Shapes from the real umdh transcripts that
-// test/umdh/umdh-trend.test.ts reads.
+// test/report/heap-trend/umdh-trend.test.ts reads.
 
 export type UmdhFileKind = 'log' | 'comparison';
 

@@ -12,6 +12,14 @@ export interface UmdhLogEntry {
   allocs?: number;
   /** `(@ 0x00000428)`: bytes per allocation. */
   allocationSize?: number;
+  /** Newer logs, one allocation per entry: `30 bytes + 30 at 206EDDA8BA0`: the heap's overhead. */
+  overhead?: number;
+  /** …and the allocation's address (`0x` + lower-case hex). */
+  address?: string;
+  /**
+   * As printed: `ntdll!RtlAllocateHeap+00000274` with symbols, a bare return address
+   * (`7FFE82352933`, `77D27AE4`) when umdh had none for the module.
+   */
   frames: string[];
 }
 
@@ -21,11 +29,13 @@ export interface UmdhLogRecord extends RecordBase {
 }
 
 // 00005320 bytes in 0x14 allocations (@ 0x00000428) by: BackTrace00B53
-// (umdh/docs-diff-backtrace-block.txt: the entry of BackTrace00B53 as the snapshot log prints it.
-// A `BYTES bytes + OVERHEAD at ADDR by BackTraceNN` shape is described for newer umdh logs, but no
-// transcript shows it, so it is not read here.)
+// (umdh/docs-diff-backtrace-block.txt: the entry of BackTrace00B53 as the snapshot log prints it.)
 export const LOG_ENTRY_RE =
   /^\s*([0-9a-f]+) bytes in (0x[0-9a-f]+|\d+) allocations \(@ (0x[0-9a-f]+)\) by:\s*(BackTrace\S+)\s*$/i;
+// 30 bytes + 30 at 206EDDA8BA0 by BackTraceEDD4EEA6      (newer logs: one allocation per entry,
+// C6 bytes + 1A at 56004C0 by BackTrace3965308           umdh/mahdytech-…, umdh/cn-note-…)
+export const LOG_ALLOCATION_RE =
+  /^\s*([0-9a-f]+) bytes \+ ([0-9a-f]+) at ([0-9a-f]+) by:?\s*(BackTrace\S+)\s*$/i;
 // // Each log entry has the following syntax:
 export const LEGEND_RE = /^\s*\/\//;
 // > umdh.exe log1.txt log2.txt
@@ -63,6 +73,12 @@ export function createUmdhLogParser(options: StreamOptions<UmdhLogEntry> = {}): 
       if (m) {
         close();
         entry = logEntryFrom(m, line, warnings.add);
+        return;
+      }
+      const a = LOG_ALLOCATION_RE.exec(line);
+      if (a) {
+        close();
+        entry = allocationEntryFrom(a, line, warnings.add);
         return;
       }
       const trimmed = line.trim();
@@ -108,6 +124,22 @@ export function logEntryFrom(
   return entry;
 }
 
+/** `C6 bytes + 1A at 56004C0 by BackTrace3965308`: one allocation, all numbers hex. */
+export function allocationEntryFrom(
+  m: RegExpExecArray,
+  line: string,
+  warn: (text: string) => void,
+): UmdhLogEntry | null {
+  const bytes = hex(m[1]);
+  const overhead = hex(m[2]);
+  if (bytes === null || overhead === null) {
+    warn(`number out of range: ${line.trim()}`);
+    return null;
+  }
+  const address = `0x${(m[3] ?? '').toLowerCase().replace(/^0+(?=.)/, '')}`;
+  return { backtrace: m[4] ?? '', bytes, allocs: 1, overhead, address, frames: [] };
+}
+
 function parseCount(raw: string): number | null {
   const n = raw.toLowerCase().startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
   return Number.isSafeInteger(n) ? n : null;
@@ -116,8 +148,8 @@ function parseCount(raw: string): number | null {
 export const umdhLogDescriptor = defineParser({
   kind: 'umdhLog',
   commands: [
-    // umdh -p:1234 -f:snap1.log (a snapshot: its log is the file it writes)
-    /^umdh(?:\.exe)?\s.*-p:/i,
+    // umdh -p:1234 -f:snap1.log, umdh -pn:app.exe -f:a.txt (a snapshot: its log is the file it writes)
+    /^umdh(?:\.exe)?\s.*-pn?:/i,
   ],
   parse: (text) => parseUmdhLog(text),
   summary: (record) => [`${record.entries.length} backtrace(s)`],

@@ -8,10 +8,12 @@
 import { defineParser } from './descriptor.js';
 import { feedText, keepsEntries, type LineParser, type StreamOptions } from './line-parser.js';
 import {
+  allocationEntryFrom,
   COMMAND_RE,
   ELISION_RE,
   hex,
   LEGEND_RE,
+  LOG_ALLOCATION_RE,
   LOG_ENTRY_RE,
   logEntryFrom,
   type UmdhLogEntry,
@@ -49,6 +51,17 @@ export interface UmdhDiffRecord extends RecordBase {
   messages?: string[];
   /** Snapshot-style `N bytes in M allocations (@ S) by: BackTraceX` blocks quoted in the report. */
   logEntries?: UmdhLogEntry[];
+  /** 10 when the comparison was printed with `umdh -d` (decimal numbers); absent: hex. */
+  radix?: 10;
+}
+
+export interface UmdhDiffOptions extends StreamOptions<UmdhDiffEntry> {
+  /**
+   * `umdh -d log1 log2`: the entry and total lines are DECIMAL ("-d: displays numeric data in
+   * decimal numbers; the default is hexadecimal", https://learn.microsoft.com/windows-hardware/
+   * drivers/debugger/analyze-umdh-logs). Nothing in the text says so: the caller knows the command.
+   */
+  decimal?: boolean;
 }
 
 // + 2a98c90 ( 2a98c90 -     0)  15cf4 allocs	BackTrace74050
@@ -62,7 +75,8 @@ const COUNT_LINE_RE =
   /^([+-])\s*([0-9a-f]+)\s*\(\s*([0-9a-f]+)\s*-\s*([0-9a-f]+)\s*\)\s*(BackTrace\s*[0-9a-f]+)\s+allocations\s*$/i;
 // Total increase ==  27000 requested +    9c0 overhead =  279c0
 // Total decrease ==      0 requested +      0 overhead =      0
-// Total increase == 5320            (older umdh: one figure; Microsoft's "Interpreting a Log Comparison")
+// Total increase == 5320            (older umdh: one figure; umdh/docs-interpreting-log-comparison-…)
+// Total decrease == 487210 requested +   1654 overhead = 488864     (umdh -d: decimal)
 const TOTAL_RE =
   /^\s*Total (increase|decrease)\s*==\s*([0-9a-f]+)(?:\s+requested\s*\+\s*([0-9a-f]+)\s+overhead\s*=\s*([0-9a-f]+))?\s*$/i;
 // Warning: _NT_SYMBOL_PATH variable is not defined. Will be set to %windir%\symbols.
@@ -88,11 +102,17 @@ const MAX_MESSAGES = 200;
 
 export type UmdhDiffParser = LineParser<UmdhDiffRecord>;
 
-export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {}): UmdhDiffParser {
+export function createUmdhDiffParser(options: UmdhDiffOptions = {}): UmdhDiffParser {
   const keep = keepsEntries(options);
+  const num = options.decimal === true ? decimal : hex;
   const onEntry = options.onEntry;
   const warnings = createWarningList();
-  const record: UmdhDiffRecord = { entries: [], entryCount: 0, warnings: [] };
+  const record: UmdhDiffRecord = {
+    entries: [],
+    entryCount: 0,
+    warnings: [],
+    ...(options.decimal === true ? { radix: 10 as const } : {}),
+  };
   const messages: string[] = [];
   let entry: UmdhDiffEntry | null = null;
   // A snapshot-style block quoted inside a comparison (umdh/docs-diff-backtrace-block.txt).
@@ -120,14 +140,14 @@ export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {})
         let m = BYTES_LINE_RE.exec(line);
         if (m) {
           close();
-          entry = diffEntry(m);
+          entry = diffEntry(m, num);
           if (entry === null) warnings.add(`number out of range: ${line.trim()}`);
           lastWasMessage = false;
           return;
         }
         m = COUNT_LINE_RE.exec(line);
         if (m) {
-          countLine(entry, m, line, warnings.add);
+          countLine(entry, m, line, warnings.add, num);
           lastWasMessage = false;
           return;
         }
@@ -143,11 +163,18 @@ export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {})
       // The other line kinds are told apart by their first character, so a frame line (most of a
       // big report) costs one character test per kind instead of one regex per kind.
       const lead = trimmed.charCodeAt(0);
-      if (lead >= CH.digit0 && lead <= CH.digit9) {
+      if (isHexDigit(lead) && line.includes(' bytes ')) {
+        // A snapshot log's entry quoted with the comparison, in either layout.
         const m = LOG_ENTRY_RE.exec(line);
-        if (m) {
+        const a = m === null ? LOG_ALLOCATION_RE.exec(line) : null;
+        if (m !== null || a !== null) {
           close();
-          logEntry = logEntryFrom(m, line, warnings.add);
+          logEntry =
+            m !== null
+              ? logEntryFrom(m, line, warnings.add)
+              : a !== null
+                ? allocationEntryFrom(a, line, warnings.add)
+                : null;
           if (logEntry !== null) (record.logEntries ??= []).push(logEntry);
           lastWasMessage = false;
           return;
@@ -157,7 +184,7 @@ export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {})
         const total = TOTAL_RE.exec(line);
         if (total) {
           close();
-          totalLine(record, total);
+          totalLine(record, total, num);
           lastWasMessage = false;
           return;
         }
@@ -202,16 +229,34 @@ export function createUmdhDiffParser(options: StreamOptions<UmdhDiffEntry> = {})
   };
 }
 
-export function parseUmdhDiff(text: string): UmdhDiffRecord {
-  return feedText(createUmdhDiffParser(), text);
+export function parseUmdhDiff(text: string, options: { decimal?: boolean } = {}): UmdhDiffRecord {
+  return feedText(createUmdhDiffParser(options), text);
 }
 
-function diffEntry(m: RegExpExecArray): UmdhDiffEntry | null {
+type NumberReader = (digits: string | undefined) => number | null;
+
+/** A decimal number `umdh -d` printed, or null. */
+function decimal(digits: string | undefined): number | null {
+  if (digits === undefined || !/^\d+$/.test(digits)) return null;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** 0-9, A-F, a-f: the first character of a log entry's hex byte count. */
+function isHexDigit(code: number): boolean {
+  return (
+    (code >= CH.digit0 && code <= CH.digit9) ||
+    (code >= 65 && code <= 70) ||
+    (code >= 97 && code <= 102)
+  );
+}
+
+function diffEntry(m: RegExpExecArray, num: NumberReader): UmdhDiffEntry | null {
   const sign = m[1] === '-' ? -1 : 1;
-  const delta = hex(m[2]);
-  const newBytes = hex(m[3]);
-  const oldBytes = hex(m[4]);
-  const newAllocs = hex(m[5]);
+  const delta = num(m[2]);
+  const newBytes = num(m[3]);
+  const oldBytes = num(m[4]);
+  const newAllocs = num(m[5]);
   if (delta === null || newBytes === null || oldBytes === null || newAllocs === null) return null;
   return {
     backtrace: (m[6] ?? '').replace(/\s+/g, ''),
@@ -228,11 +273,12 @@ function countLine(
   m: RegExpExecArray,
   line: string,
   warn: (text: string) => void,
+  num: NumberReader,
 ): void {
   const backtrace = (m[5] ?? '').replace(/\s+/g, '');
-  const delta = hex(m[2]);
-  const newAllocs = hex(m[3]);
-  const oldAllocs = hex(m[4]);
+  const delta = num(m[2]);
+  const newAllocs = num(m[3]);
+  const oldAllocs = num(m[4]);
   if (entry === null || entry.backtrace !== backtrace || entry.frames.length > 0) {
     warn(`allocation count line without its bytes line: ${line.trim()}`);
     return;
@@ -246,11 +292,11 @@ function countLine(
   entry.oldAllocs = oldAllocs;
 }
 
-function totalLine(record: UmdhDiffRecord, m: RegExpExecArray): void {
+function totalLine(record: UmdhDiffRecord, m: RegExpExecArray, num: NumberReader): void {
   const increase = (m[1] ?? '').toLowerCase() === 'increase';
-  const first = hex(m[2]);
-  const overhead = hex(m[3]);
-  const total = m[4] === undefined ? first : hex(m[4]);
+  const first = num(m[2]);
+  const overhead = num(m[3]);
+  const total = m[4] === undefined ? first : num(m[4]);
   if (total === null) return;
   if (increase) {
     record.totalIncrease = total;
@@ -267,8 +313,10 @@ export const umdhDiffDescriptor = defineParser({
   kind: 'umdhDiff',
   commands: [
     // umdh log1.txt log2.txt, umdh.exe -d log1.txt log2.txt (two logs compared; not a -p: snapshot)
-    /^umdh(?:\.exe)?(?:\s(?!.*-p:)|$)/i,
+    /^umdh(?:\.exe)?(?:\s(?!.*-pn?:)|$)/i,
   ],
-  parse: (text) => parseUmdhDiff(text),
+  // `-d` anywhere on the line (`umdh log1.txt log2.txt > cmp.txt -d`): decimal numbers.
+  parse: (text, command) =>
+    parseUmdhDiff(text, { decimal: /(?:^|\s)-d(?:\s|$)/i.test(command ?? '') }),
   summary: (record) => [`${record.entries.length} backtrace(s)`],
 });

@@ -1,8 +1,8 @@
 // processDump(): the one way in to a dump's contents, on the model of rust-minidump's
 // `process_minidump` (minidump-processor/src/processor.rs): read the streams through the pure
 // reader, walk the chosen threads with the pure walker, name each frame during the walk through
-// the one supplier (symbol files, then export tables; images found by symbols/supplier/), and hand
-// back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
+// the one supplier (symbols/supplier/symbol-supplier.ts: symbol files and images, then export
+// tables), and hand back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
 // or an I/O error, gives `ok: false` + `error`. Only an abort is rethrown: the caller asked for it.
 import { AbortedError, errorToJSON } from '../errors.js';
 import { accessViolationDetail, exceptionName } from '../minidump/exception-codes.js';
@@ -11,9 +11,9 @@ import type { DumpException } from '../minidump/streams/exception.js';
 import type { DumpModule } from '../minidump/streams/module-list.js';
 import { archFromProcessor } from '../stackwalk/context.js';
 import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
-import { dumpImages, type ImageLocatorOptions } from '../symbols/supplier/image-locator.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
-import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
+import { SymbolSupplier, type DumpSupply } from '../symbols/supplier/symbol-supplier.js';
+import type * as SymbolStatusModule from './symbol-status.js';
 import { clrExceptionDetail, findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
 import type {
@@ -34,14 +34,21 @@ const WRITING_THREAD = 0x2;
 export interface ProcessOptions {
   signal?: AbortSignal;
   /**
+   * The whole file, when the caller already read it (analyze reads a small dump once to hash it):
+   * the dump is read from these bytes, not opened again. Only with a path.
+   */
+  bytes?: Buffer;
+  /**
    * Whose stacks to walk: every thread (default, as minidump-stackwalk), the one the exception
    * names (a batch's triage), or none (reading the streams only: dump verification).
    */
   threads?: 'all' | 'exception' | 'none';
-  /** Symbol files (PDB / Breakpad .sym): names, and unwind data from .sym files. */
-  symbols?: Symbolizer;
-  /** Where module images are looked for (the dump, recorded paths, --image-path, a batch cache). */
-  images?: ImageLocatorOptions;
+  /**
+   * Where symbol files (names, and unwind data from .sym files) and module images come from, for
+   * every dump of a run (createSymbolSupplier()). Without one: images from the dump and the paths
+   * it recorded, no symbol files.
+   */
+  supplier?: SymbolSupplier;
   /** More unwind data, asked before the symbol files' (a caller's own frame data). */
   unwind?: UnwindProvider;
   limits?: WalkLimits;
@@ -58,21 +65,22 @@ export interface ProcessOptions {
 
 /** Opens `dump` (a path) or reads an open one, and processes it; the caller closes what it opened. */
 export async function processDump(
-  dump: string | Minidump,
+  dump: string | Buffer | Minidump,
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  if (typeof dump !== 'string') return readDump(dump, options);
+  if (typeof dump !== 'string' && !Buffer.isBuffer(dump)) return readDump(dump, options);
   let opened: Minidump | undefined;
   try {
-    opened = await openMinidump(
-      dump,
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
+    opened = await openMinidump(dump, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.bytes === undefined ? {} : { bytes: options.bytes }),
+    });
     return await readDump(opened, options);
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     return {
-      file: dump,
+      // Text for people; the bytes of a name that is not UTF-8 are the caller's to keep.
+      file: dump.toString(),
       ok: false,
       error: errorToJSON(error, { brief: true }),
       warnings: opened ? opened.warnings() : [],
@@ -199,21 +207,27 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
   if (handles) state.handles = handles;
 
-  // One symbol-file provider per dump: its lookup failures belong to this dump's record only.
-  // Loaded only with a symbol path: the symbol readers are most of the processor's code, and
-  // `inspect` without symbols starts faster without them.
-  const files =
-    options.symbols === undefined
-      ? undefined
-      : (await import('../symbols/supplier/symbol-provider.js')).symbolFileProvider(
-          options.symbols,
-        );
+  const supplier = options.supplier ?? new SymbolSupplier({ cacheImages: false });
+  const symbolizer = supplier.symbolizer;
   const which = options.threads ?? 'all';
-  if (which !== 'none') await walk(dump, state, exception, which, options, files, warnings);
-  if (options.symbols !== undefined && files !== undefined) {
-    await nameException(state, files);
-    const { modulesInUse, moduleSymbolStatus } = await import('./symbol-status.js');
-    state.symbols = await moduleSymbolStatus(modulesInUse(state), options.symbols, files, warnings);
+  // Images are only looked for by a walk; the symbol files name the exception even without one.
+  const supply = which === 'none' && symbolizer === undefined ? undefined : supplier.forDump(dump);
+  try {
+    if (which !== 'none' && supply !== undefined) {
+      await walk(dump, state, exception, which, options, supply, warnings);
+    }
+    if (symbolizer !== undefined && supply?.files !== undefined) {
+      await nameException(state, supply.files);
+      const { modulesInUse, moduleSymbolStatus } = await symbolStatus();
+      state.symbols = await moduleSymbolStatus(
+        modulesInUse(state),
+        symbolizer,
+        supply.files,
+        warnings,
+      );
+    }
+  } finally {
+    await supply?.close();
   }
   await notePastEndContexts(dump);
   const pastEnd = dump.pastEnd();
@@ -230,6 +244,19 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   return state;
 }
 
+/**
+ * The symbol status module, imported on the first dump that has symbol files and kept: an
+ * `import()` per dump costs a module resolution each time (under tsx's loader a round trip to its
+ * hooks thread, about 1 ms), which a batch of small dumps pays thousands of times. (The symbol
+ * readers themselves are loaded once per run, by createSymbolSupplier.)
+ */
+let statusModule: Promise<typeof SymbolStatusModule> | undefined;
+
+function symbolStatus(): Promise<typeof SymbolStatusModule> {
+  statusModule ??= import('./symbol-status.js');
+  return statusModule;
+}
+
 /** Walks the chosen threads into `state` (stacks, exception registers, images, symbol status). */
 async function walk(
   dump: Minidump,
@@ -237,21 +264,15 @@ async function walk(
   exception: DumpException | null,
   which: 'all' | 'exception',
   options: ProcessOptions,
-  files: SymbolFileProvider | undefined,
+  supply: DumpSupply,
   warnings: string[],
 ): Promise<void> {
   if (state.arch === null) {
     warnings.push('stacks not walked: the CPU is not x86 or x64 (or SystemInfo is missing)');
     return;
   }
+  const { images, files } = supply;
   const unwind = mergeUnwind(options.unwind, files);
-  // One supplier: with a symbol path, images are looked for on it too (stores keep images).
-  const images = dumpImages(
-    dump,
-    options.symbols === undefined
-      ? options.images
-      : { ...options.images, symbolPath: options.symbols },
-  );
   try {
     const walked = await walkThreads(dump, state.arch, state.modules, state.threads, exception, {
       threads: which,
@@ -279,7 +300,6 @@ async function walk(
   } finally {
     state.imageBytesRead = images.fileBytesRead;
     state.images = images.origins();
-    await images.close();
   }
 }
 

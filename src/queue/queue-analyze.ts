@@ -21,6 +21,7 @@ import {
 import { emptyRecord } from '../workflows/analyze/analyze-one.js';
 import { resumeKey } from '../workflows/analyze/file-hash.js';
 import { expandInputs } from '../workflows/analyze/inputs.js';
+import { pathText } from '../common/byte-path.js';
 import { outputFiles, writeSummaryAndReport } from '../workflows/analyze/outputs.js';
 import { loadTriageScript } from '../workflows/analyze/triage-script.js';
 import { Collector } from './collector.js';
@@ -89,10 +90,16 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   };
   const urls = options.inputs.filter(isUrlLocation);
   const paths = options.inputs.filter((p) => !isUrlLocation(p));
+  // Jobs carry paths as JSON text to workers that may be elsewhere: a name that is not valid
+  // UTF-8 goes as its text (U+FFFD for the bad bytes) and fails there with the reason. A run
+  // without --queue carries such names as bytes (common/byte-path.ts).
   const scan = async () =>
     paths.length === 0
       ? { files: [], unmatched: [] }
-      : expandInputs(paths, options.cwd, options.extensions);
+      : expandInputs(paths, options.cwd, options.extensions).then((found) => ({
+          ...found,
+          files: found.files.map(pathText),
+        }));
   const first = await scan();
   for (const input of first.unmatched)
     if (options.watchFolder !== true) emit({ type: 'unmatched', input });

@@ -15,7 +15,6 @@ import { isHarnessError } from '../errors.js';
 import type { AnalyzeDumpRecord } from '../report/analyze/analyze-record.js';
 import { createSigner } from '../report/analyze/signature.js';
 import { validate } from '../report/schemas.js';
-import { createImageCache } from '../symbols/supplier/image-cache.js';
 import { debuggerLaunchOptions } from '../workflows/debugger-options.js';
 import {
   analyzeOneDump,
@@ -27,7 +26,7 @@ import {
   type EngineChoice,
   type EngineRequest,
 } from '../workflows/analyze/engine-choice.js';
-import { builtinSymbolizer } from '../workflows/analyze/symbols-setup.js';
+import { builtinSupplier } from '../workflows/analyze/symbols-setup.js';
 import {
   defaultScriptPath,
   loadTriageScript,
@@ -101,19 +100,15 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
   const queues = servedQueues(options.queueName, choice.engine);
   const jobs = Math.max(1, options.jobs ?? 1);
   const hard = options.hard ?? new AbortController().signal;
-  const symbolizer =
-    choice.engine === 'builtin'
-      ? builtinSymbolizer({
-          ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
-          ...(options.symbolCacheDir === undefined
-            ? {}
-            : { symbolCacheDir: options.symbolCacheDir }),
-          ...(options.env === undefined ? {} : { env: options.env }),
-          signal: hard,
-        })
-      : undefined;
+  const supplier = await builtinSupplier({
+    symbolFiles: choice.engine === 'builtin',
+    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    ...(options.symbolCacheDir === undefined ? {} : { symbolCacheDir: options.symbolCacheDir }),
+    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    signal: hard,
+  });
   await removeStaleScratch();
-  const imageCache = createImageCache();
   const launch = debuggerLaunchOptions({
     debuggerPath: options.debuggerPath ?? choice.debuggerPath,
     debuggerCommandPrefix: options.debuggerCommandPrefix,
@@ -160,14 +155,12 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
           ...(data.options.skipModules === undefined
             ? {}
             : { skipModules: data.options.skipModules }),
-          ...(symbolizer === undefined ? {} : { names: true }),
+          ...(supplier.hasSymbolFiles ? { names: true } : {}),
         }),
         signal: hard,
         walkStacks: data.options.walkStacks,
         ...launch,
-        ...(symbolizer === undefined ? {} : { symbolizer }),
-        ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
-        imageCache,
+        supplier,
       };
       const record = await analyzeOneDump(file, hashed, ctx);
       record.file = data.location;
@@ -288,8 +281,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
   } finally {
     options.signal?.removeEventListener('abort', stop);
     hard.removeEventListener('abort', onHard);
-    await imageCache.close();
-    await symbolizer?.close();
+    await supplier.close();
   }
   return { done };
 }

@@ -1,8 +1,9 @@
-// Many analyze records for report.html size and speed checks (test/analyze/html-report.test.ts,
-// bench/html-report.ts). They start from the REAL records of the example dumps (builtin engine on
-// examples/dumps, written by winedbg) and are varied the way a big crash collection varies: many
-// file names and hosts, a few hundred crash signatures with their own stacks (12 frames each,
-// like a walked stack), unique hashes, a share of failed dumps with an error and debugger output.
+// Many analyze records for report.html size and speed checks
+// (test/report/analyze/html-report.test.ts, bench/html-report.ts). They start from the REAL
+// records of the example dumps (builtin engine on examples/dumps, written by winedbg) and are
+// varied the way a big crash collection varies: many file names and hosts, a few hundred crash
+// signatures with their own stacks (12 frames each, like a walked stack), unique hashes, a share
+// of failed dumps with an error and debugger output.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AnalyzeDumpRecord, AnalyzeSummary } from '../../src/report/analyze/analyze-record.js';

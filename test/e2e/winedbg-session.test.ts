@@ -119,25 +119,36 @@ describe('winedbg end to end (real debugger under Wine)', function () {
     ]);
     const session = await attach(target);
     sessions.push(session);
-    await session.go(); // from the attach stop: cont
-    const seen: { code?: string; chance?: string; kind: string }[] = [];
-    for (let i = 0; i < 4; i++) {
+    // The program pauses 1.5 s before its first raise, but an attach on a loaded machine can
+    // take longer (1.3–4.7 s measured with the CPU busy). A raise then beats the attach's own
+    // break: winedbg reports that exception as the attach stop, and its break comes later as a
+    // bare location line (`0x000001700555f5 ntdll+0x555f5: ret`, kind unknown). Both orders
+    // are the real debugger's; the first-chance stops must be typed in either.
+    const { initialStop } = session;
+    let attachBreakOwed = initialStop.event !== undefined;
+    const seen: { code: string | undefined; chance: string | undefined }[] = [];
+    if (attachBreakOwed) seen.push({ code: initialStop.code, chance: initialStop.chance });
+    await session.go(); // from the attach stop: cont (pass when it was an exception)
+    while (seen.length < 4) {
       const stop = await session.waitForStop({ timeoutMs: 15_000 });
-      seen.push({
-        kind: stop.kind,
-        ...(stop.code ? { code: stop.code } : {}),
-        ...(stop.chance ? { chance: stop.chance } : {}),
-      });
+      if (attachBreakOwed && stop.kind === 'unknown' && stop.event === undefined) {
+        attachBreakOwed = false;
+        await session.go();
+        continue;
+      }
+      expect(stop.kind).to.equal('exception');
       expect(stop.event?.description).to.be.a('string');
+      seen.push({ code: stop.code, chance: stop.chance });
       await session.go(); // at an exception: pass
     }
-    expect(seen.every((s) => s.kind === 'exception' && s.chance === 'first')).to.equal(true);
+    expect(seen.every((s) => s.chance === 'first')).to.equal(true);
     expect(seen.map((s) => s.code)).to.include.members(['0xe0434f4d', '0x20474343']);
     // `pass` handed each exception to the program's vectored handler.
     await target.waitForLine(/^handled 2 /, 10_000);
     const end = await session.close();
     expect(end).to.deep.include({ detached: true, forced: false });
-    expect(await target.isRunning(2000, /^handled/)).to.equal(true);
+    // A new line within 10 s (at once when all is well; the window is for a loaded machine).
+    expect(await target.isRunning(10_000, /^handled/)).to.equal(true);
   });
 
   it('stops at first chances even after an earlier session left $BreakOnFirstChance=0 in the registry', async () => {

@@ -225,6 +225,18 @@ describe('winedbg dialect', () => {
   it('passes exceptions on with pass, continues elsewhere with cont', () => {
     expect(winedbg.goCommand({ kind: 'exception', text: '', atMs: 0 })).to.equal('pass');
     expect(winedbg.goCommand({ kind: 'break-in', text: '', atMs: 0 })).to.equal('cont');
+    // Attached while the program raised (test/e2e/winedbg-session.test.ts under load): the
+    // exception came before the attach's own break, so the attach stop is that exception, and
+    // going on from it hands it to the program. The attach stop proper goes on with `cont`.
+    const raced = winedbg.parseStop(
+      'WineDbg starting on pid 0020\nFirst chance exception: 0xe0434f4d in 64-bit code (0x0000007b013d7e).\nRegister dump:',
+    );
+    expect(raced).to.deep.include({ code: '0xe0434f4d', chance: 'first' });
+    expect(winedbg.goCommand({ ...raced, kind: 'initial' })).to.equal('pass');
+    const attachStop = winedbg.parseStop(
+      'WineDbg starting on pid 0020\n0x000001700555f5 ntdll+0x555f5: ret',
+    );
+    expect(winedbg.goCommand({ ...attachStop, kind: 'initial' })).to.equal('cont');
     expect(winedbg.goCommand(null)).to.equal('cont');
     expect(['cont', 'c', 'pass'].every((c) => winedbg.isGoCommand(c))).to.equal(true);
     expect(['bt', 'step', 'continue-ish'].some((c) => winedbg.isGoCommand(c))).to.equal(false);

@@ -7,6 +7,7 @@
 // allocated once not flagged. And when SOS cannot load, the reason is given and the native series
 // are still reported.
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
 import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
 import type { DebuggerUse } from '../../src/workflows/heap-trend/sampler.js';
@@ -40,6 +41,17 @@ function clrScenario(n: number, sos: boolean): Scenario {
         command: '!dumpheap -stat -live',
         reply: [{ transcript: `dotnet-dump/series-dumpheap-stat-live-${n}-linux-net10.txt` }],
       },
+      // The retention attach after sample 4: the System.Byte[] objects of that same dump (SOS's
+      // real reply, recorded with `-min 16000 -max 17000` added: the 16 KB payloads, in heap
+      // order) and `gcroot` of the first of them (its real reply).
+      {
+        pattern: '^!dumpheap -mt (?:0x)?7f0692f89190 -short$',
+        reply: [{ transcript: 'dotnet-dump/series-dumpheap-mt-short-bytes-4-linux-net10.txt' }],
+      },
+      {
+        pattern: '^!gcroot (?:0x)?7efab980e340$',
+        reply: [{ transcript: 'dotnet-dump/series-gcroot-payload-4-linux-net10.txt' }],
+      },
     ],
   };
 }
@@ -63,6 +75,9 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
       clr: true,
       intervalMs: 300,
       samples: 4,
+      retentionTypes: 1,
+      // One object per type: the recording has the roots of the first one.
+      retentionObjects: 1,
       outDir: scratch.file(`out-${sos ? 'ok' : 'nosos'}`),
       debuggerCommandFor: (use: DebuggerUse) => {
         const i = use.purpose === 'sample' ? Math.min(use.index, 3) : 3;
@@ -76,7 +91,7 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
   }
 
   it('reads the .NET heap in each attach and reaches the dotnet-dump verdict', async () => {
-    const { report, samples } = await run(true);
+    const { report, samples, files } = await run(true);
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
     expect(report.source).to.equal('heap');
@@ -88,11 +103,41 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
     expect(first?.countLast).to.be.greaterThan(first?.countFirst ?? Infinity);
     expect(report.clrTypes?.series.find((s) => s.id === 'System.Int64[]')?.suspect).to.equal(false);
     expect(report.clrGenerations?.series.map((s) => s.id)).to.include('gen0');
-    // The categories came from the same attach.
+    // The categories came from the same attach; the GC's committed bytes (eeheap -gc of the
+    // same attach) are the managed heap, out of private data.
     expect(report.categories?.series.find((s) => s.id === 'heap')?.firstKb).to.equal(
       0x0b997000 / 1024,
     );
+    const gcCommitted = (n: number) =>
+      samples[n - 1]?.clrGenerations?.reduce((kb, g) => kb + g.committedKb, 0);
+    const managedHeap = report.categories?.series.find((s) => s.id === 'managed heap');
+    expect(managedHeap?.firstKb).to.equal(gcCommitted(1));
+    expect(managedHeap?.lastKb).to.equal(0x8a5000 / 1024);
+    expect(samples[0]?.categories?.map((c) => c.id)).to.include('shareable');
+    expect(samples[0]?.memoryTotals?.freeKb).to.equal(0x7ffed06bb000 / 1024);
     expect(report.managedNote).to.equal(undefined);
+    // The report stacks the categories over time, the new ones among them, and says the totals.
+    const html = await readFile(files.html, 'utf8');
+    const stack = /<div id="category-stack">.*?<\/div><\/div>/s.exec(html)?.[0] ?? '';
+    for (const layer of ['image', 'shareable', 'heap', 'managed heap', 'stack', 'private data']) {
+      expect(stack).to.include(`data-layer="${layer}"`);
+    }
+    expect(await readFile(files.markdown, 'utf8')).to.match(
+      /Address space at the last sample: committed [^,]+, reserved [^,]+, free /,
+    );
+    // Retention through one more cdb attach: the chain names the holding collection.
+    const bytes = report.retention?.find((r) => r.type === 'System.Byte[]');
+    expect(bytes?.sampled).to.equal(1);
+    expect(bytes?.skipped).to.equal(undefined);
+    const chains = bytes?.roots.map((r) => r.chain.join(' <- ')) ?? [];
+    expect(
+      chains.some((c) => c.includes('Dictionary<System.Guid, CdbHarness.Targets.SessionState>')),
+    ).to.equal(true);
+    expect(
+      report.warnings.some((w) =>
+        /^retention: the retention attach held the target [\d.]+ ms/.test(w),
+      ),
+    ).to.equal(true);
   });
 
   it('SOS unavailable: says why, and still reports the native series', async () => {
@@ -104,5 +149,7 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
     expect(report.managedNote).to.match(
       /^No \.NET series: SOS unavailable: .*Unable to find module/,
     );
+    // No type was flagged without the .NET series: no retention attach.
+    expect(report.retention ?? []).to.deep.equal([]);
   });
 });

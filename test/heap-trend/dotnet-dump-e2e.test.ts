@@ -10,9 +10,9 @@ import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
 import {
   DOTNET_TOOLS_DIR,
-  killNativeDotnets,
-  nativeDotnetSkipReason,
-  startNativeDotnet,
+  nativeDotnetSuite,
+  startSessions,
+  type NativeDotnet,
 } from '../helpers/dotnet-native.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -20,40 +20,33 @@ const DICTIONARY =
   'System.Collections.Generic.Dictionary<System.Guid, CdbHarness.Targets.SessionState>';
 
 describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', function () {
-  this.timeout(180_000);
+  nativeDotnetSuite(this);
 
-  before(function () {
-    const reason = nativeDotnetSkipReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-  });
-  afterEach(() => killNativeDotnets());
-
-  it('ranks the growing type first, flags it, leaves the once-allocated big array alone, and names the dictionary that holds it', async () => {
-    const target = await startNativeDotnet([
-      'sessions',
-      '-i',
-      '40',
-      '--session-kb',
-      '16',
-      '--large-kb',
-      '8192',
-      '-n',
-      '0',
-    ]);
-    await target.waitForLine(/^sessions tick=5 /);
-    const out = makeTempDir('heap-trend-clr');
-    const { report, samples } = await runHeapTrend({
+  /** heap-trend --clr over the program: `samples` dumps `intervalMs` apart, into a new folder. */
+  async function trend(target: NativeDotnet, samples: number, intervalMs: number, keep = false) {
+    const outDir = makeTempDir('heap-trend-clr');
+    const result = await runHeapTrend({
       pid: target.pid,
       engine: 'dotnet-dump',
-      intervalMs: 1000,
-      samples: 5,
-      outDir: out,
+      intervalMs,
+      samples,
+      outDir,
       env: target.env,
       debuggerPath: DOTNET_TOOLS_DIR,
+      keepDumps: keep,
     });
+    return { ...result, outDir };
+  }
+
+  it('ranks the growing type first, flags it, leaves the once-allocated big array alone, and names the dictionary that holds it', async () => {
+    const target = await startSessions({
+      intervalMs: 40,
+      sessionKb: 16,
+      largeKb: 8192,
+      ticks: 0,
+      afterTick: 5,
+    });
+    const { report, samples, outDir: out } = await trend(target, 5, 1000);
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
     expect(report.seriesKind).to.equal('clr-generation');
@@ -90,29 +83,14 @@ describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', funct
   });
 
   it('a cache that evicts (--keep 20) flags no type, and --keep-dumps keeps every sample dump', async () => {
-    const target = await startNativeDotnet([
-      'sessions',
-      '-i',
-      '40',
-      '--session-kb',
-      '16',
-      '--keep',
-      '20',
-      '-n',
-      '0',
-    ]);
-    await target.waitForLine(/^sessions tick=25 /);
-    const out = makeTempDir('heap-trend-clr-evict');
-    const { report } = await runHeapTrend({
-      pid: target.pid,
-      engine: 'dotnet-dump',
-      intervalMs: 1000,
-      samples: 4,
-      outDir: out,
-      env: target.env,
-      debuggerPath: DOTNET_TOOLS_DIR,
-      keepDumps: true,
+    const target = await startSessions({
+      intervalMs: 40,
+      sessionKb: 16,
+      keep: 20,
+      ticks: 0,
+      afterTick: 25,
     });
+    const { report, outDir: out } = await trend(target, 4, 1000, true);
     expect(report.status).to.equal('completed');
     expect(report.clrTypes?.series.filter((s) => s.suspect).map((s) => s.id)).to.deep.equal([]);
     expect(report.retention ?? []).to.deep.equal([]);
@@ -126,26 +104,8 @@ describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', funct
 
   it('a target that exits mid-run: status target-exited, the samples before it reported', async () => {
     // About 2.5 s of life after the first tick.
-    const target = await startNativeDotnet([
-      'sessions',
-      '-i',
-      '50',
-      '--session-kb',
-      '16',
-      '-n',
-      '50',
-    ]);
-    await target.waitForLine(/^sessions tick=1 /);
-    const out = makeTempDir('heap-trend-clr-exit');
-    const { report } = await runHeapTrend({
-      pid: target.pid,
-      engine: 'dotnet-dump',
-      intervalMs: 1500,
-      samples: 8,
-      outDir: out,
-      env: target.env,
-      debuggerPath: DOTNET_TOOLS_DIR,
-    });
+    const target = await startSessions({ intervalMs: 50, sessionKb: 16, ticks: 50, afterTick: 1 });
+    const { report } = await trend(target, 8, 1500);
     expect(report.status).to.equal('target-exited');
     expect(report.sampleCount).to.be.within(1, 7);
     expect(report.message).to.match(/pid \d+/);

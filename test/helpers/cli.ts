@@ -3,7 +3,12 @@
 // signals. `onStderr` sees the stream as it arrives (to act when a line appears).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from './wine.js';
+
+// tsx's loader by its file URL: `--import tsx` would be looked up from the child's working
+// directory, which a test may set outside the repository.
+const TSX = pathToFileURL(join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 export interface CliRun {
   code: number | null;
@@ -15,14 +20,20 @@ export function runCli(
   args: readonly string[],
   options: {
     env?: NodeJS.ProcessEnv;
+    /** The working directory (default the repository root). */
+    cwd?: string;
     timeoutMs?: number;
     onStderr?: (soFar: string, child: ChildProcess) => void;
   } = {},
 ): Promise<CliRun> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(REPO_ROOT, 'test', 'analyze', 'run-cli.ts'), ...args],
-    { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], cwd: REPO_ROOT },
+    ['--import', TSX, join(REPO_ROOT, 'test', 'analyze', 'run-cli.ts'), ...args],
+    {
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd ?? REPO_ROOT,
+    },
   );
   let stdout = '';
   let stderr = '';

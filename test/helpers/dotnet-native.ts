@@ -91,3 +91,47 @@ async function killOne(child: ChildProcess): Promise<void> {
 export async function killNativeDotnets(): Promise<void> {
   await Promise.all([...running].map((child) => killOne(child)));
 }
+
+/**
+ * The set-up of a suite that runs the native program (call it first in the describe, with the
+ * suite): a timeout for dotnet-dump's collects, a skip that says why where the tests cannot run,
+ * and every program ended after each test.
+ */
+export function nativeDotnetSuite(suite: Mocha.Suite): void {
+  suite.timeout(180_000);
+  before(function () {
+    const reason = nativeDotnetSkipReason();
+    if (reason !== null) {
+      console.log(`      skipped: ${reason}`);
+      this.skip();
+    }
+  });
+  afterEach(() => killNativeDotnets());
+}
+
+/** The program's `sessions` mode (test/targets/dotnet/Program.cs says what each option does). */
+export interface SessionsMode {
+  /** -i: ms between ticks. */
+  intervalMs: number;
+  /** --session-kb: what each session holds (16 in these tests). */
+  sessionKb: number;
+  /** --large-kb: one big array allocated once and held. */
+  largeKb?: number;
+  /** --keep: the cache evicts beyond this many sessions. */
+  keep?: number;
+  /** -n: ticks before the program exits (0: runs until killed). */
+  ticks: number;
+  /** Returns once the program has printed `sessions tick=<afterTick>`. */
+  afterTick: number;
+}
+
+/** Starts the program's sessions mode and waits for the tick asked for. */
+export async function startSessions(mode: SessionsMode): Promise<NativeDotnet> {
+  const args = ['sessions', '-i', String(mode.intervalMs), '--session-kb', String(mode.sessionKb)];
+  if (mode.largeKb !== undefined) args.push('--large-kb', String(mode.largeKb));
+  if (mode.keep !== undefined) args.push('--keep', String(mode.keep));
+  args.push('-n', String(mode.ticks));
+  const target = await startNativeDotnet(args);
+  await target.waitForLine(new RegExp(`^sessions tick=${mode.afterTick} `));
+  return target;
+}

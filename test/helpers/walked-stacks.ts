@@ -1,7 +1,9 @@
 // The walked stacks of one dump as the tests of the walker read them: processDump() through the
 // `inspect --json` edge (addresses as `0x…`, frame labels as `k` prints them), gathered per thread.
 import type { ProcessOptions } from '../../src/processor/process-dump.js';
-import { inspectDump, type InspectedStack } from '../../src/report/inspect/index.js';
+import { inspectJson, type InspectedStack } from '../../src/report/inspect/index.js';
+import type { SupplierOptions } from '../../src/symbols/supplier/symbol-supplier.js';
+import { processSupplied } from './supplied.js';
 
 export interface WalkedStacks {
   /** `x86`, `amd64`, … (SystemInfo). */
@@ -16,8 +18,9 @@ export interface WalkedStacks {
 export async function walkedStacks(
   path: string,
   options: ProcessOptions = {},
+  supply: SupplierOptions = {},
 ): Promise<WalkedStacks> {
-  const dump = await inspectDump(path, { threads: 'all', ...options });
+  const dump = inspectJson(await processSupplied(path, { threads: 'all', ...options }, supply));
   if (!dump.ok) throw new Error(`${path}: ${dump.error.message}`);
   const out: WalkedStacks = {
     arch: dump.system?.arch,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { parseClrStack } from '../../src/parsers/clr-stack.js';
+import { splitLog } from '../../src/parsers/split-log.js';
 import type { ClrStackRecord, ClrStackThread } from '../../src/parsers/records.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { transcriptBody, untestedTranscripts } from './heap-sos-umdh-transcripts.js';
@@ -117,7 +118,12 @@ describe('parseClrStack (!clrstack)', () => {
 
   it('reports "Unable to walk the managed stack" as the error, with the HRESULT', () => {
     const record = parse('clrstack/net4-unable-to-walk-managed-stack.txt');
-    expect(record.threads).to.deep.equal([{ osThreadId: '0x1880', threadIndex: 0, frames: [] }]);
+    expect(record.threads.map((t) => [t.osThreadId, t.threadIndex, t.frames])).to.deep.equal([
+      ['0x1880', 0, []],
+    ]);
+    // The thread carries it too (`~*e !clrstack` prints one per thread).
+    expect(record.threads[0]?.error).to.equal(record.error);
+    expect(record.threads[0]?.errorCode).to.equal('0x80070057');
     expect(record.error).to.equal(
       'Unable to walk the managed stack. The current thread is likely not a managed thread. You can run !threads to get a list of managed threads in the process',
     );
@@ -172,6 +178,115 @@ describe('parseClrStack (!clrstack)', () => {
       '*** WARNING: Unable to verify checksum for MySimpleConApp.exe',
     ]);
     expect(record.warnings).to.deep.equal([]);
+  });
+
+  describe('-f: native and managed frames in one list, helper frames kept', () => {
+    /** The reply to one command of a recorded session (between its prompt line and the next). */
+    function sessionReply(file: string, command: string): ClrStackRecord {
+      const section = splitLog(transcriptBody(file)).sections.find((s) => s.command === command);
+      if (section === undefined) throw new Error(`no ${command} in ${file}`);
+      const record = parseClrStack(section.output);
+      assertValid('clrStack', record);
+      return record;
+    }
+    const SESSION = 'dbgeng/clrstack-f-attach-sessions-sos.txt';
+
+    it('real engine: ntdll, kernelbase and coreclr frames between the managed ones, in order', () => {
+      const record = sessionReply(SESSION, '!clrstack -f');
+      expect(record.warnings).to.deep.equal([]);
+      const frames = thread(record, 0).frames;
+      expect(frames[0]).to.deep.equal({
+        childSp: '0x19e8d8',
+        ip: '0x17000d664',
+        callSite: 'ntdll!NtDelayExecution + 20',
+        module: 'ntdll',
+        offset: 20,
+      });
+      // Native with no symbol: `module + offset`.
+      expect(frames.map((f) => f.module)).to.include.members(['kernelbase', 'coreclr']);
+      // The helper frame has no IP column and keeps its method.
+      const helper = frames.find((f) => f.frameType === 'InlinedCallFrame');
+      expect(helper).to.deep.equal({
+        childSp: '0x19e9d8',
+        callSite:
+          '[InlinedCallFrame: 000000000019e9d8] System.Private.CoreLib.dll!System.Threading.Thread.SleepInternal(Int32)',
+        frameType: 'InlinedCallFrame',
+        frameAddress: '0x19e9d8',
+      });
+      // SOS printed a negative offset for the managed Sleep frame: kept as printed.
+      expect(frames.find((f) => f.offset === -9521)?.callSite).to.match(/Thread\.Sleep\(Int32\)/);
+      // The stack words the engine walked through under Wine are rows without a call site.
+      expect(frames.find((f) => f.childSp === '0x19e9b8')).to.deep.equal({
+        childSp: '0x19e9b8',
+        ip: '0x1d4c0',
+        callSite: '',
+      });
+      // Native, then managed, then native again: the order of the stack.
+      const kinds = frames
+        .filter((f) => f.module !== undefined)
+        .map((f) => (f.module?.endsWith('.dll') === true ? 'managed' : 'native'));
+      expect(kinds.indexOf('managed')).to.be.greaterThan(kinds.indexOf('native'));
+      expect(frames[frames.length - 1]?.callSite).to.equal(
+        'cdbh-dotnet.dll!CdbHarness.Targets.Program.Main(System.String[]) + 516',
+      );
+      expect(record.hostingNotices).to.deep.equal([
+        'SOS_HOSTING: Failed to find runtime directory',
+        'SOS_HOSTING: ICLRRuntimeInfo::GetInterface failed 80131700',
+      ]);
+    });
+
+    it('real engine, ~*e: one thread per header, the non-managed ones with their own error', () => {
+      const record = sessionReply(SESSION, '~*e !clrstack -f');
+      expect(record.warnings).to.deep.equal([]);
+      expect(record.threads.map((t) => [t.osThreadId, t.frames.length > 0])).to.deep.equal([
+        ['0x24', true],
+        ['0x104', false],
+        ['0x108', false],
+        ['0x10c', true],
+        ['0x110', true],
+        ['0x118', true],
+      ]);
+      expect(thread(record, 1).error).to.match(/^Unable to walk the managed stack\./);
+      expect(thread(record, 1).errorCode).to.equal('0x80070057');
+      expect(thread(record, 3).error).to.equal(undefined);
+      // A helper frame with nothing after it (the thread's CLR entry).
+      expect(
+        thread(record, 3).frames.find((f) => f.frameType === 'DebuggerU2MCatchHandlerFrame'),
+      ).to.deep.equal({
+        childSp: '0x294fd10',
+        callSite: '[DebuggerU2MCatchHandlerFrame: 000000000294fd10]',
+        frameType: 'DebuggerU2MCatchHandlerFrame',
+        frameAddress: '0x294fd10',
+      });
+      expect(thread(record, 3).frames.at(-1)?.callSite).to.equal('ntdll!RtlUserThreadStart + 136');
+    });
+
+    it('dotnet-dump on Linux: helper rows with a blank IP, module!method + offset rows', () => {
+      const one = parse('dotnet-dump/clrstack-f-sessions-linux-net10.txt');
+      expect(one.warnings).to.deep.equal([]);
+      expect(thread(one, 0).frames.map((f) => f.frameType ?? f.module)).to.deep.equal([
+        'InlinedCallFrame',
+        'InlinedCallFrame',
+        'System.Private.CoreLib.dll',
+        'cdbh-dotnet.dll',
+        'cdbh-dotnet.dll',
+      ]);
+      expect(thread(one, 0).frames[3]).to.include({
+        offset: 1323,
+        source: '/work/wt/i18-heaptrend/test/targets/dotnet/Sessions.cs @ 66',
+      });
+      const all = parse('dotnet-dump/clrstack-f-all-sessions-linux-net10.txt');
+      expect(all.warnings).to.deep.equal([]);
+      expect(all.threads).to.have.length(4);
+      expect(thread(all, 1).frames).to.deep.equal([
+        {
+          childSp: '0x7fbf0a7fbdf0',
+          callSite: '[DebuggerU2MCatchHandlerFrame: 00007fbf0a7fbdf0]',
+          frameType: 'DebuggerU2MCatchHandlerFrame',
+          frameAddress: '0x7fbf0a7fbdf0',
+        },
+      ]);
+    });
   });
 
   it('has a test for every clrstack transcript', () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { feedLines } from '../../src/parsers/line-parser.js';
 import type { UmdhDiffEntry, UmdhDiffRecord } from '../../src/parsers/records.js';
 import { createUmdhDiffParser, parseUmdhDiff } from '../../src/parsers/umdh.js';
+import { parseText } from '../../src/parsers/parse-text.js';
 import { assertValid } from '../../src/report/schemas.js';
 import {
   transcriptBody,
@@ -108,6 +109,109 @@ describe('parseUmdhDiff (umdh log1 log2 comparison reports)', () => {
     expect(record.logEntries?.[0]?.frames).to.have.length(12);
     expect(record.warnings).to.deep.equal([]);
   });
+
+  it('reads the older layout: no count line, no blanks inside the parentheses, a one-figure total', () => {
+    const record = parse('umdh/docs-interpreting-log-comparison-one-figure-total.txt');
+    // The page's own reading: 0x9DF0 (40,432) bytes then 0xF110 (61,712), 0x5320 (21,280) more.
+    expect(record.entries).to.deep.equal([
+      {
+        backtrace: 'BackTrace00053',
+        bytesDelta: 21_280,
+        newBytes: 61_712,
+        oldBytes: 40_432,
+        newAllocs: 0x3a,
+        frames: [],
+      },
+    ]);
+    expect(record.totalIncrease).to.equal(0x5320);
+    expect(record.totalIncreaseRequested).to.equal(undefined);
+    expect(record.warnings).to.deep.equal([]);
+  });
+
+  it('reads stack lines with short offsets and no 0x, and says where the author elided', () => {
+    const record = parse('umdh/mahdytech-umdh-diff-short-offsets-elided.txt');
+    expect(record.entries).to.have.length(1);
+    expect(record.entries[0]).to.include({
+      backtrace: 'BackTrace9933FD81',
+      bytesDelta: 0x154944,
+      newAllocs: 1,
+      allocsDelta: 1,
+      oldAllocs: 0,
+    });
+    expect(record.entries[0]?.frames).to.deep.equal([
+      'ntdll!RtlWalkHeap+213',
+      'ntdll!RtlAllocateHeap+A64',
+      'KERNELBASE!LocalAlloc+6D',
+      'SHELL32!SHGetItemFromDataObject+612',
+      'SHELL32!SHCreateShellFolderView+1F4F',
+      'SHELL32!SHCreateShellFolderView+A3D',
+      'SHELL32!Ordinal915+14B4',
+      'SHELL32!Ordinal915+FDE',
+    ]);
+    expect(record.warnings).to.deep.equal([
+      'elided by the author: ....',
+      'elided by the author: .....',
+    ]);
+  });
+
+  it('keeps a frame`s source line with the frame', () => {
+    const record = parse('umdh/cn-note-umdh-diff-source-line.txt');
+    expect(record.entries[0]).to.include({
+      bytesDelta: 0x5a2e86,
+      newBytes: 0x2a8067e,
+      oldBytes: 0x24dd7f8,
+      allocsDelta: 0x29998,
+      newAllocs: 0xdc8a0,
+      oldAllocs: 0xb2f08,
+    });
+    expect(record.entries[0]?.frames.at(-1)).to.equal(
+      'MSVCR80!malloc+7A (f:\\dd\\vctools\\crt_bld\\self_x86\\crt\\src\\malloc.c, 163)',
+    );
+    expect(record.warnings).to.deep.equal([]);
+  });
+
+  it('umdh -d: the same lines in decimal, read as decimal when the command says -d', () => {
+    const text = transcriptBody('umdh/ko-note-umdh-diff-decimal-d.txt');
+    const record = parseUmdhDiff(text, { decimal: true });
+    assertValid('umdhDiff', record);
+    expect(record.radix).to.equal(10);
+    expect(record.entries[0]).to.include({
+      bytesDelta: 131_072,
+      newBytes: 262_144,
+      oldBytes: 131_072,
+      newAllocs: 4,
+      allocsDelta: 2,
+      oldAllocs: 2,
+    });
+    expect(record.totalDecrease).to.equal(488_864);
+    expect((record.totalDecreaseRequested ?? 0) + (record.totalDecreaseOverhead ?? 0)).to.equal(
+      488_864,
+    );
+    // Read as hex, the same text gives other numbers: nothing in it says which, only the command.
+    expect(parseUmdhDiff(text).entries[0]?.newBytes).to.equal(0x262144);
+    expect(
+      parseText(text, { command: 'umdh log1.txt log2.txt > logcompare.txt -d' }).entries[0],
+    ).to.have.nested.property('record.radix', 10);
+  });
+
+  it('keeps a quoted snapshot entry of the newer layout (size + overhead at address) as a log entry', () => {
+    const record = parse('umdh/cn-note-umdh-log-allocation-no-symbols.txt');
+    expect(record.entries).to.deep.equal([]);
+    expect(record.logEntries).to.deep.equal([
+      {
+        backtrace: 'BackTrace3965308',
+        bytes: 0xc6,
+        allocs: 1,
+        overhead: 0x1a,
+        address: '0x56004c0',
+        frames: ['77D27AE4', '77C96FCC', '77C95F2E', '758D4D83'],
+      },
+    ]);
+    expect(record.warnings).to.deep.equal([]);
+  });
+
+  // Snapshot logs (not comparisons) are read by parseUmdhLog: umdhLog.test.ts reads
+  // 'umdh/mahdytech-umdh-log-allocation-no-symbols.txt'.
 
   it('has a test for every umdh transcript', () => {
     expect(untestedTranscripts(import.meta.url, 'umdh')).to.deep.equal([]);

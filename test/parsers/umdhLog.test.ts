@@ -45,4 +45,25 @@ describe('parseUmdhLog (a single umdh snapshot)', () => {
     expect(record.entries).to.deep.equal([]);
     expect(record.warnings.length).to.be.greaterThan(0);
   });
+  it('reads the newer layout: one allocation per entry (size + overhead at address), stacks with no symbols', () => {
+    const record = parseUmdhLog(
+      transcriptBody('umdh/mahdytech-umdh-log-allocation-no-symbols.txt'),
+    );
+    assertValid('umdhLog', record);
+    expect(record.entries).to.have.length(1);
+    expect(record.entries[0]).to.include({
+      backtrace: 'BackTraceEDD4EEA6',
+      bytes: 0x30,
+      allocs: 1,
+      overhead: 0x30,
+      address: '0x206edda8ba0',
+    });
+    // Bare return addresses: umdh had no symbols for these modules.
+    expect(record.entries[0]?.frames).to.have.length(11);
+    expect(record.entries[0]?.frames[0]).to.equal('7FFE82352933');
+    expect(record.warnings).to.deep.equal([]);
+    // A 32-bit process's log in the same layout.
+    const x86 = parseUmdhLog(transcriptBody('umdh/cn-note-umdh-log-allocation-no-symbols.txt'));
+    expect(x86.entries[0]).to.include({ bytes: 0xc6, overhead: 0x1a, address: '0x56004c0' });
+  });
 });

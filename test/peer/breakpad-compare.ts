@@ -12,9 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openMinidump } from '../../src/minidump/index.js';
-import { processDump } from '../../src/processor/process-dump.js';
 import { frameJson, type InspectedFrame } from '../../src/report/inspect/inspect-stacks.js';
-import { Symbolizer } from '../../src/symbols/supplier/symbolizer.js';
+import { processSupplied } from '../helpers/supplied.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -89,19 +88,15 @@ export async function walkOurs(
 ): Promise<OursDump> {
   const dump = await openMinidump(dumpPath);
   try {
-    const symbolizer =
-      symbolsDir === undefined
-        ? undefined
-        : new Symbolizer({ symbolPath: symbolsDir, defaultCache: cacheDir });
-    const walked = await processDump(dump, {
-      threads: 'all',
-      images: {
+    const walked = await processSupplied(
+      dump,
+      { threads: 'all' },
+      {
         recordedPaths: false,
-        imagePaths: [],
         winePrefix: join(cacheDir, 'no-wine-prefix'),
+        ...(symbolsDir === undefined ? {} : { symbolPath: symbolsDir, symbolCacheDir: cacheDir }),
       },
-      ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
-    });
+    );
     if (!walked.ok) throw new Error(`${dumpPath}: ${walked.error.message}`);
     const [threads, exception, modules, info] = await Promise.all([
       dump.threads(),

@@ -2,11 +2,12 @@
 // examples/dumps/README.md): numbers stay numbers, each frame carries its module object and its
 // lookup address, the threads asked for are the threads walked, and a bad file is an answer.
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processDump } from '../../src/processor/process-dump.js';
 import type { ProcessState } from '../../src/processor/process-state.js';
 import { inspectJson } from '../../src/report/inspect/inspect-json.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
@@ -16,10 +17,7 @@ async function processed(
   name: string,
   threads: 'all' | 'exception' | 'none',
 ): Promise<ProcessState> {
-  const state = await processDump(join(EXAMPLES, name), {
-    threads,
-    images: { recordedPaths: false },
-  });
+  const state = await processSupplied(join(EXAMPLES, name), { threads }, { recordedPaths: false });
   if (!state.ok) throw new Error(`${name}: ${state.error.message}`);
   return state;
 }
@@ -89,5 +87,27 @@ describe('processDump (src/processor/process-dump.ts)', () => {
     expect(state.error.code).to.equal('BAD_DUMP');
     expect(state.error.message).to.match(/not a minidump/);
     expect(state.fileSize).to.equal(undefined);
+  });
+
+  it('reads the bytes a caller already holds, not the file, and finds the same state', async () => {
+    const path = join(EXAMPLES, 'cpp-throw.dmp');
+    const fromFile = await processSupplied(path, { threads: 'all' }, { recordedPaths: false });
+    // The path names no file at all: everything must come from the bytes.
+    const missing = join(makeTempDir('process-dump-bytes'), 'gone.dmp');
+    const fromBytes = await processSupplied(
+      missing,
+      { bytes: readFileSync(path), threads: 'all' },
+      { recordedPaths: false },
+    );
+    if (!fromFile.ok || !fromBytes.ok) throw new Error('expected both to read');
+    const text = (state: ProcessState) =>
+      JSON.stringify({ ...inspectJson({ ...state, file: 'x', bytesRead: 0 }) });
+    expect(text(fromBytes)).to.equal(text(fromFile));
+    expect(fromBytes.threads.find((t) => t.faulting)?.callStack?.frames.length).to.be.greaterThan(
+      1,
+    );
+    // A cut copy in memory is a cut dump, as the cut file would be.
+    const cut = await processDump(missing, { bytes: readFileSync(path).subarray(0, 20) });
+    expect(cut.ok).to.equal(false);
   });
 });

@@ -4,8 +4,9 @@
 // an exception still giving analyze a stack: the requesting thread's, else the first thread that
 // did not write the dump.
 import { expect } from 'chai';
-import { processDump, type ProcessState } from '../../src/processor/index.js';
+import type { ProcessState } from '../../src/processor/index.js';
 import { builtinFields } from '../../src/workflows/analyze/builtin-record.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { StackWriter, writeX86Dump, type X86DumpSpec } from '../stackwalk/helpers/x86-dump.js';
 
@@ -30,7 +31,7 @@ function spec(extra: Partial<X86DumpSpec>): X86DumpSpec {
 
 async function processed(extra: Partial<X86DumpSpec>, threads: 'all' | 'exception') {
   const path = writeX86Dump(makeTempDir('requesting'), 'x86.dmp', spec(extra));
-  const state = await processDump(path, { threads, images: { recordedPaths: false } });
+  const state = await processSupplied(path, { threads }, { recordedPaths: false });
   if (!state.ok) throw new Error(state.error.message);
   return state;
 }

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { processDump } from '../../src/processor/process-dump.js';
-import { Symbolizer } from '../../src/symbols/supplier/symbolizer.js';
+import { createSymbolSupplier } from '../../src/symbols/supplier/symbol-supplier.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT, wineEnv, wineRigReady } from '../helpers/wine.js';
 
@@ -20,10 +21,7 @@ describe('processDump: images from the symbol path (one supplier)', function () 
     const system32 = join(wineEnv()['WINEPREFIX'] ?? '', 'drive_c', 'windows', 'system32');
     const dir = makeTempDir('supplier-images');
     const store = join(dir, 'store');
-    const without = await processDump(DUMP, {
-      threads: 'exception',
-      images: { recordedPaths: false },
-    });
+    const without = await processSupplied(DUMP, { threads: 'exception' }, { recordedPaths: false });
     if (!without.ok) throw new Error(without.error.message);
     for (const name of ['ntdll.dll', 'kernel32.dll']) {
       const module = without.modules.find((m) => m.name === name);
@@ -33,13 +31,14 @@ describe('processDump: images from the symbol path (one supplier)', function () 
       mkdirSync(folder, { recursive: true });
       copyFileSync(source, join(folder, name));
     }
-    const symbols = new Symbolizer({ symbolPath: store, defaultCache: join(dir, 'cache') });
+    // One object for both: the symbol path is where images are looked for too.
+    const supplier = await createSymbolSupplier({
+      symbolPath: store,
+      symbolCacheDir: join(dir, 'cache'),
+      recordedPaths: false,
+    });
     try {
-      const state = await processDump(DUMP, {
-        threads: 'exception',
-        images: { recordedPaths: false },
-        symbols,
-      });
+      const state = await processDump(DUMP, { threads: 'exception', supplier });
       if (!state.ok) throw new Error(state.error.message);
       expect(without.images?.['ntdll.dll']).to.equal('not found');
       const ntdll = state.images?.['ntdll.dll'] ?? '';
@@ -55,7 +54,7 @@ describe('processDump: images from the symbol path (one supplier)', function () 
       expect(after).to.include('ntdll.dll!RtlUserThreadStart cfi');
       expect(before).to.not.include('ntdll.dll!RtlUserThreadStart cfi');
     } finally {
-      await symbols.close();
+      await supplier.close();
     }
   });
 });

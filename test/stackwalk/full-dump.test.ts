@@ -8,7 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inspectDump } from '../../src/report/inspect/index.js';
+import { inspectJson } from '../../src/report/inspect/index.js';
+import { processSupplied } from '../helpers/supplied.js';
 import { pollUntil, targetPath, wineEnv, wineRigReady } from '../helpers/wine.js';
 import { dumpWithMdw } from '../minidump/helpers/real-dumps.js';
 
@@ -90,10 +91,9 @@ describe('stack walk of a full-memory dump whose exe is gone', function () {
     expect(worker[0] > 0n, 'nm found worker').to.be.true;
     const inside = (address: string, [start, end]: [bigint, bigint]) =>
       BigInt(address) > start && BigInt(address) < end;
-    const inspected = await inspectDump(dumpPath, {
-      threads: 'all',
-      images: { winePrefix: '/nonexistent' },
-    });
+    const inspected = inspectJson(
+      await processSupplied(dumpPath, { threads: 'all' }, { winePrefix: '/nonexistent' }),
+    );
     if (!inspected.ok) throw new Error(inspected.error.message);
     expect(inspected.kind).to.equal('full');
     expect(inspected.images?.['walkme.exe']).to.equal('dump');

@@ -68,10 +68,11 @@ async function walk(
   path: string,
   options: { recordedPaths?: boolean; imagePaths?: string[] } = {},
 ): Promise<DumpStacks> {
-  return walkedStacks(path, {
-    threads: 'exception',
-    images: { winePrefix: wineEnv()['WINEPREFIX'] ?? '', ...options },
-  });
+  return walkedStacks(
+    path,
+    { threads: 'exception' },
+    { winePrefix: wineEnv()['WINEPREFIX'] ?? '', ...options },
+  );
 }
 
 /**

@@ -40,11 +40,14 @@ describe('x86 stack walk (synthetic dumps)', function () {
     threadBudgetMs?: number,
   ): Promise<DumpStacks> {
     const path = writeX86Dump(dir, `x86-${Math.random().toString(16).slice(2)}.dmp`, spec);
-    return walkedStacks(path, {
-      images: { recordedPaths: false },
-      ...(unwind === undefined ? {} : { unwind }),
-      ...(threadBudgetMs === undefined ? {} : { threadBudgetMs }),
-    });
+    return walkedStacks(
+      path,
+      {
+        ...(unwind === undefined ? {} : { unwind }),
+        ...(threadBudgetMs === undefined ? {} : { threadBudgetMs }),
+      },
+      { recordedPaths: false },
+    );
   }
 
   it('follows the EBP chain to the thread start', async () => {

@@ -20,8 +20,12 @@ import {
 } from '../../workflows/analyze/analyze.js';
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
-import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
-import { outputsUseNames } from '../../workflows/analyze/symbols-setup.js';
+import {
+  mergeOutputs,
+  outputFiles,
+  outputsUseNames,
+  rebucketOutputs,
+} from '../../workflows/analyze/outputs.js';
 import { parseCount, parseDuration } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';

@@ -6,6 +6,9 @@ import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
 import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
 import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { pathBytes64, type BytePath } from '../../common/byte-path.js';
+import { pathFromArgv } from '../../workflows/argv-path.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
 import { DEFAULT_OTHER_THREADS } from '../../processor/walk-threads.js';
 import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
@@ -14,8 +17,8 @@ import {
   type InspectedDump,
   type InspectedDumpOk,
 } from '../../report/inspect/inspect-json.js';
-import { chooseSymbolPath } from '../../symbols/symbol-path.js';
-import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import { builtinSupplier, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
+import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
 
@@ -111,6 +114,21 @@ read, 2 usage error.`,
     });
 }
 
+/**
+ * The file as the file system spells it: a name that is not valid UTF-8 arrives from argv with
+ * U+FFFD and is found again in its folder (argv-path.ts); when it cannot be, the file is read as
+ * given (and fails with the reason) after a line saying why.
+ */
+async function dumpPathOf(file: string): Promise<BytePath> {
+  if (!file.includes('\uFFFD')) return file;
+  const found = await pathFromArgv(resolve(file));
+  if (found.unresolved !== undefined) {
+    process.stderr.write(`${ERROR_PREFIX}${file}: ${found.unresolved}\n`);
+    return file;
+  }
+  return found.path;
+}
+
 export async function runInspect(
   files: readonly string[],
   options: InspectOptions,
@@ -119,28 +137,25 @@ export async function runInspect(
   let truncated = 0;
   let internal = false;
   const json = options.json === true;
-  // The symbol readers are loaded only when there is a symbol path (option or environment).
-  const symbolPath = chooseSymbolPath(symbolPathOf(options), undefined, process.env);
-  const setup =
-    options.stacks === false || symbolPath === undefined
-      ? undefined
-      : await import('../../workflows/analyze/symbols-setup.js');
-  const symbolizer =
-    setup === undefined
-      ? undefined
-      : setup.builtinSymbolizer({
-          ...pathOption(symbolPathOf(options)),
-          ...symbolLimitsOf(options),
-          // Said once per server, not once per module or dump (records keep the details).
-          onSymbolServerDown: (server, reason) =>
-            process.stderr.write(setup.symbolServerDownLine(server, reason)),
-        });
+  // One supplier for every dump named (the symbol readers load only with a symbol path).
+  const supplier = await builtinSupplier({
+    ...pathOption(symbolPathOf(options)),
+    symbolFiles: options.stacks !== false,
+    ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
+    ...symbolLimitsOf(options),
+    // Said once per server, not once per module or dump (records keep the details).
+    onSymbolServerDown: (server, reason) =>
+      process.stderr.write(symbolServerDownLine(server, reason)),
+  });
   try {
     // --json streams the envelope one dump at a time: the array is never built whole, so the
     // output of many dumps (or one very large one) never has to fit in one string.
     if (json) await writeOut('{\n  "schemaVersion": 1,\n  "dumps": [\n');
     for (const [i, file] of files.entries()) {
-      let dump = inspectJson(await processDump(file, processOptions(options, symbolizer)));
+      const path = await dumpPathOf(file);
+      let dump = inspectJson(await processDump(path, processOptions(options, supplier)));
+      const bytes = pathBytes64(path);
+      if (bytes !== undefined) dump = { ...dump, fileBytes: bytes };
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
@@ -176,7 +191,7 @@ export async function runInspect(
     }
     if (json) await writeOut('  ]\n}\n');
   } finally {
-    await symbolizer?.close();
+    await supplier.close();
   }
   if (internal) return ExitCode.Failure;
   if (failed === files.length) return ExitCode.Failure;
@@ -188,13 +203,12 @@ async function writeOut(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, 'drain');
 }
 
-function processOptions(options: InspectOptions, symbolizer?: Symbolizer): ProcessOptions {
+function processOptions(options: InspectOptions, supplier: SymbolSupplier): ProcessOptions {
   if (options.stacks === false) return { threads: 'none' };
   return {
     threads: options.brief === true ? 'exception' : 'all',
     ...(options.allThreads === true ? { otherThreads: null } : {}),
-    images: { imagePaths: options.imagePath ?? [] },
-    ...(symbolizer === undefined ? {} : { symbols: symbolizer }),
+    supplier,
   };
 }
 

@@ -131,7 +131,10 @@ export interface AnalyzeSymbolsInfo {
 
 export interface AnalyzeDumpRecord {
   schemaVersion: 1;
+  /** The path as text; bytes of the name that are not valid UTF-8 read as U+FFFD. */
   file: string;
+  /** Only for a name that is not valid UTF-8: the path's exact bytes, base64 (docs/records.md). */
+  fileBytes?: string;
   /** Bytes on disk (the name `inspect --json` uses too). */
   fileSize: number;
   /** @deprecated the same as fileSize; removed after 0.x. */

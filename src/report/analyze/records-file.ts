@@ -32,10 +32,15 @@ export async function* readLatestRecords(
   options: ReadRecordsOptions = {},
 ): AsyncGenerator<AnalyzeDumpRecord> {
   const last = new Map<string, number>();
-  for await (const { record, line } of readNumbered(path)) last.set(record.file, line);
+  for await (const { record, line } of readNumbered(path)) last.set(inputKey(record), line);
   for await (const { record, line } of readNumbered(path, options)) {
-    if (last.get(record.file) === line) yield record;
+    if (last.get(inputKey(record)) === line) yield record;
   }
+}
+
+/** Which input a record is about: its exact bytes when the name is not UTF-8 (two such read alike). */
+function inputKey(record: AnalyzeDumpRecord): string {
+  return record.fileBytes === undefined ? record.file : `bytes:${record.fileBytes}`;
 }
 
 async function* readNumbered(

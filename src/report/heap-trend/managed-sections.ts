@@ -5,6 +5,7 @@
 import { escapeHtml as esc } from '../html-escape.js';
 import { formatKb, formatPercent, formatRate } from './format.js';
 import { chainLine } from './retention-chains.js';
+import { PALETTE, stackedChart } from './svg-chart.js';
 import type {
   HeapTrendReport,
   HeapTrendSample,
@@ -56,11 +57,25 @@ function secondaryMarkdown(title: string, block: HeapTrendSecondary): string[] {
   return lines;
 }
 
+/** The address space's totals at the last sample that had them, in words (null: none). */
+export function totalsLine(report: HeapTrendReport): string | null {
+  const totals = report.memoryTotals;
+  if (totals === undefined) return null;
+  const parts = [
+    totals.committedKb === undefined ? null : `committed ${formatKb(totals.committedKb)}`,
+    totals.reservedKb === undefined ? null : `reserved ${formatKb(totals.reservedKb)}`,
+    totals.freeKb === undefined ? null : `free ${formatKb(totals.freeKb)}`,
+  ].filter((p) => p !== null);
+  return parts.length === 0 ? null : `Address space at the last sample: ${parts.join(', ')}.`;
+}
+
 export function managedMarkdown(report: HeapTrendReport): string[] {
   const lines: string[] = [];
   if (report.categories !== undefined) {
     for (const line of secondaryMarkdown('Memory by category', report.categories)) lines.push(line);
   }
+  const totals = totalsLine(report);
+  if (totals !== null) lines.push('', totals);
   if (report.clrGenerations !== undefined) {
     for (const line of secondaryMarkdown('.NET GC generations', report.clrGenerations)) {
       lines.push(line);
@@ -159,13 +174,42 @@ function secondaryHtml(
   );
 }
 
+/**
+ * Memory by category stacked over time (image, mapped file, shareable, heap, managed heap, stack,
+ * private data, other: every category the samples have, in their order), when the categories
+ * ride beside another main series.
+ */
+function categoryStack(samples: readonly HeapTrendSample[]): string {
+  const ids: string[] = [];
+  for (const sample of samples) {
+    for (const row of sample.categories ?? []) if (!ids.includes(row.id)) ids.push(row.id);
+  }
+  const kept = samples.filter((s) => s.categories !== undefined);
+  if (ids.length === 0 || kept.length === 0) return '';
+  const layers = ids.map((id, i) => ({
+    label: id,
+    color: PALETTE[i % PALETTE.length] ?? '#888',
+    values: kept.map((s) => s.categories?.find((r) => r.id === id)?.committedKb ?? 0),
+  }));
+  const legend = layers
+    .map((l) => `<span><i style="background:${l.color}"></i>${esc(l.label)}</span>`)
+    .join('');
+  return `<div id="category-stack">${stackedChart(
+    kept.map((s) => s.elapsedMs),
+    layers,
+  )}<div class="legend">${legend}</div></div>`;
+}
+
 export function managedHtml(report: HeapTrendReport, samples: readonly HeapTrendSample[]): string {
   const parts: string[] = [];
   if (report.categories !== undefined) {
     parts.push(
       secondaryHtml('Memory by category', report.categories, samples, (s) => s.categories),
+      categoryStack(samples),
     );
   }
+  const totals = totalsLine(report);
+  if (totals !== null) parts.push(`<p class="totals">${esc(totals)}</p>`);
   if (report.clrGenerations !== undefined) {
     parts.push(
       secondaryHtml('.NET GC generations', report.clrGenerations, samples, (s) => s.clrGenerations),

@@ -146,6 +146,7 @@ export function buildHeapTrendReport(
     totalMs += sample.suspendedMs;
     if (sample.suspendedMs > maxMs) maxMs = sample.suspendedMs;
   }
+  const memoryTotals = samples.findLast((s) => s.memoryTotals !== undefined)?.memoryTotals;
   const report: HeapTrendReport = {
     schemaVersion: 1,
     target: meta.target,
@@ -174,6 +175,7 @@ export function buildHeapTrendReport(
     ...(meta.retention === undefined ? {} : { retention: [...meta.retention] }),
     ...(meta.managedNote === undefined ? {} : { managedNote: meta.managedNote }),
     ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),
+    ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
   };
   return report;
 }

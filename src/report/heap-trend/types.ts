@@ -7,8 +7,8 @@ import type { UmdhTrend } from './umdh-trend.js';
 /**
  * What a sample's `heaps` are: `heap`, per-heap sizes from `!heap -s -h 0`; `committed-memory`,
  * winedbg `info maps` regions; `clr-generation`, the GC's generations and areas from SOS
- * `!eeheap -gc`; `category`, memory by category (image, mapped file, heap, stack, private data…)
- * from a dump's memory list or `!address -summary`.
+ * `!eeheap -gc`; `category`, memory by category (image, mapped file, shareable, heap, managed heap,
+ * stack, private data, other) from a dump's memory list, `!address -summary` or winedbg `info maps`.
  */
 export type HeapTrendSource = 'heap' | 'committed-memory' | 'clr-generation' | 'category';
 
@@ -25,6 +25,13 @@ export interface HeapTrendSampleHeap {
   committedKb: number;
   /** `clr-type`: the number of objects of the type. */
   count?: number;
+}
+
+/** The whole address space beside the categories, where the source tells them (KB). */
+export interface MemoryTotals {
+  committedKb?: number;
+  reservedKb?: number;
+  freeKb?: number;
 }
 
 export interface HeapTrendSample {
@@ -51,6 +58,8 @@ export interface HeapTrendSample {
   clrTypes?: HeapTrendSampleHeap[];
   /** Memory by category, when it is not the sample's main source. */
   categories?: HeapTrendSampleHeap[];
+  /** Committed, reserved and free totals of the address space, when categories were read. */
+  memoryTotals?: MemoryTotals;
   /** GC generations (SOS `!eeheap -gc`), when they are not the sample's main source (cdb + SOS). */
   clrGenerations?: HeapTrendSampleHeap[];
   /** The dump this sample was read from (`--from-dumps`, or a live sample's dump kept by --keep-dumps). */
@@ -216,6 +225,9 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   retention?: RetentionEntry[];
   /** Why the managed series or the retention chains are missing, in words. */
   managedNote?: string;
+  /** The address space's committed, reserved and free totals at the last sample that had them. */
+  memoryTotals?: MemoryTotals;
   /** `--from-dumps`: the dumps read, in time order, and the ones skipped with why. */
-  inputs?: { file: string; time: string; used: boolean; error?: string }[];
+  /** `fileBytes`: only for a name that is not valid UTF-8, its exact bytes (base64). */
+  inputs?: { file: string; fileBytes?: string; time: string; used: boolean; error?: string }[];
 }

@@ -132,6 +132,8 @@ export interface InspectedStream {
 
 export interface InspectedDumpOk extends walked.WalkedDump {
   file: string;
+  /** Only for a name that is not valid UTF-8: the path's exact bytes, base64 (`file` has U+FFFD). */
+  fileBytes?: string;
   ok: true;
   fileSize: number;
   /** Full vs mini, decided from the streams present (the name analyze records use too). */
@@ -171,6 +173,7 @@ export interface InspectedDumpOk extends walked.WalkedDump {
 
 export interface InspectedDumpFailed {
   file: string;
+  fileBytes?: string;
   ok: false;
   error: { code: HarnessErrorCode | 'INTERNAL'; message: string };
   fileSize?: number;

@@ -4,6 +4,7 @@
 // abort (the user's Ctrl-C: no half record is written) and "no debugger at all" (fatal for the
 // batch). A debugger that dies on a dump is given one more try; dying twice quarantines the dump
 // (Symbolicator's rule for dumps that crash the processor).
+import { pathBytes64, pathText, type BytePath } from '../../common/byte-path.js';
 import { processDump } from '../../processor/process-dump.js';
 import { truncationLine } from '../../processor/truncated-streams.js';
 import {
@@ -22,8 +23,7 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
-import type { ImageCache } from '../../symbols/supplier/image-cache.js';
-import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import type { ScriptStep } from './triage-script.js';
 
 /** How many times a dump may crash the debugger before it is quarantined. */
@@ -39,44 +39,39 @@ export interface DumpRunContext {
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   symbolPath?: string;
-  /** builtin engine: names frames from PDB / Breakpad files (one per batch, shared). */
-  symbolizer?: Symbolizer;
+  /**
+   * Symbol files and module images for the processor's walk (one per batch, shared: its caches
+   * serve every dump). Symbol files name the builtin engine's frames only.
+   */
+  supplier?: SymbolSupplier;
   env?: NodeJS.ProcessEnv;
   recordDir?: string;
   /** Builtin engine: walk the crashing thread's stack (default true). */
   walkStacks?: boolean;
-  /** Builtin engine: `--image-path` directories for the stack walk. */
-  imagePaths?: readonly string[];
-  /** Builtin engine: images found on disk, shared by the dumps of the run. */
-  imageCache?: ImageCache;
   /** Told when a dump is retried after a debugger crash. */
   onRetry?: (file: string, error: AnalyzeError) => void;
 }
 
 export async function analyzeOneDump(
-  file: string,
-  hashed: { sha256: string; size: number },
+  path: BytePath,
+  hashed: { sha256: string; size: number; bytes?: Buffer },
   ctx: DumpRunContext,
 ): Promise<AnalyzeDumpRecord> {
+  const file = pathText(path);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's
   // frames must beat (frame-baseline.ts).
   const walk = ctx.walkStacks !== false;
-  const builtin = ctx.engine === 'builtin';
-  const inspected = await processDump(file, {
+  const inspected = await processDump(path, {
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(hashed.bytes === undefined ? {} : { bytes: hashed.bytes }),
     threads: walk ? 'exception' : 'none',
-    images: {
-      imagePaths: ctx.imagePaths ?? [],
-      ...(ctx.imageCache === undefined ? {} : { cache: ctx.imageCache }),
-      ...(ctx.env === undefined ? {} : { env: ctx.env }),
-    },
-    ...(builtin && ctx.symbolizer !== undefined ? { symbols: ctx.symbolizer } : {}),
+    ...(ctx.supplier === undefined ? {} : { supplier: ctx.supplier }),
   });
   if (!inspected.ok) {
     return {
-      ...emptyRecord(file, hashed, ctx.engine),
+      ...emptyRecord(path, hashed, ctx.engine),
       error: {
         code: inspected.error.code,
         message: `not a readable minidump: ${inspected.error.message}`,
@@ -90,7 +85,7 @@ export async function analyzeOneDump(
   if (cut !== null) {
     // Read as far as it goes, said loudly, not bucketed, never handed to a debugger: a cut file
     // otherwise passes as whole with a one-frame stack and a bucket of its own.
-    const record = fromBuiltin(file, hashed, base, ctx.engine);
+    const record = fromBuiltin(path, hashed, base, ctx.engine);
     record.ok = false;
     record.truncated = true;
     record.error = { code: 'BAD_DUMP', message: cut };
@@ -99,7 +94,7 @@ export async function analyzeOneDump(
     return record;
   }
   if (ctx.engine === 'builtin') {
-    const record = fromBuiltin(file, hashed, base, 'builtin');
+    const record = fromBuiltin(path, hashed, base, 'builtin');
     if (inspected.images !== undefined) record.images = inspected.images;
     if (inspected.symbols !== undefined) {
       record.symbols = { modules: inspected.symbols };
@@ -139,7 +134,7 @@ export async function analyzeOneDump(
       }
       if (code === 'DEBUGGER_NOT_FOUND') throw error;
       lastError = toAnalyzeError(error);
-      const record = fromBuiltin(file, hashed, base, ctx.engine);
+      const record = fromBuiltin(path, hashed, base, ctx.engine);
       record.ok = false;
       record.error = lastError;
       record.attempts = attempt;
@@ -158,7 +153,7 @@ export async function analyzeOneDump(
       }
       return record;
     }
-    const record = fromBuiltin(file, hashed, base, ctx.engine);
+    const record = fromBuiltin(path, hashed, base, ctx.engine);
     const f = run.fields;
     record.attempts = attempt;
     record.exception = f.exception;
@@ -195,15 +190,24 @@ function optional(ctx: DumpRunContext) {
   };
 }
 
+/**
+ * `file` (the path as text) and, for a name that is not valid UTF-8, `fileBytes` (its exact
+ * bytes, base64): what records and resume keys say about a path.
+ */
+export function fileFields(path: BytePath): { file: string; fileBytes?: string } {
+  const bytes = pathBytes64(path);
+  return { file: pathText(path), ...(bytes === undefined ? {} : { fileBytes: bytes }) };
+}
+
 /** A record that says nothing yet: the base of every failure record and of the builtin one. */
 export function emptyRecord(
-  file: string,
+  path: BytePath,
   hashed: { sha256: string; size: number },
   engine: AnalyzeEngineName,
 ): AnalyzeDumpRecord {
   return {
     schemaVersion: 1,
-    file,
+    ...fileFields(path),
     fileSize: hashed.size,
     size: hashed.size,
     sha256: hashed.sha256,
@@ -224,13 +228,13 @@ export function emptyRecord(
 }
 
 function fromBuiltin(
-  file: string,
+  path: BytePath,
   hashed: { sha256: string; size: number },
   base: BuiltinFields,
   engine: AnalyzeEngineName,
 ): AnalyzeDumpRecord {
   return {
-    ...emptyRecord(file, hashed, engine),
+    ...emptyRecord(path, hashed, engine),
     ok: true,
     dumpKind: base.dumpKind,
     dumpTimestamp: base.dumpTimestamp,

@@ -17,12 +17,12 @@ import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { analyzeOneDump, emptyRecord, type DumpRunContext } from './analyze-one.js';
-import { createImageCache } from '../../symbols/supplier/image-cache.js';
+import { analyzeOneDump, emptyRecord, fileFields, type DumpRunContext } from './analyze-one.js';
+import { pathText, type BytePath } from '../../common/byte-path.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
 import { boundRecord } from './record-bounds.js';
-import { builtinSymbolizer } from './symbols-setup.js';
+import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -31,6 +31,12 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Dumps up to this size are read into memory once (hash, then the processor works from the
+ * bytes); bigger ones are streamed and read on demand. Bounded: at most `jobs` such buffers live.
+ */
+const KEEP_DUMP_BYTES = 2 * 1024 * 1024;
 
 export type AnalyzeEvent =
   | { type: 'engine'; choice: EngineChoice; script?: string }
@@ -165,19 +171,18 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
   // Our own controller: the user's signal, or a fatal error in one worker, stops every worker.
   const stop = new AbortController();
-  const symbolizer =
-    choice.engine === 'builtin'
-      ? builtinSymbolizer({
-          ...options,
-          signal: stop.signal,
-          onSymbolServerDown: (server, reason) =>
-            emit({ type: 'symbol-server-down', server, reason }),
-        })
-      : undefined;
+  // One supplier for the batch: images for every engine's walk, symbol files for the builtin
+  // engine's names (a debugger names frames with its own symbols).
+  const supplier = await builtinSupplier({
+    ...options,
+    symbolFiles: choice.engine === 'builtin',
+    signal: stop.signal,
+    onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
+  });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
   const signer = dumpSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(symbolizer === undefined ? {} : { symbolizer }),
+    supplier,
   });
   const jobs = Math.max(
     1,
@@ -204,10 +209,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       env: options.env,
     }),
     ...(options.recordDir === undefined ? {} : { recordDir: options.recordDir }),
-    ...(symbolizer === undefined ? {} : { symbolizer }),
-    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    supplier,
     ...(options.walkStacks === undefined ? {} : { walkStacks: options.walkStacks }),
-    imageCache: createImageCache(),
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
@@ -222,10 +225,16 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const worker = async () => {
     while (!stop.signal.aborted) {
       const index = next++;
-      const file = inputs[index];
-      if (file === undefined) return;
+      const path = inputs[index];
+      if (path === undefined) return;
+      // Events and records show the name as text; fs calls get `path` (bytes for a name that
+      // is not valid UTF-8).
+      const file = pathText(path);
       try {
-        const hashed = await sha256File(file, stop.signal);
+        // A small dump is read once: hashed, then read by the processor from the same bytes.
+        const hashed = await sha256File(path, stop.signal, {
+          keepUpTo: choice.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
+        });
         if (
           options.shard !== undefined &&
           shardOf(hashed.sha256, options.shard.count) !== options.shard.index
@@ -240,7 +249,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        if (done.has(resumeKey({ file, ...hashed }))) {
+        if (done.has(resumeKey({ ...fileFields(path), ...hashed }))) {
           skipped.resumed++;
           emit({
             type: 'dump',
@@ -251,7 +260,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        const record = boundRecord(await analyzeOneDump(file, hashed, ctx));
+        const record = boundRecord(await analyzeOneDump(path, hashed, ctx));
         if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
           if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
@@ -278,7 +287,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
               : undefined;
         if (ioMessage !== undefined) {
           // An unreadable file (permissions, vanished) is that file's problem, not the batch's.
-          const record = ioFailure(file, ioMessage, choice.engine);
+          const record = ioFailure(path, ioMessage, choice.engine);
           await appender.append(record);
           emit({
             type: 'dump',
@@ -302,8 +311,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   } finally {
     options.signal?.removeEventListener('abort', onUserAbort);
     await appender.close();
-    await ctx.imageCache?.close();
-    await symbolizer?.close();
+    await supplier.close();
   }
   if (fatal !== undefined) {
     throw fatal instanceof Error ? fatal : new Error(`analyze failed: ${JSON.stringify(fatal)}`);
@@ -328,6 +336,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
+    // Without --resume the records file started empty (checked above) and inputs are unique.
+    onePerInput: options.resume !== true,
   });
   emit({ type: 'finish', summary });
   return {
@@ -379,10 +389,10 @@ function isNodeFsError(error: unknown): boolean {
  * of `unreadable:<path>` stands in (it can never equal a real file's content hash by accident).
  */
 function ioFailure(
-  file: string,
+  path: BytePath,
   message: string,
   engine: AnalyzeDumpRecord['engine'],
 ): AnalyzeDumpRecord {
-  const sha256 = createHash('sha256').update(`unreadable:${file}`).digest('hex');
-  return { ...emptyRecord(file, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
+  const sha256 = createHash('sha256').update('unreadable:').update(Buffer.from(path)).digest('hex');
+  return { ...emptyRecord(path, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
 }

@@ -8,14 +8,15 @@ import { processDump } from '../../processor/process-dump.js';
 import type { ModuleSymbolStatus } from '../../processor/process-state.js';
 import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
 import { createSigner, type Signer } from '../../report/analyze/signature.js';
-import type { ImageLocatorOptions } from '../../symbols/supplier/image-locator.js';
-import type { Symbolizer } from '../../symbols/supplier/symbolizer.js';
+import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import { builtinFields } from './builtin-record.js';
 
 export interface DumpBucketOptions {
-  /** Names from symbol files: the signer is then the symbol-aware one, as analyze's is. */
-  symbolizer?: Symbolizer;
-  images?: ImageLocatorOptions;
+  /**
+   * Symbol files and images (symbol-supplier.ts); with symbol files the signer is the
+   * symbol-aware one, as analyze's is.
+   */
+  supplier?: SymbolSupplier;
   /** analyze's --skip-module list (default: the built-in list). */
   skipModules?: readonly string[];
   signal?: AbortSignal;
@@ -31,11 +32,11 @@ export interface DumpBucket {
   error?: string;
 }
 
-/** The analyze signer for these options (symbol-aware when a symbolizer is given). */
-export function dumpSigner(options: Pick<DumpBucketOptions, 'symbolizer' | 'skipModules'>): Signer {
+/** The analyze signer for these options (symbol-aware when the supplier has symbol files). */
+export function dumpSigner(options: Pick<DumpBucketOptions, 'supplier' | 'skipModules'>): Signer {
   return createSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(options.symbolizer === undefined ? {} : { names: true }),
+    ...(options.supplier?.hasSymbolFiles === true ? { names: true } : {}),
   });
 }
 
@@ -46,8 +47,7 @@ export async function bucketOfDump(
   const state = await processDump(path, {
     threads: 'exception',
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.images === undefined ? {} : { images: options.images }),
-    ...(options.symbolizer === undefined ? {} : { symbols: options.symbolizer }),
+    ...(options.supplier === undefined ? {} : { supplier: options.supplier }),
   });
   if (!state.ok) return { bucket: null, error: state.error.message };
   const fields = builtinFields(state);

@@ -1,24 +1,43 @@
 // sha256 of a file, streamed in 1 MiB reads: dumps can be gigabytes. The hash names shards
 // (`--shard`) and raw-output folders; with the path and the size it is the `--resume` key.
+// A small file (at most `keepUpTo` bytes) is read whole in one buffer instead and handed back,
+// so the dump reader works from it rather than opening and reading the file a second time.
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { AbortedError } from '../../errors.js';
+import { pathText, type BytePath } from '../../common/byte-path.js';
 import { openRegularFile } from '../../minidump/file-reader.js';
 
 const CHUNK = 1024 * 1024;
 
 export async function sha256File(
-  path: string,
+  path: BytePath,
   signal?: AbortSignal,
-): Promise<{ sha256: string; size: number }> {
+  options: { keepUpTo?: number } = {},
+): Promise<{ sha256: string; size: number; bytes?: Buffer }> {
   // A FIFO or a device is refused here, at once: hashing /dev/zero would never end.
-  const { handle } = await openRegularFile(path);
+  const { handle, size: statSize } = await openRegularFile(path);
   try {
     const hash = createHash('sha256');
-    const buffer = Buffer.allocUnsafe(CHUNK);
     let size = 0;
+    if (statSize <= (options.keepUpTo ?? -1)) {
+      const whole = Buffer.allocUnsafe(statSize);
+      while (size < statSize) {
+        if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
+        const { bytesRead } = await handle.read(whole, size, statSize - size, size);
+        if (bytesRead === 0) break;
+        size += bytesRead;
+      }
+      const bytes = whole.subarray(0, size);
+      hash.update(bytes);
+      // Not grown since the stat (a dump still being written): then the rest is streamed below
+      // and nothing is kept, as for a big file.
+      const { bytesRead } = await handle.read(Buffer.allocUnsafe(1), 0, 1, size);
+      if (bytesRead === 0) return { sha256: hash.digest('hex'), size, bytes };
+    }
+    const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {
-      if (signal?.aborted) throw new AbortedError(`hashing ${path} was interrupted`);
+      if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
       const { bytesRead } = await handle.read(buffer, 0, CHUNK, size);
       if (bytesRead === 0) break;
       hash.update(buffer.subarray(0, bytesRead));
@@ -34,10 +53,21 @@ export async function sha256File(
  * What `--resume` (and `--merge`) take as "this dump was already analysed": the same file (path),
  * with the same size and content. Not the hash alone: a copy of a dump under another name is its
  * own input (a user who copied it there wants it in the report) and is analysed again. Windows
- * paths compare case-insensitively.
+ * paths compare case-insensitively. A name that is not valid UTF-8 is keyed by its exact bytes
+ * (`fileBytes`): two such names can read the same as text.
  */
-export function resumeKey(record: { file: string; size: number; sha256: string }): string {
+export function resumeKey(record: {
+  file: string;
+  fileBytes?: string;
+  size: number;
+  sha256: string;
+}): string {
   const path = resolve(record.file).replace(/\\/g, '/');
-  const normalized = process.platform === 'win32' ? path.toLowerCase() : path;
+  const normalized =
+    record.fileBytes !== undefined
+      ? `bytes:${record.fileBytes}`
+      : process.platform === 'win32'
+        ? path.toLowerCase()
+        : path;
   return `${normalized}\u0000${record.size}\u0000${record.sha256}`;
 }

@@ -3,8 +3,16 @@
 // with glob characters expanded by tinyglobby. Sorted and de-duplicated so runs, shards and resumes see the same order.
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
+import {
+  bytePathOf,
+  compareBytePaths,
+  joinBytePath,
+  pathKey,
+  type BytePath,
+} from '../../common/byte-path.js';
+import { pathFromArgv } from '../argv-path.js';
 import { UsageError } from '../../errors.js';
 import { fileKind } from '../../minidump/file-reader.js';
 
@@ -26,7 +34,11 @@ export function normalizeExtension(text: string): string {
 }
 
 export interface ExpandedInputs {
-  files: string[];
+  /**
+   * Text paths, and the bytes of names that are not valid UTF-8 (common/byte-path.ts): every
+   * fs call takes either, and `pathText()` is what records and messages show.
+   */
+  files: BytePath[];
   /** Arguments that matched nothing (a typo is reported, not silently ignored). */
   unmatched: string[];
   /**
@@ -42,63 +54,71 @@ export async function expandInputs(
   extraExtensions: readonly string[] = [],
 ): Promise<ExpandedInputs> {
   const extensions = [...new Set([...DUMP_EXTENSIONS, ...extraExtensions.map(normalizeExtension)])];
-  const files = new Set<string>();
+  const files = new Map<string, BytePath>();
+  const add = (path: BytePath) => files.set(pathKey(path), path);
   const unmatched: string[] = [];
   const skipped: Record<string, number> = {};
   for (const arg of paths) {
     const before = files.size;
-    const absolute = resolve(cwd, arg);
+    // A name that is not UTF-8 typed on the command line arrives with U+FFFD: found again in
+    // its folder when it can be (argv-path.ts).
+    const { path: absolute } = await pathFromArgv(resolve(cwd, arg));
     const info = await stat(absolute).catch((error: unknown) => errorCode(error));
     if (typeof info !== 'string' && info.isDirectory()) {
-      await scanFolder(absolute, extensions, files, skipped);
+      await scanFolder(absolute, extensions, add, skipped);
     } else if (typeof info !== 'string' || (info !== 'ENOENT' && info !== 'ENOTDIR')) {
       // A file named explicitly is taken whatever it is: a FIFO, a device or a path the user
       // cannot reach (EACCES) becomes that input's failed record with the reason, not a
       // silent "matched nothing".
-      files.add(absolute);
+      add(absolute);
     } else if (isDynamicPattern(arg)) {
       const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
-      for (const f of found) files.add(resolve(f));
+      for (const f of found) add((await pathFromArgv(resolve(f))).path);
     }
     if (files.size === before) unmatched.push(arg);
   }
-  return { files: [...files].sort(), unmatched, skipped };
+  return { files: [...files.values()].sort(compareBytePaths), unmatched, skipped };
 }
 
 /**
  * Every file under `root` whose name ends in a dump extension (any case), hidden entries left
- * out. Symbolic links to regular files are followed (a folder of links to dumps is a folder of
- * dumps); links to folders are not (no cycles), and what is passed over is counted by reason.
+ * out. Names are read as bytes: one that is not valid UTF-8 is kept as bytes, never decoded into
+ * a name that opens nothing. Symbolic links to regular files are followed (a folder of links to
+ * dumps is a folder of dumps); links to folders are not (no cycles), and what is passed over is
+ * counted by reason.
  */
 async function scanFolder(
-  root: string,
+  root: BytePath,
   extensions: readonly string[],
-  files: Set<string>,
+  add: (path: BytePath) => void,
   skipped: Record<string, number>,
 ): Promise<void> {
   const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const pending = [root];
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
-    const entries = await readdir(folder, { withFileTypes: true }).catch(() => undefined);
+    const entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' }).catch(
+      () => undefined,
+    );
     if (entries === undefined) {
       count('unreadable folder');
       continue;
     }
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(folder, entry.name);
+      if (entry.name[0] === DOT) continue;
+      const path = joinBytePath(folder, bytePathOf(entry.name));
       if (entry.isDirectory()) {
         pending.push(path);
         continue;
       }
-      const lower = entry.name.toLowerCase();
+      // Extensions are ASCII: latin1 keeps every byte one character, so the test is exact.
+      const lower = entry.name.toString('latin1').toLowerCase();
       if (!extensions.some((e) => lower.endsWith(e))) continue;
       if (entry.isFile()) {
-        files.add(path);
+        add(path);
       } else if (entry.isSymbolicLink()) {
         const target = await stat(path).catch(() => undefined);
         if (target === undefined) count('broken link');
-        else if (target.isFile()) files.add(path);
+        else if (target.isFile()) add(path);
         else count(`link to a ${fileKind(target)}`);
       } else {
         count(fileKindOfEntry(entry));
@@ -107,7 +127,9 @@ async function scanFolder(
   }
 }
 
-function fileKindOfEntry(entry: Dirent): string {
+const DOT = 0x2e;
+
+function fileKindOfEntry(entry: Dirent<Buffer>): string {
   if (entry.isFIFO()) return 'FIFO';
   if (entry.isSocket()) return 'socket';
   if (entry.isCharacterDevice()) return 'character device';

@@ -3,7 +3,7 @@
 // cost in memory is the bucket table, not the records. Also `--merge` (shard folders → one) and
 // `--rebucket` (new signatures from stored records, no dump reopened).
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { assertValid } from '../../report/schemas.js';
@@ -19,7 +19,7 @@ import {
   readLatestRecords,
   readRecords,
 } from '../../report/analyze/records-file.js';
-import type { Signer } from '../../report/analyze/signature.js';
+import { NAMES_SUFFIX, type Signer } from '../../report/analyze/signature.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
 
@@ -51,13 +51,22 @@ export async function writeSummaryAndReport(
     options?: AnalyzeRunOptions;
     /** What the folder scans passed over, by reason (FIFOs, broken links…). */
     skippedInputs?: Record<string, number>;
+    /**
+     * Every record is about a different input (a fresh run over de-duplicated inputs), so the
+     * pass that finds each input's newest record is skipped: one parse of the file per output.
+     */
+    onePerInput?: boolean;
   } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
   const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
   // An input recorded twice (it changed and --resume analysed it again) counts once: its newest.
-  for await (const record of readLatestRecords(files.records, readOptions)) builder.add(record);
+  const latest = (options: typeof readOptions = {}) =>
+    extra.onePerInput === true
+      ? readRecords(files.records, options)
+      : readLatestRecords(files.records, options);
+  for await (const record of latest(readOptions)) builder.add(record);
   const summary = builder.build({
     ...(extra.interrupted === true ? { interrupted: true } : {}),
     ...(extra.options === undefined ? {} : { options: extra.options }),
@@ -66,7 +75,7 @@ export async function writeSummaryAndReport(
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
-  await writeHtmlReport(tmp, summary, readLatestRecords(files.records));
+  await writeHtmlReport(tmp, summary, latest());
   await rename(tmp, files.report);
   return summary;
 }
@@ -179,4 +188,16 @@ function rebase(record: AnalyzeDumpRecord, fromDir: string): AnalyzeDumpRecord {
       path: resolve(fromDir, o.path).replace(/\\/g, '/'),
     })),
   };
+}
+
+/** True when an output folder's records were bucketed with symbol-aware signatures. */
+export async function outputsUseNames(dir: string): Promise<boolean> {
+  try {
+    const summary = JSON.parse(await readFile(outputFiles(dir).summary, 'utf8')) as {
+      algorithm?: unknown;
+    };
+    return typeof summary.algorithm === 'string' && summary.algorithm.endsWith(NAMES_SUFFIX);
+  } catch {
+    return false;
+  }
 }

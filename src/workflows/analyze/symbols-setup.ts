@@ -1,14 +1,19 @@
-// The builtin engine's symbols for one analyze run: the symbol path (`--symbols`, else
-// `_NT_SYMBOL_PATH`, as cdb reads them) turned into one Symbolizer shared by every dump of the
-// batch, and the signature flavour that goes with it.
-import { readFile } from 'node:fs/promises';
-import { NAMES_SUFFIX } from '../../report/analyze/signature.js';
-import { chooseSymbolPath, type FetchLike } from '../../symbols/index.js';
-import { defaultSymbolCache, Symbolizer } from '../../symbols/supplier/symbolizer.js';
-import { outputFiles } from './outputs.js';
+// The builtin engine's supplier for one run: the run's options (`--symbols`, else
+// `_NT_SYMBOL_PATH` as cdb reads them; `--image-path`; the symbol limits) turned into the one
+// SymbolSupplier shared by every dump of the batch (symbols/supplier/symbol-supplier.ts), and
+// the line said when a symbol server is given up on. Light: `inspect` loads it at start-up.
+import type { FetchLike } from '../../symbols/index.js';
+import {
+  createSymbolSupplier,
+  type SymbolSupplier,
+} from '../../symbols/supplier/symbol-supplier.js';
 
 export interface BuiltinSymbolOptions {
   symbolPath?: string;
+  /** False: images only (a debugger engine names the frames; the processor walks the baseline). */
+  symbolFiles?: boolean;
+  /** `--image-path` directories. */
+  imagePaths?: readonly string[];
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   /** Where `srv*URL` keeps downloads (default: XDG cache). */
@@ -21,16 +26,15 @@ export interface BuiltinSymbolOptions {
   onSymbolServerDown?: (server: string, reason: string) => void;
 }
 
-/** A Symbolizer when a symbol path was given (option or environment), else undefined. */
-export function builtinSymbolizer(options: BuiltinSymbolOptions): Symbolizer | undefined {
-  const env = options.env ?? process.env;
-  const chosen = chooseSymbolPath(options.symbolPath, undefined, env);
-  if (chosen === undefined) return undefined;
-  return new Symbolizer({
-    symbolPath: chosen.text,
-    defaultCache: options.symbolCacheDir ?? defaultSymbolCache(env),
-    env,
+/** The run's supplier, from the CLI's and the library's option names (close it at the end). */
+export function builtinSupplier(options: BuiltinSymbolOptions): Promise<SymbolSupplier> {
+  return createSymbolSupplier({
+    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    ...(options.symbolFiles === undefined ? {} : { symbolFiles: options.symbolFiles }),
+    ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.symbolCacheDir === undefined ? {} : { symbolCacheDir: options.symbolCacheDir }),
     ...(options.symbolFetch === undefined ? {} : { fetch: options.symbolFetch }),
     ...(options.symbolDownloadTimeoutMs === undefined
       ? {}
@@ -45,16 +49,4 @@ export function builtinSymbolizer(options: BuiltinSymbolOptions): Symbolizer | u
 /** The one stderr line a run prints for a symbol server it gave up on (inspect and analyze). */
 export function symbolServerDownLine(server: string, reason: string): string {
   return `warning: symbol server ${server} failed: ${reason}; modules it would name stay unnamed (asked again after a minute)\n`;
-}
-
-/** True when an output folder's records were bucketed with symbol-aware signatures. */
-export async function outputsUseNames(dir: string): Promise<boolean> {
-  try {
-    const summary = JSON.parse(await readFile(outputFiles(dir).summary, 'utf8')) as {
-      algorithm?: unknown;
-    };
-    return typeof summary.algorithm === 'string' && summary.algorithm.endsWith(NAMES_SUFFIX);
-  } catch {
-    return false;
-  }
 }

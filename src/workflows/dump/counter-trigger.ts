@@ -3,7 +3,7 @@
 // The counter is read from outside (the dialect's performanceCounter: typeperf on Windows), so
 // watching never suspends the target.
 import type { CounterSource } from '../../engine/dialects/common/typeperf.js';
-import { AbortedError } from '../../errors.js';
+import { holdUntil } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
 
 export interface CounterTrigger {
@@ -18,18 +18,6 @@ export function counterMet(trigger: CounterTrigger, value: number): boolean {
   return trigger.direction === 'above' ? value >= trigger.threshold : value < trigger.threshold;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Reads the counter every pollMs until the condition has held for holdMs; the firing. */
 export async function waitForCounter(
   source: CounterSource,
@@ -40,30 +28,26 @@ export async function waitForCounter(
     onReading?: (value: number, heldMs: number) => void;
   },
 ): Promise<Firing> {
-  let heldSince: number | null = null;
-  for (;;) {
-    if (options.signal?.aborted === true) {
-      throw new AbortedError('interrupted while waiting for the counter trigger');
-    }
-    const { value, atMs } = await source.read();
-    const met = counterMet(trigger, value);
-    if (met) heldSince ??= atMs;
-    else heldSince = null;
-    const heldMs = heldSince === null ? 0 : atMs - heldSince;
-    options.onReading?.(value, heldMs);
-    if (met && heldMs >= trigger.holdMs) {
-      const flag = trigger.direction === 'above' ? '-p' : '-pl';
-      const op = trigger.direction === 'above' ? '>=' : '<';
-      return {
-        trigger: trigger.direction === 'above' ? 'counter-above' : 'counter-below',
-        value,
-        threshold: trigger.threshold,
-        unit: 'counter',
-        heldFor: Math.round(heldMs / 100) / 10,
-        reason: `${trigger.path} ${value} ${op} ${trigger.threshold} for ${(heldMs / 1000).toFixed(1)} s (${flag}, ${source.describe})`,
-        atMs,
-      };
-    }
-    await sleep(options.pollMs, options.signal);
-  }
+  const { sample, heldMs } = await holdUntil(
+    () => source.read(),
+    { met: (s) => counterMet(trigger, s.value) },
+    {
+      holdMs: trigger.holdMs,
+      pollMs: options.pollMs,
+      waiting: 'waiting for the counter trigger',
+      signal: options.signal,
+      onSample: (s, { heldMs }) => options.onReading?.(s.value, heldMs),
+    },
+  );
+  const flag = trigger.direction === 'above' ? '-p' : '-pl';
+  const op = trigger.direction === 'above' ? '>=' : '<';
+  return {
+    trigger: trigger.direction === 'above' ? 'counter-above' : 'counter-below',
+    value: sample.value,
+    threshold: trigger.threshold,
+    unit: 'counter',
+    heldFor: Math.round(heldMs / 100) / 10,
+    reason: `${trigger.path} ${sample.value} ${op} ${trigger.threshold} for ${(heldMs / 1000).toFixed(1)} s (${flag}, ${source.describe})`,
+    atMs: sample.atMs,
+  };
 }

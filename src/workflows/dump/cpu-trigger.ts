@@ -5,7 +5,7 @@
 // readings come from outside (the dialect's processCpu: /proc under Wine, the process's own
 // times on Windows), so watching never suspends the target.
 import type { CpuSample, CpuSource } from '../../engine/dialects/types.js';
-import { AbortedError } from '../../errors.js';
+import { holdUntil, type Sampler } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
 
 export interface CpuTrigger {
@@ -41,24 +41,6 @@ export function cpuMet(trigger: CpuTrigger, percent: number): boolean {
   return trigger.direction === 'above' ? percent >= trigger.percent : percent < trigger.percent;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted === true) {
-    throw new AbortedError('interrupted while waiting for the CPU trigger');
-  }
-}
-
 export function describeCpuTrigger(trigger: CpuTrigger): string {
   const flag = trigger.direction === 'above' ? '-c' : '-cl';
   return `${flag} ${trigger.percent}${trigger.perCore ? ' -u' : ''} -s ${trigger.holdMs / 1000}`;
@@ -75,35 +57,41 @@ export async function waitForCpu(
 ): Promise<Firing | null> {
   let before = await source.read();
   if (before === null) return null;
-  let heldSince: number | null = null;
-  for (;;) {
-    checkAborted(options.signal);
-    await sleep(options.pollMs, options.signal);
-    checkAborted(options.signal);
+  // A usage is the CPU time used over one interval: each sample reads the time again and keeps
+  // that reading as the start of the next interval.
+  const sample: Sampler<CpuSample & { percent: number }> = async () => {
     const after = await source.read();
-    if (after === null) return null;
+    if (after === null || before === null) return null;
     const percent = cpuPercent(before, after, source.cores, trigger.perCore);
-    const met = cpuMet(trigger, percent);
-    // Counted from the end of the first interval found above (below) the threshold, not its
-    // start: that interval may have crossed only part way through, and the dump must not come
-    // before the condition has held -s seconds ("not before"; at most one interval after).
-    if (met) heldSince ??= after.atMs;
-    else heldSince = null;
-    const heldMs = heldSince === null ? 0 : after.atMs - heldSince;
-    options.onReading?.({ percent, heldMs, met });
     before = after;
-    if (met && heldMs >= trigger.holdMs) {
-      const op = trigger.direction === 'above' ? '>=' : '<';
-      const of = trigger.perCore ? 'of one core' : `of ${source.cores} cores`;
-      return {
-        trigger: trigger.direction === 'above' ? 'cpu-above' : 'cpu-below',
-        value: Math.round(percent * 10) / 10,
-        threshold: trigger.percent,
-        unit: 'percent',
-        heldFor: Math.round(heldMs / 100) / 10,
-        reason: `CPU ${percent.toFixed(1)}% ${op} ${trigger.percent}% ${of} for ${(heldMs / 1000).toFixed(1)} s (${describeCpuTrigger(trigger)})`,
-        atMs: after.atMs,
-      };
-    }
-  }
+    return { ...after, percent };
+  };
+  // The hold counts from the end of the first interval found above (below) the threshold, not
+  // its start: that interval may have crossed only part way through, and the dump must not come
+  // before the condition has held -s seconds ("not before"; at most one interval after).
+  const held = await holdUntil(
+    sample,
+    { met: (s) => cpuMet(trigger, s.percent) },
+    {
+      holdMs: trigger.holdMs,
+      pollMs: options.pollMs,
+      waitFirst: true,
+      waiting: 'waiting for the CPU trigger',
+      signal: options.signal,
+      onSample: (s, { met, heldMs }) => options.onReading?.({ percent: s.percent, heldMs, met }),
+    },
+  );
+  if (held === null) return null;
+  const { sample: last, heldMs } = held;
+  const op = trigger.direction === 'above' ? '>=' : '<';
+  const of = trigger.perCore ? 'of one core' : `of ${source.cores} cores`;
+  return {
+    trigger: trigger.direction === 'above' ? 'cpu-above' : 'cpu-below',
+    value: Math.round(last.percent * 10) / 10,
+    threshold: trigger.percent,
+    unit: 'percent',
+    heldFor: Math.round(heldMs / 100) / 10,
+    reason: `CPU ${last.percent.toFixed(1)}% ${op} ${trigger.percent}% ${of} for ${(heldMs / 1000).toFixed(1)} s (${describeCpuTrigger(trigger)})`,
+    atMs: last.atMs,
+  };
 }

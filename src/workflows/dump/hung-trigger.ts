@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { AbortedError, TargetError, UsageError } from '../../errors.js';
 import { packageInfo } from '../../package-info.js';
+import { holdUntil, type Sampler } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
 
 export const DEFAULT_HUNG_AFTER_MS = 5000;
@@ -106,16 +107,12 @@ export interface HungTrigger {
 
 export type HungReading = { windows: number; silent: number; silentForMs: number };
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/** One probe: when it was answered, the windows, and the longest-silent one since when. */
+interface HungSample {
+  atMs: number;
+  windows: number;
+  silent: number;
+  worst: { window: WindowState; since: number } | null;
 }
 
 /**
@@ -130,17 +127,14 @@ export async function waitForHungWindow(
   options: { pollMs: number; signal?: AbortSignal; onReading?: (reading: HungReading) => void },
 ): Promise<Firing | null> {
   const silentSince = new Map<string, number>();
-  for (;;) {
-    if (options.signal?.aborted === true) {
-      throw new AbortedError('interrupted while waiting for a hung window');
-    }
+  const sample: Sampler<HungSample> = async (signal) => {
     const started = performance.now();
-    const windows = await probe(pid, options.signal);
+    const windows = await probe(pid, signal);
     if (windows === null) return null;
     const now = performance.now();
     const seen = new Set(windows.map((w) => w.hwnd));
     for (const hwnd of silentSince.keys()) if (!seen.has(hwnd)) silentSince.delete(hwnd);
-    let worst: { window: WindowState; ms: number } | null = null;
+    let worst: HungSample['worst'] = null;
     for (const window of windows) {
       if (window.answers) {
         silentSince.delete(window.hwnd);
@@ -149,27 +143,34 @@ export async function waitForHungWindow(
       // Silent since the send began, not since it timed out.
       const since = silentSince.get(window.hwnd) ?? started;
       silentSince.set(window.hwnd, since);
-      const ms = now - since;
-      if (worst === null || ms > worst.ms) worst = { window, ms };
+      if (worst === null || since < worst.since) worst = { window, since };
     }
-    options.onReading?.({
-      windows: windows.length,
-      silent: silentSince.size,
-      silentForMs: worst?.ms ?? 0,
-    });
-    if (worst !== null && worst.ms >= trigger.hungAfterMs) {
-      const seconds = Math.round(worst.ms / 100) / 10;
-      const { window } = worst;
-      return {
-        trigger: 'hung-window',
-        value: seconds,
-        threshold: trigger.hungAfterMs / 1000,
-        unit: 'seconds',
-        heldFor: seconds,
-        reason: `window ${window.hwnd} "${window.title}" (class ${window.className}) has not answered for ${seconds.toFixed(1)} s (-h, --hung-after ${trigger.hungAfterMs / 1000}s${window.hungFlag ? '; IsHungAppWindow says hung' : ''})`,
-        atMs: now,
-      };
-    }
-    await sleep(options.pollMs, options.signal);
-  }
+    return { atMs: now, windows: windows.length, silent: silentSince.size, worst };
+  };
+  // Each window's silence counts from its own first unanswered send, so the hold is the
+  // longest-silent window's, not the run of polls that found some window silent.
+  const held = await holdUntil(
+    sample,
+    { met: (s) => s.worst !== null, heldSince: (s) => s.worst?.since ?? s.atMs },
+    {
+      holdMs: trigger.hungAfterMs,
+      pollMs: options.pollMs,
+      waiting: 'waiting for a hung window',
+      signal: options.signal,
+      onSample: (s, { heldMs }) =>
+        options.onReading?.({ windows: s.windows, silent: s.silent, silentForMs: heldMs }),
+    },
+  );
+  if (held === null || held.sample.worst === null) return null;
+  const seconds = Math.round(held.heldMs / 100) / 10;
+  const { window } = held.sample.worst;
+  return {
+    trigger: 'hung-window',
+    value: seconds,
+    threshold: trigger.hungAfterMs / 1000,
+    unit: 'seconds',
+    heldFor: seconds,
+    reason: `window ${window.hwnd} "${window.title}" (class ${window.className}) has not answered for ${seconds.toFixed(1)} s (-h, --hung-after ${trigger.hungAfterMs / 1000}s${window.hungFlag ? '; IsHungAppWindow says hung' : ''})`,
+    atMs: held.sample.atMs,
+  };
 }

@@ -10,13 +10,16 @@ import { isHarnessError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import { SosLoader } from '../watch/sos-loader.js';
+import { attachRetention } from './attach-retention.js';
 import { readClrOutputs } from './clr-readings.js';
 import { categoriesFromAddressSummary } from './memory-categories.js';
+import type { AddressSummaryRecord } from '../../parsers/address-summary.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 import {
   TargetGoneError,
   type DebuggerCommandFactory,
   type HeapSampler,
+  type RetentionSampler,
   type SampleReading,
 } from './sampler.js';
 
@@ -31,7 +34,10 @@ export interface AttachSamplerOptions {
   debuggerCommandFor?: DebuggerCommandFactory;
   /** Whether the target still runs; decides if a failed attach means "the target has exited". */
   isTargetAlive?: (pid: number) => Promise<boolean>;
-  /** Also the .NET heap: SOS `!eeheap -gc` and `!dumpheap -stat -live` in the same attach. */
+  /**
+   * Also the .NET heap: SOS `!eeheap -gc` and `!dumpheap -stat -live` in the same attach, the GC's
+   * committed bytes as the `managed heap` category, and retention (attach-retention.ts).
+   */
   clr?: boolean;
 }
 
@@ -46,12 +52,13 @@ export function processExists(pid: number): Promise<boolean> {
   }
 }
 
-export function createAttachSampler(options: AttachSamplerOptions): HeapSampler {
+export function createAttachSampler(options: AttachSamplerOptions): HeapSampler | RetentionSampler {
   const alive = options.isTargetAlive ?? processExists;
   const dialect = getDialect(options.engine);
   const sampling = dialect.heapSampling;
   const command = sampling?.style === 'attach-per-sample' ? sampling.command(options.pid) : '';
-  return {
+  let methodTables = new Map<string, string>();
+  const sampler: HeapSampler = {
     engine: options.engine,
     source: sampling?.source ?? 'heap',
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
@@ -77,8 +84,8 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       }
       const warnings: string[] = [];
       let output: string;
-      let categories: HeapTrendSampleHeap[] | undefined;
-      let managed: Pick<SampleReading, 'clrTypes' | 'clrGenerations'> = {};
+      let summary: AddressSummaryRecord | undefined;
+      let managed: ClrSample = {};
       try {
         const result = await session.execute(command, {
           ...(signal === undefined ? {} : { signal }),
@@ -91,8 +98,8 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
           const reply = await session.execute(categoriesCommand, {
             ...(signal === undefined ? {} : { signal }),
           });
-          const summary = parseAddressSummary(reply.output);
-          if (summary.usage.length > 0) categories = categoriesFromAddressSummary(summary);
+          const parsed = parseAddressSummary(reply.output);
+          if (parsed.usage.length > 0) summary = parsed;
           else {
             const said = reply.output.trim().split('\n')[0] ?? '';
             warnings.push(
@@ -100,7 +107,10 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
             );
           }
         }
-        if (options.clr === true) managed = await clrSample(session, warnings, signal);
+        if (options.clr === true) {
+          managed = await clrSample(session, warnings, signal);
+          if (managed.methodTables !== undefined) methodTables = managed.methodTables;
+        }
       } finally {
         const end = await session.close();
         if (end.forced)
@@ -126,19 +136,50 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
           committedKb: committed,
         });
       }
+      // The GC's committed bytes are inside `<unknown>` (private data) in !address -summary.
+      const managedBytes =
+        managed.clrGenerations === undefined
+          ? undefined
+          : managed.clrGenerations.reduce((n, g) => n + g.committedKb, 0) * 1024;
+      const categories =
+        summary === undefined
+          ? undefined
+          : categoriesFromAddressSummary(
+              summary,
+              managedBytes === undefined ? {} : { managedBytes },
+            );
       return {
         heaps,
         suspendedMs,
         warnings,
-        ...(categories === undefined ? {} : { categories }),
-        ...managed,
+        ...(categories === undefined
+          ? {}
+          : { categories: categories.categories, memoryTotals: categories.totals }),
+        ...(managed.clrTypes === undefined ? {} : { clrTypes: managed.clrTypes }),
+        ...(managed.clrGenerations === undefined ? {} : { clrGenerations: managed.clrGenerations }),
       };
     },
     async close(): Promise<void> {
       // Nothing stays open between samples.
     },
   };
+  if (options.clr !== true) return sampler;
+  return {
+    ...sampler,
+    methodTableOf: (type) => methodTables.get(type),
+    async retention(suspects, budgetMs, objectsPerType) {
+      const result = await attachRetention(options, suspects, budgetMs, objectsPerType);
+      return {
+        entries: result.entries,
+        note: `the retention attach held the target ${result.suspendedMs} ms (noninvasive)`,
+      };
+    },
+  };
 }
+
+type ClrSample = Pick<SampleReading, 'clrTypes' | 'clrGenerations'> & {
+  methodTables?: Map<string, string>;
+};
 
 // `Unrecognized command 'eeheap' because managed hosting failed` (SOS 10 in a debugger that cannot
 // host its managed part: the real Debugger Engine under Wine with only sos.dll in winext).
@@ -150,7 +191,7 @@ async function clrSample(
   session: DebuggerSession,
   warnings: string[],
   signal?: AbortSignal,
-): Promise<Pick<SampleReading, 'clrTypes' | 'clrGenerations'>> {
+): Promise<ClrSample> {
   const sos = new SosLoader(session, 30_000);
   if (!(await sos.tryLoad())) {
     warnings.push(`SOS unavailable: ${sos.lastError ?? '.loadby sos failed'}`);
@@ -167,5 +208,9 @@ async function clrSample(
   }
   const reading = readClrOutputs(eeheap, dumpheap);
   for (const warning of reading.warnings) warnings.push(warning);
-  return { clrGenerations: reading.generations, clrTypes: reading.types };
+  return {
+    clrGenerations: reading.generations,
+    clrTypes: reading.types,
+    methodTables: reading.methodTables,
+  };
 }

@@ -74,8 +74,8 @@ export async function createBareSessionSampler(
         );
       }
       // The same listing, by category (image, mapped, private data): no second query.
-      const categories = categorizeListedRegions(maps.regions);
-      return { heaps, categories, suspendedMs: 0, warnings };
+      const { categories, totals } = categorizeListedRegions(maps.regions);
+      return { heaps, categories, memoryTotals: totals, suspendedMs: 0, warnings };
     },
     async close(): Promise<void> {
       await session.close().catch(() => session.kill());

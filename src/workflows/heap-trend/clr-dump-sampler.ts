@@ -8,11 +8,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getDialect, type DialectName, type DumpToolOptions } from '../../engine/dialects/index.js';
 import { isHarnessError, UsageError } from '../../errors.js';
-import type { RetentionEntry } from '../../report/heap-trend/types.js';
 import { processExists } from './attach-sampler.js';
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
-import { traceRetention, type RetentionSuspect } from './retention.js';
-import { TargetGoneError, type HeapSampler, type SampleReading } from './sampler.js';
+import { traceRetention } from './retention.js';
+import { TargetGoneError, type RetentionSampler, type SampleReading } from './sampler.js';
 
 export interface ClrDumpSamplerOptions {
   engine: DialectName;
@@ -27,12 +26,8 @@ export interface ClrDumpSamplerOptions {
   isTargetAlive?: (pid: number) => Promise<boolean>;
 }
 
-export interface ClrDumpSampler extends HeapSampler {
-  /** The retention chains of `suspects`, read from the last sample's dump. */
-  retention(suspects: readonly RetentionSuspect[], budgetMs: number): Promise<RetentionEntry[]>;
-  /** Method tables of the last sample's types. */
-  methodTableOf(type: string): string | undefined;
-}
+/** Its retention chains are read from the last sample's dump. */
+export type ClrDumpSampler = RetentionSampler;
 
 export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSampler {
   const dialect = getDialect(options.engine);
@@ -97,14 +92,15 @@ export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSam
       };
     },
     methodTableOf: (type) => methodTables.get(type),
-    async retention(suspects, budgetMs) {
+    async retention(suspects, budgetMs, objectsPerType) {
       const dump = lastDump;
-      if (dump === undefined) return [];
-      return traceRetention(
+      if (dump === undefined) return { entries: [] };
+      const entries = await traceRetention(
         (commands, ms) => sampling.analyze(dump, commands, tool(undefined, ms)),
         suspects,
-        { budgetMs },
+        { budgetMs, ...(objectsPerType === undefined ? {} : { objectsPerType }) },
       );
+      return { entries };
     },
     async close(): Promise<void> {
       await dropLast();

@@ -7,7 +7,17 @@
 // go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A file that cannot be read is a
 // warning and is left out; the series goes on.
 import { open, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import {
+  bytePathOf,
+  compareBytePaths,
+  joinBytePath,
+  pathBytes64,
+  pathKey,
+  pathText,
+  type BytePath,
+} from '../../common/byte-path.js';
+import { pathFromArgv } from '../argv-path.js';
 import type { DumpToolOptions, SosBatchOutputs } from '../../engine/dialects/index.js';
 import { getDialect } from '../../engine/dialects/index.js';
 import { shortErrorMessage, UsageError } from '../../errors.js';
@@ -46,7 +56,7 @@ export interface DumpSeries {
 
 const DEFAULT_MAX_FILES = 10_000;
 
-export async function sniffDumpFile(path: string): Promise<DumpFileKind> {
+export async function sniffDumpFile(path: BytePath): Promise<DumpFileKind> {
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(4);
@@ -60,15 +70,18 @@ export async function sniffDumpFile(path: string): Promise<DumpFileKind> {
   }
 }
 
-/** The files named, folders expanded to their regular files (sorted by name), duplicates once. */
+/**
+ * The files named, folders expanded to their regular files (sorted by name), duplicates once.
+ * Folder names are read as bytes: a name that is not valid UTF-8 stays bytes (common/byte-path.ts).
+ */
 export async function expandInputs(
   paths: readonly string[],
   maxFiles = DEFAULT_MAX_FILES,
-): Promise<string[]> {
+): Promise<BytePath[]> {
   if (paths.length === 0) throw new UsageError('--from-dumps needs at least one file or folder');
-  const files: string[] = [];
+  const files: BytePath[] = [];
   for (const path of paths) {
-    const full = resolve(path);
+    const full = (await pathFromArgv(resolve(path))).path;
     let info;
     try {
       info = await stat(full);
@@ -77,9 +90,11 @@ export async function expandInputs(
       continue;
     }
     if (info.isDirectory()) {
-      const names = (await readdir(full)).sort();
+      const names = (await readdir(full, { encoding: 'buffer' })).sort((a, b) =>
+        Buffer.compare(a, b),
+      );
       for (const name of names) {
-        const child = join(full, name);
+        const child = joinBytePath(full, bytePathOf(name));
         if ((await stat(child).catch(() => null))?.isFile() === true) files.push(child);
         if (files.length > maxFiles) break;
       }
@@ -88,17 +103,18 @@ export async function expandInputs(
       throw new UsageError(`--from-dumps: more than ${maxFiles} files; name fewer`);
     }
   }
-  return [...new Set(files)];
+  return [...new Map(files.map((f) => [pathKey(f), f])).values()];
 }
 
 interface WindowsReading {
   time: string;
   categories: HeapTrendSample['heaps'];
+  totals: NonNullable<HeapTrendSample['memoryTotals']>;
   pid?: number;
   bytesRead: number;
 }
 
-async function readWindowsDump(path: string): Promise<WindowsReading> {
+async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
   const dump = await openMinidump(path);
   try {
     const info = await dump.memoryInfo();
@@ -109,7 +125,7 @@ async function readWindowsDump(path: string): Promise<WindowsReading> {
     }
     const threads = await dump.threads();
     const heaps = await processHeaps(dump, threads[0]?.teb);
-    const categories = categorizeRegions(info.regions, {
+    const { categories, totals } = categorizeRegions(info.regions, {
       heaps,
       stackAddresses: threads.map((t) => t.stack.start),
     });
@@ -118,6 +134,7 @@ async function readWindowsDump(path: string): Promise<WindowsReading> {
     return {
       time: new Date(dump.header.timeDateStamp * 1000).toISOString(),
       categories,
+      totals,
       ...(pid === undefined ? {} : { pid }),
       bytesRead: dump.bytesRead,
     };
@@ -126,10 +143,12 @@ async function readWindowsDump(path: string): Promise<WindowsReading> {
   }
 }
 
-type Entry =
-  | { file: string; kind: 'minidump'; time: string; reading: WindowsReading }
-  | { file: string; kind: 'elf-core'; time: string }
-  | { file: string; kind: 'bad'; time: string; error: string };
+/** `file` is the path as text; `path` what fs calls take (bytes for a name not valid UTF-8). */
+type Entry = { file: string; path: BytePath } & (
+  | { kind: 'minidump'; time: string; reading: WindowsReading }
+  | { kind: 'elf-core'; time: string }
+  | { kind: 'bad'; time: string; error: string }
+);
 
 export async function readDumpSeries(
   paths: readonly string[],
@@ -137,24 +156,26 @@ export async function readDumpSeries(
 ): Promise<DumpSeries> {
   const files = await expandInputs(paths, options.maxFiles);
   const entries: Entry[] = [];
-  for (const file of files) {
+  for (const path of files) {
+    const file = pathText(path);
     try {
-      const kind = await sniffDumpFile(file);
+      const kind = await sniffDumpFile(path);
       if (kind === 'minidump') {
-        const reading = await readWindowsDump(file);
-        entries.push({ file, kind, time: reading.time, reading });
+        const reading = await readWindowsDump(path);
+        entries.push({ file, path, kind, time: reading.time, reading });
       } else if (kind === 'elf-core') {
-        entries.push({ file, kind, time: (await stat(file)).mtime.toISOString() });
+        entries.push({ file, path, kind, time: (await stat(path)).mtime.toISOString() });
       } else {
         entries.push({
           file,
+          path,
           kind: 'bad',
           time: '',
           error: 'neither a minidump (MDMP) nor an ELF core',
         });
       }
     } catch (error) {
-      entries.push({ file, kind: 'bad', time: '', error: shortErrorMessage(error) });
+      entries.push({ file, path, kind: 'bad', time: '', error: shortErrorMessage(error) });
     }
   }
   const cores = entries.filter((e) => e.kind === 'elf-core').length;
@@ -170,10 +191,12 @@ export async function readDumpSeries(
   };
   const usable = entries
     .filter((e) => e.kind !== 'bad')
-    .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.file < b.file ? -1 : 1));
+    .sort((a, b) =>
+      a.time < b.time ? -1 : a.time > b.time ? 1 : compareBytePaths(a.path, b.path),
+    );
   for (const e of entries) {
     if (e.kind === 'bad') {
-      series.inputs.push({ file: e.file, time: e.time, used: false, error: e.error });
+      series.inputs.push({ ...inputName(e), time: e.time, used: false, error: e.error });
       series.warnings.push(`${e.file}: skipped: ${e.error}`);
     }
   }
@@ -182,7 +205,7 @@ export async function readDumpSeries(
     const wanted = managed ? 'elf-core' : 'minidump';
     if (e.kind !== wanted) {
       const error = `a ${e.kind === 'minidump' ? 'Windows minidump' : 'Linux core'} in a series of ${managed ? 'Linux cores' : 'Windows dumps'}`;
-      series.inputs.push({ file: e.file, time: e.time, used: false, error });
+      series.inputs.push({ ...inputName(e), time: e.time, used: false, error });
       series.warnings.push(`${e.file}: skipped: ${error}`);
       continue;
     }
@@ -202,20 +225,21 @@ export async function readDumpSeries(
         source: 'category',
         engine: 'builtin',
         totalCommittedKb: e.reading.categories.reduce((n, c) => n + c.committedKb, 0),
+        memoryTotals: e.reading.totals,
         warnings: [],
       });
-      series.inputs.push({ file: e.file, time: e.time, used: true });
+      series.inputs.push({ ...inputName(e), time: e.time, used: true });
       continue;
     }
     if (e.kind !== 'elf-core') continue;
-    const sample = await readCore(e.file, options, base);
+    const sample = await readCore(e.path, options, base);
     if ('error' in sample) {
-      series.inputs.push({ file: e.file, time: e.time, used: false, error: sample.error });
+      series.inputs.push({ ...inputName(e), time: e.time, used: false, error: sample.error });
       series.warnings.push(`${e.file}: skipped: ${sample.error}`);
       continue;
     }
     series.samples.push(sample.sample);
-    series.inputs.push({ file: e.file, time: e.time, used: true });
+    series.inputs.push({ ...inputName(e), time: e.time, used: true });
     series.lastCore = e.file;
     series.methodTables = sample.methodTables;
   }
@@ -223,12 +247,16 @@ export async function readDumpSeries(
 }
 
 async function readCore(
-  file: string,
+  file: BytePath,
   options: DumpSeriesOptions,
   base: Omit<HeapTrendSample, 'heaps' | 'source' | 'engine' | 'totalCommittedKb' | 'warnings'>,
 ): Promise<{ sample: HeapTrendSample; methodTables: Map<string, string> } | { error: string }> {
   const sampling = getDialect('dotnet-dump').heapSampling;
   if (sampling?.style !== 'dump-per-sample') return { error: 'dotnet-dump cannot read dumps' };
+  if (typeof file !== 'string') {
+    // A command line is text: the bytes of this name cannot reach dotnet-dump.
+    return { error: 'its name is not valid UTF-8, which dotnet-dump cannot be given: rename it' };
+  }
   let batch: SosBatchOutputs;
   try {
     batch = await sampling.analyze(file, CLR_SAMPLE_COMMANDS, toolOptions(options));
@@ -254,6 +282,12 @@ async function readCore(
     },
     methodTables: reading.methodTables,
   };
+}
+
+/** The report's name for an input: its text, and its exact bytes when they are not UTF-8. */
+function inputName(e: Entry): { file: string; fileBytes?: string } {
+  const bytes = pathBytes64(e.path);
+  return { file: e.file, ...(bytes === undefined ? {} : { fileBytes: bytes }) };
 }
 
 export function toolOptions(options: DumpSeriesOptions, timeoutMs?: number): DumpToolOptions {

@@ -41,7 +41,10 @@ export function spread<T>(list: readonly T[], n: number): T[] {
   return picked;
 }
 
-function skippedAll(suspects: readonly RetentionSuspect[], reason: string): RetentionEntry[] {
+export function skippedAll(
+  suspects: readonly RetentionSuspect[],
+  reason: string,
+): RetentionEntry[] {
   return suspects.map((s) => ({
     type: s.type,
     methodTable: s.methodTable,

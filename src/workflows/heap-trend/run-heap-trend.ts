@@ -31,8 +31,8 @@ import type {
 import { assertValid } from '../../report/schemas.js';
 import { createAttachSampler } from './attach-sampler.js';
 import { createBareSessionSampler } from './bare-session-sampler.js';
-import { createClrDumpSampler, type ClrDumpSampler } from './clr-dump-sampler.js';
-import type { DebuggerCommandFactory, HeapSampler } from './sampler.js';
+import { createClrDumpSampler } from './clr-dump-sampler.js';
+import type { DebuggerCommandFactory, HeapSampler, RetentionSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
 import { OptionsCheck } from '../check-options.js';
@@ -82,6 +82,8 @@ export interface HeapTrendOptions {
   retentionTypes?: number;
   /** Time budget of the retention step (default 60 s): past it, types are skipped with why. */
   retentionBudgetMs?: number;
+  /** Objects per suspect type whose roots are asked for (default 5). */
+  retentionObjects?: number;
 }
 
 export type HeapTrendProgress =
@@ -269,18 +271,19 @@ export async function writeReports(
   await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
 }
 
-function isClrSampler(sampler: HeapSampler): sampler is ClrDumpSampler {
+function isClrSampler(sampler: HeapSampler): sampler is RetentionSampler {
   return 'retention' in sampler;
 }
 
 /**
- * Retention chains for the top suspect types, from the last sample's dump: the types the per-type
+ * Retention chains for the top suspect types, from the last sample's dump (dotnet-dump) or one more
+ * attach after the last sample (cdb + SOS): the types the per-type
  * analysis flags, most suspicious first, at most `retentionTypes`. None flagged: no chains (the
  * report says so in the per-type table).
  */
 async function retentionStep(
   options: HeapTrendOptions,
-  sampler: ClrDumpSampler,
+  sampler: RetentionSampler,
   samples: readonly HeapTrendSample[],
   warnings: string[],
 ): Promise<RetentionEntry[] | undefined> {
@@ -298,7 +301,13 @@ async function retentionStep(
     });
   if (suspects.length === 0) return [];
   try {
-    return await sampler.retention(suspects, options.retentionBudgetMs ?? 60_000);
+    const { entries, note } = await sampler.retention(
+      suspects,
+      options.retentionBudgetMs ?? 60_000,
+      options.retentionObjects,
+    );
+    if (note !== undefined) warnings.push(`retention: ${note}`);
+    return entries;
   } catch (error) {
     warnings.push(`retention: ${shortErrorMessage(error)}`);
     return undefined;

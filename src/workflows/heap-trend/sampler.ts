@@ -1,10 +1,13 @@
 // What a heap-trend sampler is: something that, asked once per interval, returns the target's
 // heap (or region) sizes and how long it held the target still to get them.
 import type { SessionOptions } from '../../engine/debugger-session.js';
+import type { RetentionSuspect } from './retention.js';
 import type {
   HeapTrendEngine,
   HeapTrendSampleHeap,
   HeapTrendSource,
+  MemoryTotals,
+  RetentionEntry,
 } from '../../report/heap-trend/types.js';
 
 export interface SampleReading {
@@ -18,6 +21,8 @@ export interface SampleReading {
   clrGenerations?: HeapTrendSampleHeap[];
   /** Memory by category, when the sampler can tell (winedbg info maps, cdb !address -summary). */
   categories?: HeapTrendSampleHeap[];
+  /** The address space's committed, reserved and free totals beside the categories. */
+  memoryTotals?: MemoryTotals;
   /** The dump the sample was read from, when it is kept. */
   dumpFile?: string;
 }
@@ -31,6 +36,18 @@ export interface HeapSampler {
   close(): Promise<void>;
 }
 
+/** A sampler that reads .NET types can also say what holds them (retention.ts). */
+export interface RetentionSampler extends HeapSampler {
+  /** The retention chains of `suspects`; `note` says what it cost the target, when it did. */
+  retention(
+    suspects: readonly RetentionSuspect[],
+    budgetMs: number,
+    objectsPerType?: number,
+  ): Promise<{ entries: RetentionEntry[]; note?: string }>;
+  /** Method tables of the last sample's types. */
+  methodTableOf(type: string): string | undefined;
+}
+
 /** The target process has exited: the run ends and reports what it has. */
 export class TargetGoneError extends Error {
   constructor(message: string) {
@@ -39,10 +56,11 @@ export class TargetGoneError extends Error {
   }
 }
 
-/** Why a debugger is started: one heap sample, or one threshold dump. */
+/** Why a debugger is started: one heap sample, one threshold dump, or the retention step. */
 export type DebuggerUse =
   | { purpose: 'sample'; index: number }
-  | { purpose: 'dump'; thresholdKb: number; sampleIndex: number };
+  | { purpose: 'dump'; thresholdKb: number; sampleIndex: number }
+  | { purpose: 'retention' };
 
 /**
  * Test seam (documented in the heap-trend workflow): the command line to run INSTEAD of the

@@ -113,6 +113,7 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     warnings: reading.warnings,
     ...(reading.clrTypes === undefined ? {} : { clrTypes: reading.clrTypes }),
     ...(reading.categories === undefined ? {} : { categories: reading.categories }),
+    ...(reading.memoryTotals === undefined ? {} : { memoryTotals: reading.memoryTotals }),
     ...(reading.clrGenerations === undefined ? {} : { clrGenerations: reading.clrGenerations }),
     ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
   };

@@ -14,7 +14,7 @@ import { DebuggerSession } from '../../engine/debugger-session.js';
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { SessionTarget } from '../../engine/dialects/types.js';
 import { UsageError } from '../../errors.js';
-import { builtinSymbolizer } from '../analyze/symbols-setup.js';
+import { builtinSupplier } from '../analyze/symbols-setup.js';
 import { ensureOutDir } from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -155,7 +155,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       : null;
   // Dumps are bucketed as analyze buckets them: the same symbol path (--symbols, else
   // _NT_SYMBOL_PATH) and images found the same way.
-  const symbolizer = builtinSymbolizer({
+  const supplier = await builtinSupplier({
     ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
@@ -175,10 +175,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     commandTimeoutMs,
     dumpTimeoutMs: options.dumpTimeoutMs ?? 300_000,
     verifyDumps: options.verifyDumps !== false,
-    bucketing: {
-      images: { ...(options.env === undefined ? {} : { env: options.env }) },
-      ...(symbolizer === undefined ? {} : { symbolizer }),
-    },
+    bucketing: { supplier },
     sos,
     onDumpProgress: (progress) => emit({ type: 'dump-progress', ...progress }),
   });
@@ -215,7 +212,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const endReason: WatchEndReason = ending.reason ?? 'error';
   emit({ type: 'ending', reason: endReason });
   const closed = await session.close({ timeoutMs: CLOSE_TIMEOUT_MS });
-  await symbolizer?.close();
+  await supplier.close();
   log.close();
   const exited = exitedByItself || closed.targetExited;
   const summary = buildSummary({

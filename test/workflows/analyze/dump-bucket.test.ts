@@ -5,6 +5,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzeDumpRecord } from '../../../src/report/analyze/analyze-record.js';
 import { analyzeDumps } from '../../../src/workflows/analyze/analyze.js';
+import { createSymbolSupplier } from '../../../src/symbols/supplier/symbol-supplier.js';
 import { bucketOfDump } from '../../../src/workflows/analyze/dump-bucket.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
@@ -26,11 +27,16 @@ describe('dump bucket (analyze and watch sign a dump one way)', () => {
       .map((l) => JSON.parse(l) as AnalyzeDumpRecord);
     expect(records.map((r) => r.file.split('/').pop()).sort()).to.deep.equal([...NAMES].sort());
     const ids = new Set<string>();
-    for (const record of records) {
-      const found = await bucketOfDump(record.file, { images: { env } });
-      expect(found.bucket, record.file).to.deep.equal(record.bucket);
-      expect(found.images, record.file).to.deep.equal(record.images);
-      ids.add(found.bucket?.id ?? '');
+    const supplier = await createSymbolSupplier({ env });
+    try {
+      for (const record of records) {
+        const found = await bucketOfDump(record.file, { supplier });
+        expect(found.bucket, record.file).to.deep.equal(record.bucket);
+        expect(found.images, record.file).to.deep.equal(record.images);
+        ids.add(found.bucket?.id ?? '');
+      }
+    } finally {
+      await supplier.close();
     }
     // Different crashes, different buckets: the equality above is not of empty signatures.
     expect(ids.size).to.equal(NAMES.length);

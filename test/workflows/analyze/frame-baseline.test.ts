@@ -2,17 +2,18 @@
 // example cpp-throw.dmp, walked with export names) is the baseline a debugger's frames must meet.
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { processDump } from '../../../src/processor/process-dump.js';
 import type { AnalyzeFrame } from '../../../src/report/analyze/analyze-record.js';
 import { builtinFields } from '../../../src/workflows/analyze/builtin-record.js';
 import { chooseFrames } from '../../../src/workflows/analyze/frame-baseline.js';
+import { processSupplied } from '../../helpers/supplied.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
 
 async function walkedFrames(): Promise<AnalyzeFrame[]> {
-  const state = await processDump(join(REPO_ROOT, 'examples', 'dumps', 'cpp-throw.dmp'), {
-    threads: 'exception',
-    images: { recordedPaths: false },
-  });
+  const state = await processSupplied(
+    join(REPO_ROOT, 'examples', 'dumps', 'cpp-throw.dmp'),
+    { threads: 'exception' },
+    { recordedPaths: false },
+  );
   if (!state.ok) throw new Error(state.error.message);
   return builtinFields(state).frames;
 }

@@ -8,40 +8,21 @@ import { join } from 'node:path';
 import { getDialect } from '../../../src/engine/dialects/index.js';
 import { assertValid } from '../../../src/report/schemas.js';
 import { runHeapTrendFromDumps } from '../../../src/workflows/heap-trend/from-dumps.js';
-import {
-  DOTNET_TOOLS_DIR,
-  killNativeDotnets,
-  nativeDotnetSkipReason,
-  startNativeDotnet,
-} from '../../helpers/dotnet-native.js';
+import { DOTNET_TOOLS_DIR, nativeDotnetSuite, startSessions } from '../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { sleep } from '../../helpers/wine.js';
 
 describe('heap-trend --from-dumps (real dotnet-dump cores)', function () {
-  this.timeout(180_000);
-
-  before(function () {
-    const reason = nativeDotnetSkipReason();
-    if (reason !== null) {
-      console.log(`      skipped: ${reason}`);
-      this.skip();
-    }
-  });
-  afterEach(() => killNativeDotnets());
+  nativeDotnetSuite(this);
 
   it('flags the growing type from four dumps, in time order, and skips the bad inputs with a warning', async () => {
-    const target = await startNativeDotnet([
-      'sessions',
-      '-i',
-      '40',
-      '--session-kb',
-      '16',
-      '--large-kb',
-      '4096',
-      '-n',
-      '0',
-    ]);
-    await target.waitForLine(/^sessions tick=3 /);
+    const target = await startSessions({
+      intervalMs: 40,
+      sessionKb: 16,
+      largeKb: 4096,
+      ticks: 0,
+      afterTick: 3,
+    });
     const dir = makeTempDir('from-dumps');
     const sampling = getDialect('dotnet-dump').heapSampling;
     if (sampling?.style !== 'dump-per-sample') throw new Error('dotnet-dump samples by dump');

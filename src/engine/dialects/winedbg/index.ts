@@ -167,8 +167,13 @@ export const winedbgDialect: Dialect = {
 
   goCommand(stop: StopEvent | null) {
     // `cont` at an exception tells the target it was handled (an AV re-faults forever);
-    // `pass` hands it to the program's own handlers like cdb's `gn`.
-    return stop?.kind === 'exception' ? 'pass' : 'cont';
+    // `pass` hands it to the program's own handlers like cdb's `gn`. The attach stop can be an
+    // exception too: winedbg stops at the first debug event after attaching, and a program that
+    // raises while the attach is under way (a slow attach on a loaded machine) beats the attach's
+    // own break: `WineDbg starting on pid 0020` then `First chance exception: 0xe0434f4d …`.
+    const exception =
+      stop?.kind === 'exception' || (stop?.kind === 'initial' && stop.event !== undefined);
+    return exception ? 'pass' : 'cont';
   },
 
   isGoCommand(command) {

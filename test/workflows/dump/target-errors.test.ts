@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TargetError } from '../../src/errors.js';
+import { TargetError } from '../../../src/errors.js';
 import {
   explainTargetFailure,
   translateStartError,
-} from '../../src/workflows/dump/target-errors.js';
-import { TRANSCRIPTS_DIR } from '../helpers/transcripts-dir.js';
+} from '../../../src/workflows/dump/target-errors.js';
+import { TRANSCRIPTS_DIR } from '../../helpers/transcripts-dir.js';
 
 const body = (file: string) =>
   readFileSync(join(TRANSCRIPTS_DIR, file), 'utf8').split('# ---\n')[1] ?? '';

@@ -1,8 +1,8 @@
 // runToFiles ends when the process exits, even when a child it left behind still holds its
 // stdout/stderr (what Wine's services.exe does to a winedbg that booted the prefix).
 import { expect } from 'chai';
-import { AbortedError } from '../../src/errors.js';
-import { runToFiles } from '../../src/engine/dialects/common/run-to-file.js';
+import { AbortedError } from '../../../../src/errors.js';
+import { runToFiles } from '../../../../src/engine/dialects/common/run-to-file.js';
 
 describe('runToFiles', function () {
   this.timeout(20_000);

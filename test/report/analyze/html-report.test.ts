@@ -14,12 +14,12 @@ import {
   chromiumAvailable,
   launchHeadlessChromium,
   type HeadlessChromium,
-} from '../helpers/chromium.js';
-import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
-import { writeHtmlReport } from '../../src/report/analyze/html-report.js';
-import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
-import { dumpOf, folderWith, readNdjson, readSummary, tempDir } from './fixtures.js';
-import { exampleRecords, manyRecords, streamOf, summaryOf } from './report-records.js';
+} from '../../helpers/chromium.js';
+import type { AnalyzeDumpRecord } from '../../../src/report/analyze/analyze-record.js';
+import { writeHtmlReport } from '../../../src/report/analyze/html-report.js';
+import { analyzeDumps } from '../../../src/workflows/analyze/analyze.js';
+import { dumpOf, folderWith, readNdjson, readSummary, tempDir } from '../../analyze/fixtures.js';
+import { exampleRecords, manyRecords, streamOf, summaryOf } from '../../analyze/report-records.js';
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>.dmp';
 

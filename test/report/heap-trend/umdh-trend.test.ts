@@ -7,11 +7,11 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UmdhTrendBuilder } from '../../src/report/heap-trend/umdh-trend.js';
-import { assertValid } from '../../src/report/schemas.js';
-import { runUmdhDiff, sniffUmdhFile } from '../../src/workflows/umdh/umdh-diff.js';
-import { transcriptsDir } from '../emulator/transcripts.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { UmdhTrendBuilder } from '../../../src/report/heap-trend/umdh-trend.js';
+import { assertValid } from '../../../src/report/schemas.js';
+import { runUmdhDiff, sniffUmdhFile } from '../../../src/workflows/umdh/umdh-diff.js';
+import { transcriptsDir } from '../../emulator/transcripts.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
 
 const dir = makeTempDir('umdh');
 

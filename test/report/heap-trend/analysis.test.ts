@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { analyzeHeapTrend, type TrendSampleInput } from '../../src/report/heap-trend/analysis.js';
-import { fitLine, growthShare } from '../../src/report/heap-trend/regression.js';
-import { DEFAULT_SUSPECT_RULE } from '../../src/report/heap-trend/suspect-rule.js';
+import {
+  analyzeHeapTrend,
+  type TrendSampleInput,
+} from '../../../src/report/heap-trend/analysis.js';
+import { fitLine, growthShare } from '../../../src/report/heap-trend/regression.js';
+import { DEFAULT_SUSPECT_RULE } from '../../../src/report/heap-trend/suspect-rule.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 

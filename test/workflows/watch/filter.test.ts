@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { isHarnessError } from '../../src/errors.js';
+import { isHarnessError } from '../../../src/errors.js';
 import {
   evaluateFilters,
   parseFilter,
@@ -8,7 +8,7 @@ import {
   procdumpText,
   termMatches,
   type FilterSubject,
-} from '../../src/workflows/watch/filter.js';
+} from '../../../src/workflows/watch/filter.js';
 
 const clr: FilterSubject = {
   code: '0xe0434352',

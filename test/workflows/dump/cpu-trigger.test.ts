@@ -6,15 +6,15 @@ import {
   parseProcStatCpuMs,
   wineHostCandidates,
   wineImageName,
-} from '../../src/engine/dialects/common/process-cpu.js';
-import type { CpuSample, CpuSource } from '../../src/engine/dialects/types.js';
+} from '../../../src/engine/dialects/common/process-cpu.js';
+import type { CpuSample, CpuSource } from '../../../src/engine/dialects/types.js';
 import {
   cpuMet,
   cpuPercent,
   waitForCpu,
   type CpuReading,
-} from '../../src/workflows/dump/cpu-trigger.js';
-import { isHarnessError } from '../../src/errors.js';
+} from '../../../src/workflows/dump/cpu-trigger.js';
+import { isHarnessError } from '../../../src/errors.js';
 
 /** A source replaying CPU times: each read advances the clock 1 s and the CPU by `burn[i]` ms. */
 function replay(burn: readonly number[], cores = 2): CpuSource & { reads: number } {

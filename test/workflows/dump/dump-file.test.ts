@@ -1,19 +1,19 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkDiskSpace } from '../../src/workflows/dump/dump.js';
+import { checkDiskSpace } from '../../../src/workflows/dump/dump.js';
 import {
   ensureOutDir,
   reserveDumpFile,
   setAsidePartial,
-} from '../../src/workflows/dump/dump-file.js';
+} from '../../../src/workflows/dump/dump-file.js';
 import {
   exceptionDumpName,
   numberedName,
   safeFileComponent,
   snapshotDumpName,
-} from '../../src/workflows/dump/dump-name.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+} from '../../../src/workflows/dump/dump-name.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
 
 const at = new Date(2025, 10, 21, 12, 48, 59); // 21 Nov 2025 12:48:59 local
 

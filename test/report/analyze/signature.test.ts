@@ -1,12 +1,15 @@
 import { expect } from 'chai';
-import type { AnalyzeDumpRecord, AnalyzeFrame } from '../../src/report/analyze/analyze-record.js';
+import type {
+  AnalyzeDumpRecord,
+  AnalyzeFrame,
+} from '../../../src/report/analyze/analyze-record.js';
 import {
   createSigner,
   frameToken,
   SIGNATURE_ALGORITHM,
-} from '../../src/report/analyze/signature.js';
-import { parseSkipModules } from '../../src/report/analyze/skip-modules.js';
-import { commonName } from '../../src/report/analyze/summary.js';
+} from '../../../src/report/analyze/signature.js';
+import { parseSkipModules } from '../../../src/report/analyze/skip-modules.js';
+import { commonName } from '../../../src/report/analyze/summary.js';
 
 type Signable = Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>;
 

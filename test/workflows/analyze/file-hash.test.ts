@@ -1,0 +1,43 @@
+// sha256File (src/workflows/analyze/file-hash.ts): the hash of the file's bytes, streamed for a big
+// file, read whole and handed back for a small one (analyze's processor then reads those bytes).
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256File } from '../../../src/workflows/analyze/file-hash.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
+import { REPO_ROOT } from '../../helpers/wine.js';
+
+const DUMP = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
+const expected = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('sha256File (src/workflows/analyze/file-hash.ts)', () => {
+  it('keeps a file no bigger than keepUpTo and hashes exactly those bytes', async () => {
+    const content = readFileSync(DUMP);
+    const hashed = await sha256File(DUMP, undefined, { keepUpTo: content.length });
+    expect(hashed.size).to.equal(content.length);
+    expect(hashed.sha256).to.equal(expected(content));
+    expect(hashed.bytes?.equals(content)).to.equal(true);
+  });
+
+  it('streams a bigger file (more than one 1 MiB read) and keeps nothing', async () => {
+    const path = join(makeTempDir('file-hash'), 'big.dmp');
+    const content = Buffer.alloc(2.5 * 1024 * 1024);
+    for (let i = 0; i < content.length; i++) content[i] = (i * 31) & 0xff;
+    writeFileSync(path, content);
+    const hashed = await sha256File(path, undefined, { keepUpTo: 1024 * 1024 });
+    expect(hashed.bytes).to.equal(undefined);
+    expect(hashed.size).to.equal(content.length);
+    expect(hashed.sha256).to.equal(expected(content));
+    expect((await sha256File(path)).sha256).to.equal(hashed.sha256);
+  });
+
+  it('keeps an empty file as zero bytes (the processor then says it is not a dump)', async () => {
+    const path = join(makeTempDir('file-hash'), 'empty.dmp');
+    writeFileSync(path, '');
+    const hashed = await sha256File(path, undefined, { keepUpTo: 100 });
+    expect(hashed.size).to.equal(0);
+    expect(hashed.bytes?.length).to.equal(0);
+    expect(hashed.sha256).to.equal(expected(Buffer.alloc(0)));
+  });
+});
