@@ -4,8 +4,10 @@
 // modification time for a Linux core (ELF has no capture time). Windows dumps give memory by
 // category with no debugger (memory-categories.ts: the MemoryInfoList, the PEB's heap list, the
 // threads' stacks; a few hundred KB read per dump, whatever its size); Linux cores of .NET processes
-// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A file that cannot be read is a
-// warning and is left out; the series goes on.
+// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A Windows dump of a .NET process also
+// asks dotnet-dump for the GC's regions (gc-regions.ts) to split the managed heap out of private
+// data, where dotnet-dump can read Windows dumps. A file that cannot be read is a warning and is
+// left out; the series goes on.
 import { open, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -24,6 +26,7 @@ import { shortErrorMessage, UsageError } from '../../errors.js';
 import { openMinidump } from '../../minidump/minidump.js';
 import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/types.js';
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
 import { processHeaps } from '../../processor/process-heaps.js';
 
@@ -114,7 +117,10 @@ interface WindowsReading {
   bytesRead: number;
 }
 
-async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
+// coreclr.dll, clr.dll (a module list name is a full path)
+const CLR_MODULE_RE = /(?:^|[\\/])(?:coreclr|clr)\.dll$/i;
+
+async function readWindowsDump(path: BytePath, gc?: GcRegionLookup): Promise<WindowsReading> {
   const dump = await openMinidump(path);
   try {
     const info = await dump.memoryInfo();
@@ -125,9 +131,14 @@ async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
     }
     const threads = await dump.threads();
     const heaps = await processHeaps(dump, threads[0]?.teb);
+    // A .NET process: the GC's regions from eeheap -gc on the same dump are the managed heap.
+    const clr = (await dump.modules()).some((m) => CLR_MODULE_RE.test(m.name));
+    const managed =
+      clr && gc !== undefined && typeof path === 'string' ? await gc.addressesOf(path) : undefined;
     const { categories, totals } = categorizeRegions(info.regions, {
       heaps,
       stackAddresses: threads.map((t) => t.stack.start),
+      ...(managed === undefined ? {} : { managedAddresses: managed }),
     });
     const misc = await dump.miscInfo();
     const pid = misc?.processId;
@@ -155,13 +166,14 @@ export async function readDumpSeries(
   options: DumpSeriesOptions = {},
 ): Promise<DumpSeries> {
   const files = await expandInputs(paths, options.maxFiles);
+  const gc = createGcRegionLookup(toolOptions(options));
   const entries: Entry[] = [];
   for (const path of files) {
     const file = pathText(path);
     try {
       const kind = await sniffDumpFile(path);
       if (kind === 'minidump') {
-        const reading = await readWindowsDump(path);
+        const reading = await readWindowsDump(path, gc);
         entries.push({ file, path, kind, time: reading.time, reading });
       } else if (kind === 'elf-core') {
         entries.push({ file, path, kind, time: (await stat(path)).mtime.toISOString() });
@@ -186,7 +198,7 @@ export async function readDumpSeries(
     inputs: [],
     source: managed ? 'clr-generation' : 'category',
     engine: managed ? 'dotnet-dump' : 'builtin',
-    warnings: [],
+    warnings: [...gc.warnings],
     bytesRead: [],
   };
   const usable = entries
