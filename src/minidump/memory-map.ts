@@ -49,14 +49,38 @@ interface SortedRanges {
   startLo?: Uint32Array;
 }
 
-function allocSorted(count: number): SortedRanges {
-  const buffer = new ArrayBuffer(count * 17);
-  return {
+function allocSorted(count: number, withStarts = false): SortedRanges {
+  // 8-byte columns first, so every view is aligned; one allocation for the map's lifetime.
+  const buffer = new ArrayBuffer(count * (withStarts ? 25 : 17));
+  const sorted: SortedRanges = {
     count: 0,
     sizes: new Float64Array(buffer, 0, count),
     fileOffsets: new Float64Array(buffer, count * 8, count),
-    sources: new Uint8Array(buffer, count * 16, count),
+    sources: new Uint8Array(buffer, count * (withStarts ? 24 : 16), count),
   };
+  if (withStarts) sorted.numStarts = new Float64Array(buffer, count * 16, count);
+  return sorted;
+}
+
+/**
+ * Work space of the fast merge (starts as doubles, two index arrays), reused from dump to dump:
+ * the merge is synchronous, so one process needs one. A batch of Wine dumps (thousands of ranges
+ * each) otherwise allocates ~100 KB of short-lived ArrayBuffers per dump, memory outside the JS
+ * heap that only a full GC returns. Kept only up to SCRATCH_KEEP ranges (1.25 MiB).
+ */
+const SCRATCH_KEEP = 1 << 16;
+let scratch: { starts: Float64Array; a: Int32Array; b: Int32Array } | undefined;
+
+function workSpace(count: number): { starts: Float64Array; a: Int32Array; b: Int32Array } {
+  if (scratch !== undefined && scratch.starts.length >= count) return scratch;
+  const size = count <= SCRATCH_KEEP ? Math.max(1024, 2 ** Math.ceil(Math.log2(count))) : count;
+  const space = {
+    starts: new Float64Array(size),
+    a: new Int32Array(size),
+    b: new Int32Array(size),
+  };
+  if (size <= SCRATCH_KEEP) scratch = space;
+  return space;
 }
 
 export class MemoryMap {
@@ -119,7 +143,8 @@ export class MemoryMap {
   static #mergeFast(all: RangeColumns): MemoryMap {
     const count = all.count;
     const { size: sizes, fileOffset: fileOffsets, source: sources } = all;
-    const starts = new Float64Array(count);
+    const space = workSpace(count);
+    const starts = space.starts;
     let sorted = true;
     let prev = -1;
     let prevSize = 0;
@@ -132,9 +157,9 @@ export class MemoryMap {
       prev = start;
       prevSize = size;
     }
-    const order = sorted ? undefined : mergeOrder(count, starts, sizes);
-    const out = allocSorted(count);
-    const outStarts = new Float64Array(count);
+    const order = sorted ? undefined : mergeOrder(count, starts, sizes, space.a, space.b);
+    const out = allocSorted(count, true);
+    const outStarts = out.numStarts ?? new Float64Array(count);
     let overlapCount = 0;
     let overlapBytes = 0;
     let totalBytes = 0;
@@ -167,7 +192,6 @@ export class MemoryMap {
       prevEnd = end;
     }
     out.count = n;
-    out.numStarts = outStarts;
     return new MemoryMap(out, { rangeCount: n, totalBytes, overlapCount, overlapBytes });
   }
 
@@ -336,7 +360,13 @@ export class MemoryMap {
  * ranges come in 5–300 runs), so merging the runs pairwise costs ~n·log2(runs) inline compares,
  * where Array.prototype.sort paid a call into a comparator closure for each.
  */
-function mergeOrder(count: number, starts: Float64Array, sizes: Float64Array): Int32Array {
+function mergeOrder(
+  count: number,
+  starts: Float64Array,
+  sizes: Float64Array,
+  first: Int32Array,
+  second: Int32Array,
+): Int32Array {
   const before = (a: number, b: number): boolean => {
     const sa = starts[a] ?? 0;
     const sb = starts[b] ?? 0;
@@ -345,8 +375,8 @@ function mergeOrder(count: number, starts: Float64Array, sizes: Float64Array): I
     const zb = sizes[b] ?? 0;
     return za !== zb ? za > zb : a < b;
   };
-  let src = new Int32Array(count);
-  let dst = new Int32Array(count);
+  let src = first;
+  let dst = second;
   // Run boundaries: runs[r] is where run r starts; the last entry is `count`.
   let runs: number[] = [0];
   for (let i = 0; i < count; i++) {

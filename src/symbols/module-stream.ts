@@ -11,6 +11,12 @@ const S_GPROC32_ID = 0x1147;
 const PROC_KINDS = new Set([S_LPROC32, S_GPROC32, S_LPROC32_ID, S_GPROC32_ID]);
 const DEBUG_S_LINES = 0xf2;
 const DEBUG_S_FILECHKSMS = 0xf4;
+/** The subsection kinds CodeView defines (DEBUG_S_SYMBOLS … DEBUG_S_MERGED_ASSEMBLYINPUT). */
+const KNOWN_SUBSECTION = (kind: number) => kind >= 0xf1 && kind <= 0xfd;
+/** DEBUG_S_IGNORE: a subsection to skip (LLVM CodeView.h). */
+const DEBUG_S_IGNORE = 0x80000000;
+/** Flag in a DEBUG_S_LINES header: each line entry has a column entry after the lines. */
+const CV_LINES_HAVE_COLUMNS = 1;
 /** Compilers mark compiler-generated code with these line numbers ("hidden" lines). */
 const HIDDEN_LINES = new Set([0xfeefee, 0xf00f00]);
 
@@ -53,6 +59,14 @@ export function parseProcs(
   const procs: ProcRange[] = [];
   let skipped = 0;
   let incomplete: string | undefined;
+  if (symbols.length > 0 && symbols.length < 4) {
+    // Not even the CV signature: the DBI's byte count for this module is wrong.
+    return {
+      procs,
+      skipped: 1,
+      incomplete: `${symbols.length} symbol bytes, short of a signature`,
+    };
+  }
   let at = 4;
   while (at + 4 <= symbols.length) {
     const length = symbols.readUInt16LE(at);
@@ -77,6 +91,11 @@ export function parseProcs(
       else procs.push({ rva, size, name: symbols.toString('utf8', at + 39, nameEnd) });
     }
     at = end;
+  }
+  if (incomplete === undefined && at < symbols.length) {
+    // Records are whole and 4-aligned: bytes left over mean the byte count cut a record.
+    skipped++;
+    incomplete = `${symbols.length - at} bytes after the last whole symbol record (offset ${at})`;
   }
   procs.sort((a, b) => a.rva - b.rva);
   return { procs, skipped, ...(incomplete === undefined ? {} : { incomplete }) };
@@ -103,7 +122,12 @@ export function parseC13Lines(
       incomplete = `a line subsection at offset ${at} claims ${length} bytes, past the end (${c13.length})`;
       break;
     }
-    if (kind === DEBUG_S_FILECHKSMS) {
+    if (!KNOWN_SUBSECTION(kind) && kind !== DEBUG_S_IGNORE) {
+      // Not a kind any writer emits: the subsection headers are not what they seem, and what
+      // they frame (lines of some function) is lost.
+      skipped++;
+      incomplete ??= `a line subsection of unknown kind 0x${kind.toString(16)} at offset ${at}`;
+    } else if (kind === DEBUG_S_FILECHKSMS) {
       let p = start;
       while (p + 6 <= end) {
         const nameOffset = c13.readUInt32LE(p);
@@ -116,6 +140,10 @@ export function parseC13Lines(
     }
     at = (end + 3) & ~3;
   }
+  if (incomplete === undefined && at < c13.length) {
+    skipped++;
+    incomplete = `${c13.length - at} bytes after the last whole line subsection (offset ${at})`;
+  }
   const rvas: number[] = [];
   const ends: number[] = [];
   const lines: number[] = [];
@@ -127,6 +155,7 @@ export function parseC13Lines(
       continue;
     }
     const base = toRva(c13.readUInt16LE(s + 4), c13.readUInt32LE(s));
+    const entrySize = (c13.readUInt16LE(s + 6) & CV_LINES_HAVE_COLUMNS) !== 0 ? 12 : 8;
     const codeSize = c13.readUInt32LE(s + 8);
     if (base === undefined) {
       skipped++;
@@ -144,6 +173,20 @@ export function parseC13Lines(
         incomplete ??= `a line block at offset ${p} claims ${count} lines in ${blockSize} bytes, past its subsection`;
         break;
       }
+      if (blockSize !== 12 + count * entrySize) {
+        // The count and the size disagree: which one lies is unknown, so neither is used (a
+        // short count would stretch a line over its neighbours' code).
+        skipped++;
+        incomplete ??= `a line block at offset ${p} claims ${count} lines in ${blockSize} bytes`;
+        p += blockSize;
+        continue;
+      }
+      if (!checksumNames.has(fileId)) {
+        skipped++;
+        incomplete ??= `a line block at offset ${p} names file ${fileId}, which the checksums do not list`;
+        p += blockSize;
+        continue;
+      }
       const file = checksumNames.get(fileId);
       for (let i = 0; i < count; i++) {
         const offset = c13.readUInt32LE(entries + i * 8);
@@ -157,6 +200,10 @@ export function parseC13Lines(
       }
       // Column entries (flag 1 in the header) follow the line entries, inside blockSize.
       p += blockSize;
+    }
+    if (p < end && incomplete === undefined) {
+      skipped++;
+      incomplete = `${end - p} bytes after the last whole line block (offset ${p})`;
     }
   }
   const order = rvas.map((_, i) => i).sort((a, b) => (rvas[a] ?? 0) - (rvas[b] ?? 0));

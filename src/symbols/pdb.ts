@@ -94,6 +94,7 @@ export class PdbFile implements ModuleSymbolFile {
 
   async lookup(rva: number): Promise<SymbolLookup | undefined> {
     const at = this.#sectionOffset(rva);
+    let unsure: string | undefined;
     if (at !== undefined) {
       const contribution = contributionAt(this.#dbi.contributions, at.section, at.offset);
       if (contribution !== undefined) {
@@ -122,6 +123,18 @@ export class PdbFile implements ModuleSymbolFile {
             `${this.name}: no name for +0x${rva.toString(16)}: the symbols of ${this.#moduleName(contribution.module)} were read only in part (${why})`,
           );
         }
+        // Lines here (or corrupt line tables) but no procedure: the module's records do not
+        // agree with its lines, so a public name below is said to be a guess.
+        if (symbols !== undefined) {
+          const lost =
+            symbols.linesIncomplete ??
+            (lineAt(symbols.lines, rva) === undefined
+              ? undefined
+              : 'its lines cover this address but no procedure record does');
+          if (lost !== undefined) {
+            unsure = `${this.#moduleName(contribution.module)}: ${lost}; the name is the nearest public symbol below, maybe a neighbour's`;
+          }
+        }
       }
     }
     // The nearest public symbol below names an address only inside the same code section: past
@@ -132,7 +145,12 @@ export class PdbFile implements ModuleSymbolFile {
     const publics = await this.#publicsIndex();
     const pub = await publics.nearest(rva);
     if (!pub || pub.rva < section.rva) return undefined;
-    return { function: pub.name, functionOffset: rva - pub.rva, kind: 'public' };
+    return {
+      function: pub.name,
+      functionOffset: rva - pub.rva,
+      kind: 'public',
+      ...(unsure === undefined ? {} : { warning: unsure }),
+    };
   }
 
   /** Section (1-based) and offset of an RVA, by the section headers. */
@@ -180,7 +198,19 @@ export class PdbFile implements ModuleSymbolFile {
   async #loadModule(index: number): Promise<ModuleSymbols> {
     const module = this.#dbi.modules[index];
     if (module?.stream === undefined) {
-      return { procs: [], lines: emptyLines(), skipped: 0 };
+      // No stream, yet bytes of symbols or lines claimed: the stream number was lost, and so
+      // were this module's names (the nearest public below would be a neighbour's).
+      const claimed = (module?.symBytes ?? 0) + (module?.c13Bytes ?? 0);
+      return {
+        procs: [],
+        lines: emptyLines(),
+        skipped: 0,
+        ...(claimed === 0
+          ? {}
+          : {
+              incomplete: `no symbol stream, though it claims ${claimed} bytes of symbols and lines`,
+            }),
+      };
     }
     // A module's symbols live in a stream of their own: one that is the DBI, the info stream or
     // another fixed stream would be read as symbol records (and name addresses after garbage).

@@ -194,4 +194,73 @@ describe('symbols: hostile PDB module streams and line tables', () => {
     expect(result.level1).to.include({ function: 'level1', line: 10 });
     expect(result.warnings.some((w) => /main\.obj: a line block/.test(w))).to.equal(true);
   });
+
+  // Found by test/fuzz/pdb-names.fuzz.ts: byte counts and line blocks that lose names or lines
+  // with no word, each now said.
+  const entryField = (offset: number, value: number): PdbSpec =>
+    spec((streams, layout) =>
+      streams[layout.dbi]?.writeUInt32LE(value, (layout.moduleEntries[0] ?? 0) + offset),
+    );
+  const noName: [string, PdbSpec, RegExp][] = [
+    [
+      'symbol bytes short of a signature',
+      entryField(36, 3),
+      /3 symbol bytes, short of a signature/,
+    ],
+    [
+      'symbol bytes that cut a record',
+      entryField(36, 7),
+      /3 bytes after the last whole symbol record/,
+    ],
+    [
+      'no stream, yet bytes of symbols claimed',
+      spec((streams, layout) =>
+        streams[layout.dbi]?.writeUInt16LE(0xffff, (layout.moduleEntries[0] ?? 0) + 34),
+      ),
+      /no symbol stream, though it claims \d+ bytes/,
+    ],
+  ];
+  for (const [name, pdbSpec, why] of noName) {
+    it(`${name}: no neighbour's name for level2, and why`, async () => {
+      const result = await lookups(pdbSpec);
+      expect(result.level2, JSON.stringify(result.level2)).to.equal(undefined);
+      expect(result.level2Error).to.match(why);
+      expect(result.helper).to.deep.equal(HELPER);
+    });
+  }
+
+  it('only the signature left, lines still there: the public name below is said to be a guess', async () => {
+    const result = await lookups(entryField(36, 4));
+    // level1's public names 0x1035 as level1+0x35: said, never silent.
+    expect(result.level2).to.include({ function: 'level1', kind: 'public' });
+    expect(result.level2?.warning).to.match(/main\.obj: .*maybe a neighbour's/);
+  });
+
+  const c13Field = (name: string, at: (c13At: number) => number, value: number, why: RegExp) =>
+    it(`a C13 ${name}: level2's line dropped and said, not another line`, async () => {
+      const result = await lookups(
+        spec((streams, layout) => {
+          const c13 = layout.c13[0];
+          if (c13 !== undefined) streams[layout.modules[0] ?? -1]?.writeUInt32LE(value, at(c13.at));
+        }),
+      );
+      expect(result.level2).to.deep.include({ function: 'level2', functionOffset: 5 });
+      expect(result.level2?.line).to.equal(undefined);
+      expect(result.level2?.warning).to.match(why);
+    });
+  // level2's subsection: checksums (16) + level1's lines (48); its header 8 + 12, then fileId,
+  // count, blockSize.
+  c13Field(
+    'line count that disagrees with the block size',
+    (a) => a + 16 + 48 + 8 + 12 + 4,
+    0,
+    /claims 0 lines in 20 bytes/,
+  );
+  c13Field(
+    'file id the checksums do not list',
+    (a) => a + 16 + 48 + 8 + 12,
+    40,
+    /names file 40, which the checksums do not list/,
+  );
+  c13Field('subsection of an unknown kind', (a) => a + 16 + 48, 0x33, /unknown kind 0x33/);
 });
