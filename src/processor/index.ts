@@ -11,6 +11,7 @@ export type {
   ProcessInfo,
   ProcessMemory,
   ProcessModule,
+  ProcessRegions,
   ProcessResult,
   ProcessState,
   ProcessThread,

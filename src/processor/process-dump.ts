@@ -24,6 +24,7 @@ import type {
   ProcessState,
   ProcessThread,
 } from './process-state.js';
+import { processHeaps } from './process-heaps.js';
 import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { DEFAULT_OTHER_THREADS, walkThreads } from './walk-threads.js';
 import { fingerprintWriter } from './writer-fingerprint.js';
@@ -49,6 +50,11 @@ export interface ProcessOptions {
    * it recorded, no symbol files.
    */
   supplier?: SymbolSupplier;
+  /**
+   * Keep the MemoryInfoList's regions and read the process heaps from the PEB (`state.regions`):
+   * heap-trend's memory categories. Reads a few pages of the dump's memory, never the rest.
+   */
+  regions?: boolean;
   /** More unwind data, asked before the symbol files' (a caller's own frame data). */
   unwind?: UnwindProvider;
   limits?: WalkLimits;
@@ -206,6 +212,11 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (clr) state.clr = clr;
   if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
   if (handles) state.handles = handles;
+  if (options.regions === true) {
+    // The heaps hang off the PEB, found through the first thread's TEB.
+    const heaps = await processHeaps(dump, threads[0]?.teb);
+    state.regions = { regions: memoryInfo?.regions ?? null, heaps };
+  }
 
   const supplier = options.supplier ?? new SymbolSupplier({ cacheImages: false });
   const symbolizer = supplier.symbolizer;

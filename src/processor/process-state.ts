@@ -9,7 +9,7 @@ import type { AccessKind } from '../minidump/exception-codes.js';
 import type { StreamInfo } from '../minidump/directory.js';
 import type { MinidumpThread } from '../minidump/minidump.js';
 import type { HandleSummary } from '../minidump/streams/handle-data.js';
-import type { MemoryInfoSummary } from '../minidump/streams/memory-info-list.js';
+import type { MemoryInfoSummary, MemoryRegion } from '../minidump/streams/memory-info-list.js';
 import type { SystemInfo } from '../minidump/streams/system-info.js';
 import type { UnloadedModule } from '../minidump/streams/unloaded-module-list.js';
 import type {
@@ -101,6 +101,14 @@ export interface ProcessMemory {
   info?: MemoryInfoSummary;
 }
 
+/** The process's address space as the dump saw it (processDump's `regions` option). */
+export interface ProcessRegions {
+  /** Every MemoryInfoList region (VirtualQuery's map), or null without that stream. */
+  regions: readonly MemoryRegion[] | null;
+  /** The process heaps' base addresses, read through the PEB (process-heaps.ts). */
+  heaps: readonly bigint[];
+}
+
 /** Where the symbols of one module came from, or why it has none (per module a frame is in). */
 export type ModuleSymbolStatus =
   | {
@@ -138,6 +146,8 @@ export interface ProcessState {
   unloadedModules: UnloadedModule[];
   handles?: HandleSummary;
   memory: ProcessMemory;
+  /** The regions and heaps, when asked for (`regions: true`): heap-trend's memory categories. */
+  regions?: ProcessRegions;
   comments: string[];
   streams: StreamInfo[];
   /** Where each module image the walk asked for was found (`dump`, a path, `not found`). */

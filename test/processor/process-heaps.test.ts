@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
 import { processHeaps } from '../../src/processor/process-heaps.js';
+import { processDump } from '../../src/processor/process-dump.js';
 import { DumpBuilder, struct } from '../minidump/helpers/dump-builder.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -24,6 +25,8 @@ interface Plan {
   /** Allocation indexes signed at +0x10 of their second region only (no header there). */
   signedInSecondRegion?: number[];
   allocations: number;
+  /** A ThreadList of one thread whose TEB is TEB (what processDump starts from). */
+  thread?: boolean;
 }
 
 function page(fill: (b: Buffer) => void): Buffer {
@@ -34,7 +37,19 @@ function page(fill: (b: Buffer) => void): Buffer {
 
 /** TEB, PEB, then `allocations` private allocations of two 32 KB regions each (first 4 KB captured). */
 function build(plan: Plan): Buffer {
-  const b = new DumpBuilder(4);
+  const b = new DumpBuilder(plan.thread === true ? 5 : 4);
+  if (plan.thread === true) {
+    // One MINIDUMP_THREAD (minidumpapiset.h): id, then Teb at +16, its stack at +24.
+    b.stream(
+      3,
+      struct(4 + 48, (s) => {
+        s.writeUInt32LE(1, 0);
+        s.writeUInt32LE(0x42, 4);
+        s.writeBigUInt64LE(TEB, 4 + 16);
+        s.writeBigUInt64LE(ALLOC(0), 4 + 24);
+      }),
+    );
+  }
   b.stream(
     7,
     struct(56, (s) => s.writeUInt16LE(9, 0)),
@@ -128,5 +143,19 @@ describe('processHeaps', function () {
     expect(
       await heapsOf({ listed: [], processHeap: 0n, signed: [], allocations: 3 }),
     ).to.deep.equal([]);
+  });
+
+  it('reaches heap-trend through processDump({ regions: true }): the regions and the same heaps, no walk', async () => {
+    const path = join(makeTempDir('process-heaps'), 'threaded.dmp');
+    const plan = { listed: [ALLOC(0)], processHeap: ALLOC(1), signed: [2], allocations: 3 };
+    writeFileSync(path, build({ ...plan, thread: true }));
+    const state = await processDump(path, { threads: 'none', regions: true });
+    if (!state.ok) throw new Error(state.error.message);
+    expect(state.regions?.heaps).to.have.members([ALLOC(0), ALLOC(1)]);
+    expect(state.regions?.regions?.map((r) => r.baseAddress)).to.include(ALLOC(2) + 0x8000n);
+    expect(state.threads[0]?.callStack).to.equal(undefined);
+    // Asked for only: other callers read no heap.
+    const plain = await processDump(path, { threads: 'none' });
+    expect(plain.ok && plain.regions).to.equal(undefined);
   });
 });

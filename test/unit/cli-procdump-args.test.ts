@@ -1,29 +1,9 @@
 // ProcDump and cdb spellings reach the commands as their long options, and the operands of
 // `dump` (PID or NAME, then a folder) become the same workflow options as the long forms.
 import { expect } from 'chai';
-import { Command } from 'commander';
-import {
-  registerDump,
-  dumpOptionsFromCli,
-  type DumpCliOptions,
-} from '../../src/cli/commands/dump.js';
 import { watchOptionsFromCli } from '../../src/cli/commands/watch.js';
 import { rewriteProcDumpArgs } from '../../src/cli/options.js';
-
-/** Parses argv with the real `dump` definition (commander + the rewrite) without running it. */
-function parseDump(argv: string[]): ReturnType<typeof dumpOptionsFromCli> {
-  const root = new Command('cdb-harness').exitOverride();
-  registerDump({ program: root, setExitCode: () => undefined });
-  const dump = root.commands.find((c) => c.name() === 'dump');
-  let result: ReturnType<typeof dumpOptionsFromCli> | undefined;
-  dump?.action((target: string | undefined, dir: string | undefined, cli: DumpCliOptions) => {
-    const operands = [target, dir].filter((o): o is string => o !== undefined);
-    result = dumpOptionsFromCli(cli, { CDB_PATH: '' }, operands, new Date(2025, 10, 21, 12, 0, 0));
-  });
-  root.parse(['node', 'cdb-harness', 'dump', ...argv]);
-  if (result === undefined) throw new Error('dump action did not run');
-  return result;
-}
+import { parseDumpCli } from '../helpers/parse-dump-cli.js';
 
 describe('ProcDump and cdb spellings', () => {
   it('rewrites only the spellings a command lists, and nothing after --', () => {
@@ -35,8 +15,8 @@ describe('ProcDump and cdb spellings', () => {
   });
 
   it('dump -ma 1234 C:\\dumps is dump --full --pid 1234 --out C:\\dumps', () => {
-    const short = parseDump(['-ma', '1234', '/tmp/dumps', '--engine', 'winedbg']);
-    const long = parseDump([
+    const short = parseDumpCli(['-ma', '1234', '/tmp/dumps', '--engine', 'winedbg']);
+    const long = parseDumpCli([
       '--full',
       '--pid',
       '1234',
@@ -50,31 +30,41 @@ describe('ProcDump and cdb spellings', () => {
   });
 
   it('takes a NAME operand, -pn with a folder operand, -w, and -n/-s/-m/-ml', () => {
-    expect(parseDump(['-mm', 'w3wp', '--engine', 'winedbg'])).to.deep.include({
+    expect(parseDumpCli(['-mm', 'w3wp', '--engine', 'winedbg'])).to.deep.include({
       target: { name: 'w3wp' },
       kind: 'mini',
     });
-    expect(parseDump(['-pn', 'w3wp', '/tmp/d', '--engine', 'winedbg'])).to.deep.include({
+    expect(parseDumpCli(['-pn', 'w3wp', '/tmp/d', '--engine', 'winedbg'])).to.deep.include({
       target: { name: 'w3wp' },
       outDir: '/tmp/d',
     });
-    expect(parseDump(['-w', 'app.exe', '--engine', 'winedbg']).target).to.deep.equal({
+    expect(parseDumpCli(['-w', 'app.exe', '--engine', 'winedbg']).target).to.deep.equal({
       waitFor: 'app.exe',
     });
-    const series = parseDump(['-n', '3', '-s', '30', '-m', '500', '1234', '--engine', 'winedbg']);
+    const series = parseDumpCli([
+      '-n',
+      '3',
+      '-s',
+      '30',
+      '-m',
+      '500',
+      '1234',
+      '--engine',
+      'winedbg',
+    ]);
     expect(series).to.deep.include({
       count: 3,
       intervalMs: 30_000,
       trigger: { direction: 'above', thresholdBytes: 500 * 1024 * 1024 },
     });
-    expect(parseDump(['-ml', '1.5GB', '1234', '--engine', 'winedbg']).trigger).to.deep.equal({
+    expect(parseDumpCli(['-ml', '1.5GB', '1234', '--engine', 'winedbg']).trigger).to.deep.equal({
       direction: 'below',
       thresholdBytes: 1.5 * 1024 * 1024 * 1024,
     });
-    expect(parseDump(['1234', '-y', 'srv*c:\\s', '--engine', 'winedbg']).symbolPath).to.equal(
+    expect(parseDumpCli(['1234', '-y', 'srv*c:\\s', '--engine', 'winedbg']).symbolPath).to.equal(
       'srv*c:\\s',
     );
-    expect(parseDump(['1234', '--record', '/tmp/r', '--engine', 'winedbg']).recordPath).to.equal(
+    expect(parseDumpCli(['1234', '--record', '/tmp/r', '--engine', 'winedbg']).recordPath).to.equal(
       '/tmp/r/dump-251121_120000.jsonl',
     );
   });

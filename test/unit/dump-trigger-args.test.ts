@@ -1,44 +1,22 @@
 // ProcDump's trigger flags on `dump` (-c/-cl/-u/-s, -m list, --commit-step, -t, -h, -p/-pl): what
 // they become, and every combination or value refused before anything runs, with its reason.
 import { expect } from 'chai';
-import { Command } from 'commander';
-import {
-  dumpOptionsFromCli,
-  registerDump,
-  type DumpCliOptions,
-} from '../../src/cli/commands/dump.js';
 import { rewriteProcDumpArgs } from '../../src/cli/options.js';
+import { parseDumpCli } from '../helpers/parse-dump-cli.js';
 import { dumpSeries } from '../../src/workflows/dump/dump-series.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-
-function parseDump(argv: string[]): ReturnType<typeof dumpOptionsFromCli> {
-  const root = new Command('cdb-harness').exitOverride();
-  root.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  registerDump({ program: root, setExitCode: () => undefined });
-  const dump = root.commands.find((c) => c.name() === 'dump');
-  dump?.exitOverride();
-  dump?.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  let result: ReturnType<typeof dumpOptionsFromCli> | undefined;
-  dump?.action((target: string | undefined, dir: string | undefined, cli: DumpCliOptions) => {
-    const operands = [target, dir].filter((o): o is string => o !== undefined);
-    result = dumpOptionsFromCli(cli, { CDB_PATH: '' }, operands, new Date(2025, 10, 21, 12, 0, 0));
-  });
-  root.parse(['node', 'cdb-harness', 'dump', ...argv]);
-  if (result === undefined) throw new Error('dump action did not run');
-  return result;
-}
 
 const MB = 1024 * 1024;
 
 describe('dump trigger flags', () => {
   it('-c/-cl PERCENT [-u] [-s N]: a CPU trigger holding -s seconds (default 10)', () => {
     expect(
-      parseDump(['-c', '80', '-s', '5', '-n', '3', '1234', '--engine', 'winedbg']),
+      parseDumpCli(['-c', '80', '-s', '5', '-n', '3', '1234', '--engine', 'winedbg']),
     ).to.deep.include({
       count: 3,
       cpu: { direction: 'above', percent: 80, perCore: false, holdMs: 5000 },
     });
-    expect(parseDump(['-cl', '5', '-u', '1234', '--engine', 'winedbg']).cpu).to.deep.equal({
+    expect(parseDumpCli(['-cl', '5', '-u', '1234', '--engine', 'winedbg']).cpu).to.deep.equal({
       direction: 'below',
       percent: 5,
       perCore: true,
@@ -47,7 +25,7 @@ describe('dump trigger flags', () => {
   });
 
   it('-m 27,47,67,87 is one dump per step, in order; -ml falls; --commit-step steps from the start', () => {
-    const list = parseDump(['-m', '87,27,47,67', '1234', '--engine', 'winedbg']);
+    const list = parseDumpCli(['-m', '87,27,47,67', '1234', '--engine', 'winedbg']);
     expect(list.trigger).to.deep.equal({
       direction: 'above',
       thresholdBytes: 27 * MB,
@@ -55,10 +33,10 @@ describe('dump trigger flags', () => {
     });
     expect(list.count).to.equal(undefined);
     expect(
-      parseDump(['-ml', '100,300,200', '1234', '--engine', 'winedbg']).trigger?.steps,
+      parseDumpCli(['-ml', '100,300,200', '1234', '--engine', 'winedbg']).trigger?.steps,
     ).to.deep.equal([300 * MB, 200 * MB, 100 * MB]);
     expect(
-      parseDump(['--commit-step', '20MB', '-n', '4', '1234', '--engine', 'winedbg']),
+      parseDumpCli(['--commit-step', '20MB', '-n', '4', '1234', '--engine', 'winedbg']),
     ).to.deep.include({
       count: 4,
       trigger: { direction: 'above', thresholdBytes: 20 * MB, stepBytes: 20 * MB },
@@ -66,7 +44,7 @@ describe('dump trigger flags', () => {
   });
 
   it('-t asks for the exit; -h alone is still help; -p PATH N is the counter form, -p PID the pid', () => {
-    expect(parseDump(['-t', '1234', '--engine', 'cdb']).onExit).to.equal(true);
+    expect(parseDumpCli(['-t', '1234', '--engine', 'cdb']).onExit).to.equal(true);
     expect(rewriteProcDumpArgs(['-h'], ['-h'])).to.deep.equal(['-h']);
     expect(rewriteProcDumpArgs(['-h', '12'], ['-h'])).to.deep.equal(['--hung-window', '12']);
     expect(
@@ -85,10 +63,12 @@ describe('dump trigger flags', () => {
   });
 
   it("-h [--hung-after D]: a hung-window trigger, ProcDump's 5 s unless --hung-after says otherwise", () => {
-    expect(parseDump(['-h', '1234', '--engine', 'winedbg'])).to.deep.include({
+    expect(parseDumpCli(['-h', '1234', '--engine', 'winedbg'])).to.deep.include({
       hung: { hungAfterMs: 5000 },
     });
-    expect(parseDump(['-h', '--hung-after', '2s', '1234', '--engine', 'winedbg'])).to.deep.include({
+    expect(
+      parseDumpCli(['-h', '--hung-after', '2s', '1234', '--engine', 'winedbg']),
+    ).to.deep.include({
       hung: { hungAfterMs: 2000 },
     });
   });
@@ -119,7 +99,7 @@ describe('dump trigger flags', () => {
   ];
   for (const [argv, message] of refused) {
     it(`refuses dump ${argv.join(' ')}`, () => {
-      expect(() => parseDump([...argv, '--engine', 'winedbg'])).to.throw(message);
+      expect(() => parseDumpCli([...argv, '--engine', 'winedbg'])).to.throw(message);
     });
   }
 

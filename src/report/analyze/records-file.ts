@@ -135,9 +135,10 @@ export class RecordAppender {
     }
   }
 
-  append(record: AnalyzeDumpRecord): Promise<void> {
+  /** `json`: the record's JSON text when the caller already has it (record-bounds.ts). */
+  append(record: AnalyzeDumpRecord, json?: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('record file already closed'));
-    const line = `${JSON.stringify(record)}\n`;
+    const line = `${json ?? JSON.stringify(record)}\n`;
     this.chain = this.chain.then(async () => {
       await this.handle.write(line);
     });

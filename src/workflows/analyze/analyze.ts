@@ -21,7 +21,7 @@ import { analyzeOneDump, emptyRecord, fileFields, type DumpRunContext } from './
 import { pathText, type BytePath } from '../../common/byte-path.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
-import { boundRecord } from './record-bounds.js';
+import { boundRecordJson } from './record-bounds.js';
 import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
@@ -260,14 +260,19 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
           });
           continue;
         }
-        const record = boundRecord(await analyzeOneDump(path, hashed, ctx));
+        const bounded = boundRecordJson(await analyzeOneDump(path, hashed, ctx));
+        const record = bounded.record;
+        let json: string | undefined = bounded.json;
         if (options.validateRecords !== false) {
           const check = validate('analyzeRecord', record);
-          if (!check.ok) record.warnings.push(`record schema: ${check.errors.join('; ')}`);
+          if (!check.ok) {
+            record.warnings.push(`record schema: ${check.errors.join('; ')}`);
+            json = undefined; // the text no longer says what the record does
+          }
         }
         // An abort that landed while this record was being finished must not drop it: it is
         // complete, so it is written.
-        await appender.append(record);
+        await appender.append(record, json);
         analyzed++;
         emit({
           type: 'dump',

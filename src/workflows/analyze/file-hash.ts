@@ -21,19 +21,20 @@ export async function sha256File(
     const hash = createHash('sha256');
     let size = 0;
     if (statSize <= (options.keepUpTo ?? -1)) {
-      const whole = Buffer.allocUnsafe(statSize);
-      while (size < statSize) {
+      // One byte more than the stat said: filling it means the file grew since (a dump still
+      // being written), and then the rest is streamed below and nothing is kept. A short read of
+      // a regular file is its end, so a file that did not grow takes one read.
+      const whole = Buffer.allocUnsafe(statSize + 1);
+      while (size < whole.length) {
         if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
-        const { bytesRead } = await handle.read(whole, size, statSize - size, size);
-        if (bytesRead === 0) break;
+        const wanted = whole.length - size;
+        const { bytesRead } = await handle.read(whole, size, wanted, size);
         size += bytesRead;
+        if (bytesRead < wanted) break;
       }
-      const bytes = whole.subarray(0, size);
-      hash.update(bytes);
-      // Not grown since the stat (a dump still being written): then the rest is streamed below
-      // and nothing is kept, as for a big file.
-      const { bytesRead } = await handle.read(Buffer.allocUnsafe(1), 0, 1, size);
-      if (bytesRead === 0) return { sha256: hash.digest('hex'), size, bytes };
+      hash.update(whole.subarray(0, size));
+      if (size <= statSize)
+        return { sha256: hash.digest('hex'), size, bytes: whole.subarray(0, size) };
     }
     const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {

@@ -17,6 +17,17 @@ const LONG_STRING = 1024;
 
 /** The record as written: bounded in warnings, frames and total size. */
 export function boundRecord(record: AnalyzeDumpRecord): AnalyzeDumpRecord {
+  return boundRecordJson(record).record;
+}
+
+/**
+ * boundRecord, with the JSON text of the record it returns: the size check already made it, and
+ * the writer can use it instead of serialising the record a second time.
+ */
+export function boundRecordJson(record: AnalyzeDumpRecord): {
+  record: AnalyzeDumpRecord;
+  json: string;
+} {
   record.warnings = capWarnings(record.warnings);
   if (record.frames.length > MAX_RECORD_FRAMES) {
     record.warnings.push(
@@ -31,15 +42,17 @@ export function boundRecord(record: AnalyzeDumpRecord): AnalyzeDumpRecord {
     );
     record.modules = { ...record.modules, list: list.slice(0, MAX_RECORD_MODULES) };
   }
-  let size = jsonBytes(record);
-  if (size <= MAX_RECORD_BYTES) return record;
+  let json = JSON.stringify(record);
+  let size = jsonBytes(json);
+  if (size <= MAX_RECORD_BYTES) return { record, json };
   const cut = cutLongStrings(record) as AnalyzeDumpRecord;
   cut.warnings.push(
     `the record was ${size} bytes (bound ${MAX_RECORD_BYTES}): strings longer than ${LONG_STRING} characters were cut`,
   );
-  size = jsonBytes(cut);
-  if (size <= MAX_RECORD_BYTES) return cut;
-  return {
+  json = JSON.stringify(cut);
+  size = jsonBytes(json);
+  if (size <= MAX_RECORD_BYTES) return { record: cut, json };
+  const refused: AnalyzeDumpRecord = {
     schemaVersion: record.schemaVersion,
     file: record.file,
     fileSize: record.fileSize,
@@ -63,10 +76,11 @@ export function boundRecord(record: AnalyzeDumpRecord): AnalyzeDumpRecord {
       message: `the record for this dump would be ${size} bytes, over the ${MAX_RECORD_BYTES}-byte bound; only its identity is kept`,
     },
   };
+  return { record: refused, json: JSON.stringify(refused) };
 }
 
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value));
+function jsonBytes(json: string): number {
+  return Buffer.byteLength(json);
 }
 
 function cutLongStrings(value: unknown): unknown {

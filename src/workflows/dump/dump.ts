@@ -32,7 +32,7 @@ import {
 } from './dump-file.js';
 import { snapshotDumpName } from './dump-name.js';
 import { explainTargetFailure, translateStartError } from './target-errors.js';
-import { verifyDump } from './verify-dump.js';
+import { verifyDump, type DumpVerification } from './verify-dump.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
@@ -233,7 +233,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
   }
   const heldFrom = session.initialStop.atMs;
   const attachMs = performance.now() - attachStart;
-  emit({ type: 'attached', ms: round(attachMs) });
+  emit({ type: 'attached', ms: roundMs(attachMs) });
 
   let writeMs = 0;
   let output = '';
@@ -286,7 +286,7 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
       { lastOutput: output.split('\n').slice(-10) },
     );
   }
-  emit({ type: 'written', path, bytes, writeMs: round(writeMs) });
+  emit({ type: 'written', path, bytes, writeMs: roundMs(writeMs) });
 
   const check = await verifyDump(path, { pid: proc.pid, kind }, { engine: options.engine });
   for (const note of check.notes) notes.push(note);
@@ -307,22 +307,14 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
     targetAlive = false;
   }
   return {
-    schemaVersion: 1,
-    engine: options.engine,
-    path,
-    bytes,
-    kind,
-    requestedKind: kind,
-    actualKind: check.kind ?? null,
-    pid: proc.pid,
-    processName: proc.name,
+    ...writtenDump(options.engine, path, bytes, kind, check, proc),
     estimateBytes: estimate.bytes,
     estimateSource,
     estimateNote: estimate.note ?? null,
-    writeMs: round(writeMs),
-    suspendedMs: round(suspendedMs),
-    attachMs: round(attachMs),
-    totalMs: round(performance.now() - totalStart),
+    writeMs: roundMs(writeMs),
+    suspendedMs: roundMs(suspendedMs),
+    attachMs: roundMs(attachMs),
+    totalMs: roundMs(performance.now() - totalStart),
     verified: check.verified,
     problems: check.problems,
     notes,
@@ -336,6 +328,40 @@ export function dumpPathFor(outDir: string, processName: string, pid: number, no
   return join(outDir, snapshotDumpName(processName, pid, now));
 }
 
-function round(ms: number): number {
+/** The head of a result: which file, of which process, asked as what and read back as what. */
+export function writtenDump(
+  engine: DialectName,
+  path: string,
+  bytes: number,
+  kind: 'full' | 'mini',
+  check: DumpVerification,
+  proc: ProcessInfo,
+): Pick<DumpResult, WrittenDumpField> {
+  return {
+    schemaVersion: 1,
+    engine,
+    path,
+    bytes,
+    kind,
+    requestedKind: kind,
+    actualKind: check.kind ?? null,
+    pid: proc.pid,
+    processName: proc.name,
+  };
+}
+
+type WrittenDumpField =
+  | 'schemaVersion'
+  | 'engine'
+  | 'path'
+  | 'bytes'
+  | 'kind'
+  | 'requestedKind'
+  | 'actualKind'
+  | 'pid'
+  | 'processName';
+
+/** Milliseconds in results: two decimals. */
+export function roundMs(ms: number): number {
   return Math.round(ms * 100) / 100;
 }

@@ -19,7 +19,7 @@ import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { ProcessInfo } from '../process-lookup.js';
 import { fileBytes, reserveDumpFile, setAsidePartial } from './dump-file.js';
 import { snapshotDumpName } from './dump-name.js';
-import type { DumpOptions, DumpResult } from './dump.js';
+import { roundMs, writtenDump, type DumpOptions, type DumpResult } from './dump.js';
 import { translateStartError } from './target-errors.js';
 import type { Firing } from './trigger-log.js';
 import { verifyDump } from './verify-dump.js';
@@ -133,22 +133,14 @@ export async function dumpAtExit(
   return {
     firing,
     result: {
-      schemaVersion: 1,
-      engine: options.engine,
-      path,
-      bytes,
-      kind,
-      requestedKind: kind,
-      actualKind: check.kind ?? null,
-      pid: proc.pid,
-      processName: proc.name,
+      ...writtenDump(options.engine, path, bytes, kind, check, proc),
       estimateBytes: null,
       estimateSource: null,
       estimateNote: null,
       writeMs: 0,
-      suspendedMs: Math.round(suspendedMs * 100) / 100,
-      attachMs: Math.round(session.startDurationMs * 100) / 100,
-      totalMs: Math.round(suspendedMs * 100) / 100,
+      suspendedMs: roundMs(suspendedMs),
+      attachMs: roundMs(session.startDurationMs),
+      totalMs: roundMs(suspendedMs),
       verified: check.verified,
       problems: check.problems,
       notes: [...check.notes, 'written at the exit stop; the process went on to exit'],

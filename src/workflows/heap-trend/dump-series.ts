@@ -2,10 +2,13 @@
 // steps, `dump -m`, `--dump-at`, `dotnet-dump collect`). Each file is one sample, at the time it
 // was taken: a Windows minidump's header time (MINIDUMP_HEADER.TimeDateStamp), or the file's
 // modification time for a Linux core (ELF has no capture time). Windows dumps give memory by
-// category with no debugger (memory-categories.ts: the MemoryInfoList, the PEB's heap list, the
-// threads' stacks; a few hundred KB read per dump, whatever its size); Linux cores of .NET processes
-// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A file that cannot be read is a
-// warning and is left out; the series goes on.
+// category with no debugger (processDump's regions and heaps, then memory-categories.ts: the
+// MemoryInfoList, the PEB's heap list, the threads' stacks; a few hundred KB read per dump,
+// whatever its size); Linux cores of .NET processes
+// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A Windows dump of a .NET process also
+// asks dotnet-dump for the GC's regions (gc-regions.ts) to split the managed heap out of private
+// data, where dotnet-dump can read Windows dumps. A file that cannot be read is a warning and is
+// left out; the series goes on.
 import { open, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -20,12 +23,13 @@ import {
 import { pathFromArgv } from '../argv-path.js';
 import type { DumpToolOptions, SosBatchOutputs } from '../../engine/dialects/index.js';
 import { getDialect } from '../../engine/dialects/index.js';
-import { shortErrorMessage, UsageError } from '../../errors.js';
-import { openMinidump } from '../../minidump/minidump.js';
+import { AbortedError, shortErrorMessage, UsageError } from '../../errors.js';
+import { findClrRuntime } from '../../processor/clr.js';
+import { processDump } from '../../processor/process-dump.js';
 import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/types.js';
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
-import { processHeaps } from '../../processor/process-heaps.js';
 
 /** What the first bytes say a file is. */
 export type DumpFileKind = 'minidump' | 'elf-core' | 'unknown';
@@ -114,33 +118,47 @@ interface WindowsReading {
   bytesRead: number;
 }
 
-async function readWindowsDump(path: BytePath): Promise<WindowsReading> {
-  const dump = await openMinidump(path);
-  try {
-    const info = await dump.memoryInfo();
-    if (info === null) {
-      throw new UsageError(
-        'no MemoryInfoList stream (not a full dump: write one with .dump /ma, procdump -ma or dump --full)',
-      );
-    }
-    const threads = await dump.threads();
-    const heaps = await processHeaps(dump, threads[0]?.teb);
-    const { categories, totals } = categorizeRegions(info.regions, {
-      heaps,
-      stackAddresses: threads.map((t) => t.stack.start),
-    });
-    const misc = await dump.miscInfo();
-    const pid = misc?.processId;
+/**
+ * One Windows dump's sample, through the processor (its one way into a dump): the streams and
+ * the regions and heaps, no walk (`threads: 'none'`), so a few hundred KB are read whatever the
+ * dump's size (bench/heap-trend-from-dumps.ts). Why it is not a sample, when it is not one.
+ */
+async function readWindowsDump(
+  path: BytePath,
+  signal: AbortSignal | undefined,
+  gc?: GcRegionLookup,
+): Promise<WindowsReading | { error: string }> {
+  const state = await processDump(path, {
+    threads: 'none',
+    regions: true,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  if (!state.ok) return { error: state.error.message };
+  const regions = state.regions?.regions;
+  if (regions === undefined || regions === null) {
     return {
-      time: new Date(dump.header.timeDateStamp * 1000).toISOString(),
-      categories,
-      totals,
-      ...(pid === undefined ? {} : { pid }),
-      bytesRead: dump.bytesRead,
+      error:
+        'no MemoryInfoList stream (not a full dump: write one with .dump /ma, procdump -ma or dump --full)',
     };
-  } finally {
-    await dump.close();
   }
+  // A .NET process: the GC's regions from eeheap -gc on the same dump are the managed heap.
+  const managed =
+    findClrRuntime(state.modules) !== null && gc !== undefined && typeof path === 'string'
+      ? await gc.addressesOf(path)
+      : undefined;
+  const { categories, totals } = categorizeRegions(regions, {
+    heaps: state.regions?.heaps ?? [],
+    stackAddresses: state.threads.map((t) => t.stack.start),
+    ...(managed === undefined ? {} : { managedAddresses: managed }),
+  });
+  const pid = state.process.pid;
+  return {
+    time: new Date(state.time * 1000).toISOString(),
+    categories,
+    totals,
+    ...(pid === undefined ? {} : { pid }),
+    bytesRead: state.bytesRead,
+  };
 }
 
 /** `file` is the path as text; `path` what fs calls take (bytes for a name not valid UTF-8). */
@@ -155,14 +173,16 @@ export async function readDumpSeries(
   options: DumpSeriesOptions = {},
 ): Promise<DumpSeries> {
   const files = await expandInputs(paths, options.maxFiles);
+  const gc = createGcRegionLookup(toolOptions(options));
   const entries: Entry[] = [];
   for (const path of files) {
     const file = pathText(path);
     try {
       const kind = await sniffDumpFile(path);
       if (kind === 'minidump') {
-        const reading = await readWindowsDump(path);
-        entries.push({ file, path, kind, time: reading.time, reading });
+        const reading = await readWindowsDump(path, options.signal, gc);
+        if ('error' in reading) entries.push({ file, path, kind: 'bad', time: '', ...reading });
+        else entries.push({ file, path, kind, time: reading.time, reading });
       } else if (kind === 'elf-core') {
         entries.push({ file, path, kind, time: (await stat(path)).mtime.toISOString() });
       } else {
@@ -175,6 +195,7 @@ export async function readDumpSeries(
         });
       }
     } catch (error) {
+      if (error instanceof AbortedError) throw error;
       entries.push({ file, path, kind: 'bad', time: '', error: shortErrorMessage(error) });
     }
   }
@@ -186,7 +207,7 @@ export async function readDumpSeries(
     inputs: [],
     source: managed ? 'clr-generation' : 'category',
     engine: managed ? 'dotnet-dump' : 'builtin',
-    warnings: [],
+    warnings: [...gc.warnings],
     bytesRead: [],
   };
   const usable = entries
