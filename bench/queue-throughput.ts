@@ -61,7 +61,7 @@ async function collect(url: string, name: string, input: string): Promise<number
       outDir: out,
       target: parseRedisUrl(url),
       queueName: name,
-      engine: 'builtin',
+      engines: ['builtin'],
       pollMs: 500,
     });
     const ms = performance.now() - t;

@@ -6,7 +6,7 @@
 // written, so each input gets exactly one record.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
+import type { AnalyzeDumpRecord } from '../report/analyze/analyze-record.js';
 import { emptyRecord } from '../workflows/analyze/analyze-one.js';
 import { JOB_ATTEMPTS, enqueueJobs } from './producer.js';
 import type { QueueJobData } from './queue-job.js';
@@ -31,7 +31,6 @@ export class Collector {
     private readonly queue: Queue,
     /** A plain connection for pipelined reads (BullMQ 6 keeps its own client private). */
     private readonly redis: Redis,
-    private readonly engine: AnalyzeEngineName,
     private readonly hooks: CollectorHooks,
   ) {}
 
@@ -133,8 +132,16 @@ export class Collector {
     const message = killed
       ? `quarantined: the workers analysing this dump died twice (${why})`
       : `quarantined: the analysis failed on ${Math.max(attempts, JOB_ATTEMPTS)} attempts: ${why}`;
+    // Which worker's engine failed is not kept by BullMQ: a job one engine could take names it;
+    // a job several could take names the first and says so.
+    const [engine = 'builtin', ...others] = data.engines;
+    const record = emptyRecord(data.location, { sha256: data.sha256, size: data.size }, engine);
+    if (others.length > 0)
+      record.warnings.push(
+        `engine: not known (the job could run on ${data.engines.join(', ')}; no attempt finished)`,
+      );
     return {
-      ...emptyRecord(data.location, { sha256: data.sha256, size: data.size }, this.engine),
+      ...record,
       quarantined: true,
       attempts: Math.max(attempts, stalled + 1),
       error: { code: killed ? 'WORKER_DIED' : 'ANALYSIS_FAILED', message },

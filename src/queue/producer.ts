@@ -41,7 +41,7 @@ export function jobDataOf(input: HashedInput, options: JobAnalysisOptions): Queu
     location: input.file,
     size: input.size,
     sha256: input.sha256,
-    engines: [options.engine],
+    engines: options.engines,
     options,
   };
 }

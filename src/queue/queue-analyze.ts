@@ -29,6 +29,7 @@ import { enqueueJobs, hashInput, jobDataOf } from './producer.js';
 import {
   engineQueueName,
   isUrlLocation,
+  TRIAGE_ENGINES,
   jobIdOf,
   type JobAnalysisOptions,
   type QueueJobData,
@@ -41,7 +42,8 @@ export interface QueueAnalyzeOptions {
   outDir: string;
   target: RedisTarget;
   queueName: string;
-  engine: AnalyzeEngineName;
+  /** The engines that may analyse the dumps (engineSet): one, several, or every triage engine. */
+  engines: readonly AnalyzeEngineName[];
   scriptPath?: string;
   timeoutMs?: number;
   walkStacks?: boolean;
@@ -69,8 +71,18 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   const emit = (event: AnalyzeEvent) => options.onEvent?.(event);
   const signal = options.signal ?? new AbortController().signal;
   const pollMs = options.pollMs ?? 2_000;
+  const engines = TRIAGE_ENGINES.filter((e) => options.engines.includes(e));
+  if (engines.length === 0) throw new UsageError('--queue needs at least one triage engine');
+  const anyEngine = engines.length === TRIAGE_ENGINES.length;
+  if (options.scriptPath !== undefined && engines.length > 1) {
+    throw new UsageError(
+      `--script is one debugger's commands: give it with one --engine, not ${engines.join(', ')}`,
+    );
+  }
+  /** Records the producer or collector writes itself (unreadable inputs, resume skips). */
+  const [ownEngine] = engines as [AnalyzeEngineName, ...AnalyzeEngineName[]];
   const jobOptions: JobAnalysisOptions = {
-    engine: options.engine,
+    engines,
     timeoutMs: Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     walkStacks: options.walkStacks ?? true,
     ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
@@ -97,14 +109,14 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     );
   }
   const { version } = await probeRedis(options.target);
-  const queueName = engineQueueName(options.queueName, options.engine);
-  emit({
-    type: 'engine',
-    choice: {
-      engine: options.engine,
-      reason: `queue "${queueName}" at ${options.target.display} (Redis ${version})`,
-    },
-  });
+  const queueName = engineQueueName(options.queueName, engines);
+  const where = `queue "${queueName}" at ${options.target.display} (Redis ${version})`;
+  if (engines.length === 1) emit({ type: 'engine', choice: { engine: ownEngine, reason: where } });
+  else
+    emit({
+      type: 'queue',
+      message: `${where}: ${anyEngine ? 'any engine' : 'engines'} (${engines.join(', ')}); each record names the engine that analysed it`,
+    });
 
   const files = outputFiles(options.outDir);
   await mkdir(options.outDir, { recursive: true });
@@ -155,7 +167,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
       ...(status === undefined ? { record } : {}),
     });
   };
-  const collector = new Collector(queue, redis, options.engine, {
+  const collector = new Collector(queue, redis, {
     write: (record) => write(record),
     onRequeued: (count) =>
       emit({
@@ -201,13 +213,13 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
         if (!('sha256' in (result as object))) {
           if (signal.aborted || (isHarnessError(result) && result.code === 'ABORTED'))
             throw new AbortedError('enqueue interrupted');
-          await write(unreadable(file, result, options.engine));
+          await write(unreadable(file, result, ownEngine));
           continue;
         }
         const input = result as { file: string; sha256: string; size: number };
         if (recorded.has(resumeKey(input))) {
           resumed++;
-          await write({ ...emptyRecord(file, input, options.engine) }, 'skipped-resume');
+          await write({ ...emptyRecord(file, input, ownEngine) }, 'skipped-resume');
           continue;
         }
         const data = jobDataOf(input, jobOptions);
@@ -244,10 +256,11 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     const count = await queue.getWorkersCount();
     const none = count === 0;
     if (none !== workersSaid) {
+      const what = engines.length === 1 ? ownEngine : anyEngine ? 'any-engine' : engines.join('/');
       emit({
         type: 'queue',
         message: none
-          ? `no worker is taking ${options.engine} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${options.engine}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
+          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
           : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
       });
     }
@@ -297,16 +310,18 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     options: {
       command: 'analyze',
       inputs: [...options.inputs],
-      engineRequested: options.engine,
-      engine: options.engine,
+      ...(engines.length === 1 ? { engineRequested: ownEngine, engine: ownEngine } : {}),
       ...(options.scriptPath === undefined ? {} : { script: options.scriptPath }),
-      ...(options.engine === 'builtin' ? {} : { timeoutMs: jobOptions.timeoutMs }),
+      ...(engines.length === 1 && ownEngine === 'builtin'
+        ? {}
+        : { timeoutMs: jobOptions.timeoutMs }),
       resume: options.resume === true,
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
       queue: {
         url: options.target.display,
         name: options.queueName,
         waiting: collector.pending.size,
+        engines: [...engines],
       },
     },
   });
@@ -314,7 +329,10 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   return {
     summary,
     files,
-    engine: { engine: options.engine, reason: 'queue' },
+    engine: {
+      engine: ownEngine,
+      reason: engines.length === 1 ? 'queue' : `queue: any of ${engines.join(', ')}`,
+    },
     analyzed,
     skipped: { resumed, otherShard: 0 },
     interrupted,

@@ -1,12 +1,13 @@
-// `cdb-harness worker`: takes analyze jobs from the queue of the engine it runs and returns each
-// dump's record as the job's result. The analysis is the local one, unchanged (analyzeOneDump: one
+// `cdb-harness worker`: takes analyze jobs from the queues of the engine it runs (its own, and each
+// engine set that holds it, `--engine any` jobs included) and returns each dump's record as the
+// job's result. The analysis is the local one, unchanged (analyzeOneDump: one
 // debugger process per dump, the per-dump deadline, a debugger that dies twice quarantines). What
 // the queue adds: a worker that dies mid-dump leaves a job whose lock expires, and BullMQ's stalled
 // check hands it to another worker; a job that stalls a second time, or whose analysis throws
 // twice, fails for good and the collector writes one quarantine record for it.
 // Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
 // dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
-import { UnrecoverableError, Worker, WaitingError, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,7 +32,8 @@ import {
   loadTriageScript,
   type ScriptStep,
 } from '../workflows/analyze/triage-script.js';
-import { engineQueueName, isUrlLocation, JOB_FORMAT, type QueueJobData } from './queue-job.js';
+import { isUrlLocation, JOB_FORMAT, servedQueues, type QueueJobData } from './queue-job.js';
+import { SlotBudget, SlotWorker } from './slot-worker.js';
 import { connectionOptions, probeRedis, type RedisTarget } from './redis-url.js';
 import {
   DEFAULT_DOWNLOAD_TIMEOUT_MS,
@@ -44,7 +46,15 @@ import {
 export const DEFAULT_LOCK_DURATION_MS = 30_000;
 
 export type WorkerEvent =
-  | { type: 'ready'; engine: EngineChoice; queue: string; jobs: number; redisVersion: string }
+  | {
+      type: 'ready';
+      engine: EngineChoice;
+      /** The engine's own queue; `queues`: every queue served (own first, `NAME-any` last). */
+      queue: string;
+      queues: string[];
+      jobs: number;
+      redisVersion: string;
+    }
   | { type: 'job-start'; jobId: string; location: string; attempt: number }
   | { type: 'job-done'; jobId: string; location: string; record: AnalyzeDumpRecord; ms: number }
   | { type: 'job-abandoned'; jobId: string; location: string }
@@ -87,7 +97,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
   const defaultSteps: ScriptStep[] =
     choice.engine === 'builtin' ? [] : loadTriageScript(defaultScriptPath(choice.engine));
   const { version } = await probeRedis(options.target);
-  const queue = engineQueueName(options.queueName, choice.engine);
+  const queues = servedQueues(options.queueName, choice.engine);
   const jobs = Math.max(1, options.jobs ?? 1);
   const hard = options.hard ?? new AbortController().signal;
   const supplier = await builtinSupplier({
@@ -201,9 +211,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     }
   };
 
-  const worker = new Worker<QueueJobData, AnalyzeDumpRecord>(queue, processor, {
+  const budget = new SlotBudget(jobs);
+  const workerOptions = {
     connection: connectionOptions(options.target),
-    concurrency: jobs,
     autorun: false,
     lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
     stalledInterval:
@@ -212,51 +222,62 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     maxStalledCount: 1,
     // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
     name: `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`,
-  });
-  // "done" only when Redis took the result: a worker whose lock lapsed (event loop blocked past
-  // the lock duration) sees its job re-run elsewhere and its own result refused (BullMQ delivers
-  // at least once; the collector records each job once either way).
-  worker.on('completed', (job, record) => {
-    done++;
-    emit({
-      type: 'job-done',
-      jobId: job.id ?? '',
-      location: job.data.location,
-      record,
-      ms: took.get(record) ?? 0,
-    });
-  });
-  worker.on('failed', (job, error) => {
-    if (job !== undefined && !(error instanceof WaitingError)) {
+  };
+  const workers = queues.map(
+    (queue) =>
+      new SlotWorker<QueueJobData, AnalyzeDumpRecord>(queue, processor, workerOptions, budget),
+  );
+  let lastRedisMessage = '';
+  for (const worker of workers) {
+    // "done" only when Redis took the result: a worker whose lock lapsed (event loop blocked past
+    // the lock duration) sees its job re-run elsewhere and its own result refused (BullMQ delivers
+    // at least once; the collector records each job once either way).
+    worker.on('completed', (job, record) => {
+      done++;
       emit({
-        type: 'job-failed',
+        type: 'job-done',
         jobId: job.id ?? '',
         location: job.data.location,
-        message: error.message,
+        record,
+        ms: took.get(record) ?? 0,
       });
-    }
-  });
-  let lastRedisMessage = '';
-  worker.on('error', (error) => {
-    const message = `queue connection: ${error.message}`;
-    if (message !== lastRedisMessage) emit({ type: 'redis', message });
-    lastRedisMessage = message;
-  });
-  worker.on('ready', () => {
-    if (lastRedisMessage !== '') emit({ type: 'redis', message: 'queue connection back' });
-    lastRedisMessage = '';
-  });
+    });
+    worker.on('failed', (job, error) => {
+      if (job !== undefined && !(error instanceof WaitingError)) {
+        emit({
+          type: 'job-failed',
+          jobId: job.id ?? '',
+          location: job.data.location,
+          message: error.message,
+        });
+      }
+    });
+    worker.on('error', (error) => {
+      const message = `queue connection: ${error.message}`;
+      if (message !== lastRedisMessage) emit({ type: 'redis', message });
+      lastRedisMessage = message;
+    });
+    worker.on('ready', () => {
+      if (lastRedisMessage !== '') emit({ type: 'redis', message: 'queue connection back' });
+      lastRedisMessage = '';
+    });
+  }
+  const closeAll = (force: boolean) => Promise.all(workers.map((w) => w.close(force)));
   const stop = () => {
     emit({ type: 'stopping' });
-    void worker.close();
+    budget.close();
+    void closeAll(false);
   };
   options.signal?.addEventListener('abort', stop, { once: true });
-  const onHard = () => void worker.close(true);
+  const onHard = () => {
+    budget.close();
+    void closeAll(true);
+  };
   hard.addEventListener('abort', onHard, { once: true });
   try {
-    emit({ type: 'ready', engine: choice, queue, jobs, redisVersion: version });
-    if (options.signal?.aborted !== true) await worker.run();
-    await worker.close();
+    emit({ type: 'ready', engine: choice, queue: queues[0]!, queues, jobs, redisVersion: version });
+    if (options.signal?.aborted !== true) await Promise.all(workers.map((w) => w.run()));
+    await closeAll(false);
   } finally {
     options.signal?.removeEventListener('abort', stop);
     hard.removeEventListener('abort', onHard);

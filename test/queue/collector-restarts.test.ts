@@ -182,8 +182,26 @@ describe('analyze --queue when Redis or the collector stops (real Redis)', funct
     ]);
     expect(malformed.code).to.equal(2);
     expect(malformed.stderr).to.match(/--queue wants a redis:\/\/ or rediss:\/\/ URL/);
-    const auto = await runCli(['analyze', input, '--queue', `redis://127.0.0.1:${port}`]);
-    expect(auto.code).to.equal(2);
-    expect(auto.stderr).to.match(/--queue needs --engine cdb, winedbg or builtin/);
+    // Engine sets are for the queue; a local run uses one engine.
+    const local = await runCli(['analyze', input, '--engine', 'cdb,builtin', '--out', out]);
+    expect(local.code).to.equal(2);
+    expect(local.stderr).to.match(/--engine cdb,builtin goes with --queue/);
+    const unknown = await runCli([
+      'analyze',
+      input,
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--engine',
+      'gdb',
+    ]);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.match(/Allowed: auto, cdb, winedbg, dotnet-dump, builtin, any/);
+    const triage = await runCli([
+      ...['analyze', input, '--queue', 'redis://127.0.0.1:1', '--engine', 'dotnet-dump'],
+    ]);
+    expect(triage.code).to.equal(2);
+    expect(triage.stderr).to.match(
+      /--engine with --queue wants any, or one or more of cdb, winedbg, builtin/,
+    );
   });
 });

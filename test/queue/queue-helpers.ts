@@ -17,6 +17,8 @@ export interface WorkerLine {
   type: string;
   jobId?: string;
   location?: string;
+  /** `ready`: every queue the worker serves. */
+  queues?: string[];
   pid: number;
   ok?: boolean;
   error?: { code: string; message: string };
@@ -136,6 +138,41 @@ export function dumpBatch(variants: number, copies = 0): string {
     );
   }
   return dir;
+}
+
+const SCENARIOS = join(REPO_ROOT, 'test', 'emulator', 'scenarios');
+
+/** A `cdb` for the workers: the emulator, scenario read from DUMP.scenario. */
+export function fakeCdb(): string {
+  const dir = makeTempDir('queue-cdb');
+  const path = join(dir, 'cdb');
+  const entry = join(REPO_ROOT, 'test', 'analyze', 'emulator-per-dump.ts');
+  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${entry}" "$@"\n`, {
+    mode: 0o755,
+  });
+  return path;
+}
+
+/** Dumps named NAME.dmp with NAME.dmp.scenario beside each (the emulator's reply for it). */
+export function cdbInputs(scenarios: Record<string, string>): string {
+  const variants = dumpBatch(Object.keys(scenarios).length);
+  const dir = makeTempDir('queue-cdb-in');
+  for (const [i, [name, scenario]] of Object.entries(scenarios).entries()) {
+    copyFileSync(join(variants, `v${String(i).padStart(5, '0')}.dmp`), join(dir, name));
+    writeFileSync(join(dir, `${name}.scenario`), join(SCENARIOS, scenario));
+  }
+  return dir;
+}
+
+/** The most jobs a worker ran at once, from its job-start and job-done/failed/abandoned lines. */
+export function mostAtOnce(worker: WorkerProcess): number {
+  let now = 0;
+  let most = 0;
+  for (const line of worker.lines) {
+    if (line.type === 'job-start') most = Math.max(most, ++now);
+    else if (['job-done', 'job-failed', 'job-abandoned'].includes(line.type)) now--;
+  }
+  return most;
 }
 
 export function readRecords(outDir: string): AnalyzeDumpRecord[] {

@@ -4,44 +4,18 @@
 // given dump. BullMQ's stalled-job check must hand the job to another worker (nothing lost,
 // nothing twice), and a dump whose workers die twice must end as one quarantine record.
 import { expect } from 'chai';
-import { copyFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { REPO_ROOT } from '../helpers/wine.js';
 import {
   allReady,
-  dumpBatch,
+  cdbInputs,
+  fakeCdb,
   readRecords,
   startWorker,
   type WorkerLine,
   type WorkerProcess,
 } from './queue-helpers.js';
-
-const SCENARIOS = join(REPO_ROOT, 'test', 'emulator', 'scenarios');
-
-/** A `cdb` for the workers: the emulator, scenario read from DUMP.scenario. */
-function fakeCdb(): string {
-  const dir = makeTempDir('queue-cdb');
-  const path = join(dir, 'cdb');
-  const entry = join(REPO_ROOT, 'test', 'analyze', 'emulator-per-dump.ts');
-  writeFileSync(path, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${entry}" "$@"\n`, {
-    mode: 0o755,
-  });
-  return path;
-}
-
-/** Dumps named NAME.dmp with NAME.dmp.scenario beside each. */
-function cdbInputs(scenarios: Record<string, string>): string {
-  const variants = dumpBatch(Object.keys(scenarios).length);
-  const dir = makeTempDir('queue-cdb-in');
-  for (const [i, [name, scenario]] of Object.entries(scenarios).entries()) {
-    copyFileSync(join(variants, `v${String(i).padStart(5, '0')}.dmp`), join(dir, name));
-    writeFileSync(join(dir, `${name}.scenario`), join(SCENARIOS, scenario));
-  }
-  return dir;
-}
 
 const startsFile = (name: string) => (line: WorkerLine) =>
   line.type === 'job-start' && line.location?.endsWith(`/${name}`) === true;

@@ -4,11 +4,13 @@
 // with a pointer to `cdb-harness worker`, so nobody believes they reached the workers.
 import { UsageError } from '../../errors.js';
 import { analyzeThroughQueue } from '../../queue/queue-analyze.js';
-import { checkQueueName, DEFAULT_QUEUE_NAME } from '../../queue/queue-job.js';
+import { checkQueueName, DEFAULT_QUEUE_NAME, engineSet } from '../../queue/queue-job.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
 import type { AnalyzeOptions, AnalyzeResult } from '../../workflows/analyze/analyze.js';
 
 export interface QueueCliOptions {
+  /** `--engine` as given: one engine, a comma list, `any`, or `auto` (= any). */
+  engine: string;
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
@@ -19,12 +21,8 @@ export async function analyzeQueued(
   cli: QueueCliOptions,
 ): Promise<AnalyzeResult> {
   const target = parseRedisUrl(cli.queue ?? '');
-  const engine = local.engine ?? 'auto';
-  if (engine === 'auto') {
-    throw new UsageError(
-      '--queue needs --engine cdb, winedbg or builtin: the engine a worker must run to take these dumps',
-    );
-  }
+  // Omitted (auto) means any engine: whichever worker is free takes the dump.
+  const engines = engineSet(cli.engine);
   const workerSide: [unknown, string][] = [
     [local.jobs, '--jobs'],
     [local.symbolPath, '--symbols'],
@@ -44,7 +42,7 @@ export async function analyzeQueued(
     outDir: local.outDir,
     target,
     queueName: checkQueueName(cli.queueName ?? DEFAULT_QUEUE_NAME),
-    engine,
+    engines,
     ...(local.scriptPath === undefined ? {} : { scriptPath: local.scriptPath }),
     ...(local.timeoutMs === undefined ? {} : { timeoutMs: local.timeoutMs }),
     ...(local.skipModules === undefined ? {} : { skipModules: local.skipModules }),

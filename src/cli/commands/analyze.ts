@@ -4,7 +4,7 @@
 // summary JSON is the only thing on stdout.
 import { defaultOutDir } from '../default-out.js';
 import { readFileSync } from 'node:fs';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 import { errorMessage, UsageError } from '../../errors.js';
 import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
@@ -43,7 +43,8 @@ import {
 } from '../options.js';
 
 interface AnalyzeCliOptions {
-  engine: EngineRequest;
+  /** One engine or auto; with --queue also `any` or a comma list (checked by engineSet). */
+  engine: string;
   script?: string;
   jobs?: string;
   timeout?: string;
@@ -83,6 +84,8 @@ Engines:
             dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
             frames named from PDBs and Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+  any       with --queue (the default there): any worker takes the dump, whatever its engine;
+            a list such as cdb,builtin names the engines that may; each record says which did
 
 Outputs (under --out, default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>):
   records.ndjson   one JSON record per dump, appended as each finishes (tail -f works)
@@ -118,11 +121,30 @@ Examples:
   cdb-harness analyze --merge part1 part2 part3 --out all  one summary and report for all shards
   cdb-harness analyze --rebucket triage --skip-modules my-skip.txt
       recompute buckets from stored records with a new skip list, no dump reopened
+  cdb-harness analyze crashes/ --queue redis://queue.example:6379 --out triage
+      enqueue every dump for \`cdb-harness worker\`s of any engine and collect their records
+  cdb-harness analyze crashes/ --queue redis://queue.example:6379 --engine cdb,builtin --out triage
+      only cdb and builtin workers take these dumps (not winedbg); see docs/queue.md
 
 Exit codes: 0 every dump analysed, 4 some failed or were quarantined, 1 all failed,
 2 usage error, 3 the requested debugger was not found, 130 interrupted (records kept).`;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const ENGINE_WORDS: readonly string[] = ['auto', ...DIALECT_NAMES, 'builtin'];
+
+function isEngineRequest(value: string): value is EngineRequest {
+  return ENGINE_WORDS.includes(value);
+}
+
+/** `--engine`: one engine word, `any`, or a comma list of engines (the last two for --queue). */
+function checkEngineOption(value: string): string {
+  const words = value.split(',').map((w) => w.trim());
+  if (words.every((w) => ENGINE_WORDS.includes(w) || w === 'any')) return value;
+  throw new InvalidArgumentError(
+    `Allowed: ${ENGINE_WORDS.join(', ')}, any, or a comma list such as cdb,builtin.`,
+  );
+}
 
 export function registerAnalyze(context: CommandContext): void {
   const command = context.program
@@ -136,8 +158,11 @@ export function registerAnalyze(context: CommandContext): void {
     )
     .option('-z <dump>', 'a dump file, like a PATH operand (cdb -z; repeatable)', collect)
     .addOption(
-      new Option('--engine <engine>', 'which engine analyses the dumps')
-        .choices(['auto', ...DIALECT_NAMES, 'builtin'])
+      new Option(
+        '--engine <engine>',
+        `which engine analyses the dumps: auto, ${[...DIALECT_NAMES, 'builtin'].join(', ')}; with --queue also any (its default) or a list: cdb,builtin`,
+      )
+        .argParser(checkEngineOption)
         .default('auto'),
     )
     .option('--script <file>', 'debugger command script (default dbgscripts/triage.<engine>.txt)')
@@ -254,10 +279,15 @@ export async function runAnalyze(
     if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
       throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
     }
+    if (queued === undefined && !isEngineRequest(options.engine)) {
+      throw new UsageError(
+        `--engine ${options.engine} goes with --queue (workers of several engines); a local run uses one engine (auto picks it)`,
+      );
+    }
     const local: AnalyzeOptions = {
       inputs: paths,
       outDir,
-      engine: options.engine,
+      ...(isEngineRequest(options.engine) ? { engine: options.engine } : {}),
       ...(options.script === undefined ? {} : { scriptPath: options.script }),
       ...(options.jobs === undefined ? {} : { jobs: parseCount(options.jobs, '--jobs', 1) }),
       ...(options.timeout === undefined

@@ -93,7 +93,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     listing: {
       term: 'worker [options]',
       description:
-        'Take `analyze --queue` jobs from Redis and analyse them (one engine per worker).',
+        'Take `analyze --queue` jobs from Redis and analyse them (the jobs its engine may take).',
     },
     load: async () => (await import('./worker.js')).registerWorker,
   },

@@ -40,10 +40,12 @@ interface WorkerCliOptions {
 }
 
 const HELP = `
-A worker serves the queue of one engine (NAME-cdb, NAME-winedbg or NAME-builtin): Windows machines
-with cdb and Linux machines with the builtin engine share one Redis, and each takes only the dumps
-enqueued for its engine. Each dump is analysed exactly as a local \`analyze\` does (one debugger
-process per dump, the job's per-dump timeout, a debugger that dies twice quarantines the dump).
+A worker runs one engine and takes the dumps whose jobs allow it: those enqueued for its engine
+(NAME-builtin), for a list holding it (\`analyze --engine cdb,builtin\`: NAME-cdb+builtin) and for
+any engine (the default of \`analyze --queue\`: NAME-any). Windows machines with cdb and Linux
+machines with the builtin engine share one Redis; --jobs is one budget over all those queues.
+Each dump is analysed exactly as a local \`analyze\` does (one debugger process per dump, the
+job's per-dump timeout, a debugger that dies twice quarantines the dump).
 Dumps are read where the producer saw them (local, UNC or NFS paths) or downloaded from their
 http(s) URL into a temp folder (checked against the sha256 recorded when enqueued, then deleted).
 
@@ -66,7 +68,9 @@ Exit codes: 0 stopped after finishing its dumps, 1 the queue is unreachable or r
 export function registerWorker(context: CommandContext): void {
   const command = context.program
     .command('worker')
-    .description('Take `analyze --queue` jobs from Redis and analyse them (one engine per worker).')
+    .description(
+      'Take `analyze --queue` jobs from Redis and analyse them (the jobs its engine may take).',
+    )
     .requiredOption('--queue <url>', 'the Redis to take jobs from: redis://HOST:PORT[/DB]')
     .option(
       '--queue-name <name>',
@@ -186,7 +190,7 @@ function report(event: WorkerEvent, json: boolean): void {
   switch (event.type) {
     case 'ready':
       process.stderr.write(
-        `worker: engine ${event.engine.engine} (${event.engine.reason}), queue "${event.queue}" (Redis ${event.redisVersion}), ${event.jobs} at once\n`,
+        `worker: engine ${event.engine.engine} (${event.engine.reason}), queues ${event.queues.map((q) => `"${q}"`).join(', ')} (Redis ${event.redisVersion}), ${event.jobs} at once\n`,
       );
       return;
     case 'job-start':

@@ -228,8 +228,11 @@ export interface AnalyzeRunOptions {
   skipModules?: string[];
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
-  /** `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for. */
-  queue?: { url: string; name: string; waiting: number };
+  /**
+   * `analyze --queue`: the Redis (password hidden), the queue name, jobs still waited for, and the
+   * engines that may take the jobs (each record's `engine` says which one did).
+   */
+  queue?: { url: string; name: string; waiting: number; engines?: AnalyzeEngineName[] };
 }
 
 export interface AnalyzeSummary {

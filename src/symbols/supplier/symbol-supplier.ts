@@ -6,7 +6,8 @@
 // (https://github.com/rust-minidump/rust-minidump/blob/main/breakpad-symbols/src/lib.rs).
 // It owns the symbol path and its store layout (symbol-locator.ts), the one path mapping of a
 // recorded Windows path to this machine (local-paths.ts), the caches shared by the dumps of a
-// batch (symbol files per module identity, images bounded: image-cache.ts) and the download
+// batch (symbol files per module identity, the ones without symbols forgotten past 4,096:
+// symbolizer.ts; images at most 256 open: image-cache.ts) and the download
 // client (`fetch`, injected). processDump() takes it; inspect, analyze, watch, the queue worker
 // and the benches build it through createSymbolSupplier() and close it when their run ends.
 import type { Minidump } from '../../minidump/minidump.js';

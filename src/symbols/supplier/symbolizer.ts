@@ -50,12 +50,18 @@ export interface SymbolizerOptions extends LocatorOptions {
   defaultCache?: string;
   /** Largest .sym file read into memory (default 512 MiB). */
   maxSymBytes?: number;
+  /**
+   * Module builds whose answer is remembered (default 4,096): past it, the oldest answers that
+   * hold no open file (modules without symbols) are forgotten, and asked again if seen again.
+   */
+  maxRemembered?: number;
   /** Where recorded `C:\` paths live (default $WINEPREFIX, else ~/.wine): local-paths.ts. */
   winePrefix?: string;
   env?: NodeJS.ProcessEnv;
 }
 
 const DEFAULT_MAX_SYM = 512 << 20;
+const DEFAULT_MAX_REMEMBERED = 4096;
 
 export function defaultSymbolCache(env: NodeJS.ProcessEnv = process.env): string {
   const base = env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
@@ -66,6 +72,8 @@ export class Symbolizer {
   readonly #locator: SymbolLocator;
   readonly #options: SymbolizerOptions;
   readonly #modules = new Map<string, Promise<ModuleSymbolsState>>();
+  /** Keys of #modules whose answer holds no open file: the ones that may be forgotten. */
+  readonly #noFile = new Set<string>();
   /** Image files found on the symbol path, by module identity (one search per batch). */
   readonly #images = new Map<string, Promise<string[]>>();
   readonly #readers: PositionedFileReader[] = [];
@@ -92,6 +100,13 @@ export class Symbolizer {
         return { ok: false, reason: messageOf(error) };
       });
       this.#modules.set(key, state);
+      void state.then(
+        (settled) => {
+          if (!settled.ok && this.#modules.get(key) !== undefined) this.#noFile.add(key);
+        },
+        () => undefined,
+      );
+      this.#forgetPastBound();
     }
     return state;
   }
@@ -102,6 +117,20 @@ export class Symbolizer {
     if (!state.ok) return { missing: state.reason };
     const hit = await state.file.lookup(rva);
     return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
+  }
+
+  get #bound(): number {
+    return this.#options.maxRemembered ?? DEFAULT_MAX_REMEMBERED;
+  }
+
+  /** Keeps the remembered answers within the bound, oldest answers without a file going first. */
+  #forgetPastBound(): void {
+    if (this.#modules.size <= this.#bound) return;
+    for (const key of this.#noFile) {
+      this.#noFile.delete(key);
+      this.#modules.delete(key);
+      if (this.#modules.size <= this.#bound) return;
+    }
   }
 
   async close(): Promise<void> {
@@ -251,6 +280,9 @@ export class Symbolizer {
         .locate(safe.key, { image: true, all: true })
         .then((located) => located.found.map((f) => f.path));
       this.#images.set(moduleIdentityKey(module), found);
+      // Lists of paths, oldest first: past the bound the oldest is asked again if needed.
+      const oldest = this.#images.keys().next().value;
+      if (this.#images.size > this.#bound && oldest !== undefined) this.#images.delete(oldest);
     }
     return found;
   }

@@ -110,3 +110,26 @@ describe('symbols: symbolizer with hostile names from dumps', () => {
     expect(filesUnder(cache)).to.deep.equal([]);
   });
 });
+
+describe('symbols: symbolizer memory stays bounded', () => {
+  it('forgets the oldest modules without symbols past its bound, and asks again when one returns', async () => {
+    const dir = makeTempDir('symbolizer-bound');
+    const symbolizer = new Symbolizer({
+      symbolPath: join(dir, 'store'),
+      defaultCache: join(dir, 'cache'),
+      maxRemembered: 4,
+    });
+    try {
+      const first = module('first.pdb');
+      const asked = symbolizer.forModule(first);
+      expect((await asked).ok).to.equal(false);
+      expect(symbolizer.forModule(first)).to.equal(asked); // remembered while within the bound
+      for (let i = 0; i < 8; i++) await symbolizer.forModule(module(`other${i}.pdb`));
+      const again = symbolizer.forModule(first);
+      expect(again).to.not.equal(asked); // forgotten, so looked up afresh
+      expect(await again).to.deep.equal(await asked);
+    } finally {
+      await symbolizer.close();
+    }
+  });
+});
