@@ -9,7 +9,14 @@ import { dumpProcess } from '../../src/workflows/dump/dump.js';
 import { runHeapTrendFromDumps } from '../../src/workflows/heap-trend/from-dumps.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { killAllTargets, sleep, startTarget, wineEnv } from '../helpers/wine.js';
-import { DBGENG_CDB, requireDbgengRig } from './dbgeng-rig.js';
+import { DOTNET_TOOLS_DIR } from '../helpers/dotnet-native.js';
+import {
+  clrProgram,
+  DBGENG_CDB,
+  requireDbgengRig,
+  startClrProgram,
+  type ClrTarget,
+} from './dbgeng-rig.js';
 
 describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', function () {
   this.timeout(240_000);
@@ -56,5 +63,58 @@ describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', 
     expect(image?.growthKb).to.equal(0);
     // Each dump is read in a few hundred KB, whatever its size.
     for (const bytes of series.bytesRead) expect(bytes).to.be.below(10 * 1024 * 1024);
+  });
+
+  it('a .NET program`s full dump: the GC heap is looked up with dotnet-dump, and where it cannot be, the report says why', async function () {
+    const exe = clrProgram();
+    if (exe === null) {
+      console.log('      (skipped: no build/dotnet/win-x64/cdbh-dotnet.exe)');
+      this.skip();
+    }
+    const target: ClrTarget = await startClrProgram(exe, [
+      'sessions',
+      '-n',
+      '0',
+      '-i',
+      '40',
+      '--session-kb',
+      '16',
+      '--large-kb',
+      '4096',
+    ]);
+    try {
+      const dir = makeTempDir('from-dumps-dbgeng-clr');
+      const result = await dumpProcess({
+        engine: 'cdb',
+        target: { pid: target.pid },
+        list: () => Promise.resolve([{ pid: target.pid, name: 'cdbh-dotnet.exe' }]),
+        kind: 'full',
+        outDir: dir,
+        debuggerPath: DBGENG_CDB,
+        env: wineEnv(),
+      });
+      expect(result.verified).to.equal(true);
+      const out = makeTempDir('from-dumps-dbgeng-clr-out');
+      const { report, samples } = await runHeapTrendFromDumps({
+        paths: [dir],
+        outDir: out,
+        debuggerPath: DOTNET_TOOLS_DIR,
+      });
+      assertValid('heapTrendReport', report);
+      expect(report.seriesKind).to.equal('category');
+      const ids = samples[0]?.heaps.map((h) => h.id) ?? [];
+      expect(ids).to.include('private data');
+      if (process.platform === 'win32') {
+        expect(ids).to.include('managed heap');
+      } else {
+        // dotnet-dump reads Windows dumps on Windows only; its own words are in the warning.
+        expect(ids).to.not.include('managed heap');
+        expect(report.warnings.join('\n')).to.match(
+          /managed heap not split out of private data: dotnet-dump eeheap -gc on .*: Analyzing Windows or MacOS dumps not supported when running on Linux/,
+        );
+      }
+    } finally {
+      await target.kill();
+    }
   });
 });

@@ -219,8 +219,9 @@ heap-trend does all of it in one run and writes:
 
 --from-dumps FILE...|DIR builds the same report from dumps already written, each at its own time:
 Windows full dumps give memory by category (image, mapped, heap, stack, private data) with no
-debugger; Linux cores of .NET processes (dotnet-dump collect) give the .NET series through
-dotnet-dump. A missing or unreadable dump is skipped with a warning; the series goes on.
+debugger, and the managed heap apart when dotnet-dump can read the dump (on Windows); Linux cores
+of .NET processes (dotnet-dump collect) give the .NET series through dotnet-dump. A missing or
+unreadable dump is skipped with a warning; the series goes on.
 
 Engines:
   dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
@@ -230,8 +231,11 @@ Engines:
            objects, and the report shows the chains that hold them. Dumps are deleted once read
            (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
            tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
-  cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0", then exit;
-           the target is suspended for that attach and every sample records for how long.
+  cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0" and
+           "!address -summary" (memory by category), then exit; the target is suspended for that
+           attach and every sample records for how long. With --clr the same attach loads SOS
+           ("!eeheap -gc", "!dumpheap -stat -live"; the GC's bytes become the managed heap
+           category), and one more attach at the end traces what holds the growing types.
   winedbg  (Wine/Linux) "info maps <pid>" from a winedbg that never attaches: the target is never
            suspended. This is a COMMITTED-MEMORY view (contiguous private regions), not a
            per-heap one; the report says so.

@@ -8,6 +8,7 @@
 // minute of a batch, not one timeout per module, and it is said once (onServerDown).
 import { stat } from 'node:fs/promises';
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { DownloadSlots } from './download-slots.js';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, isHarnessError } from '../../errors.js';
 import {
@@ -49,6 +50,8 @@ export interface LocatorOptions {
    * `--symbol-max-size`); further bounded per module by plausibleSymbolBytes.
    */
   maxDownloadBytes?: number;
+  /** Downloads at once (default 4): the cache holds at most this many parts of the limit. */
+  downloadSlots?: number;
   signal?: AbortSignal;
 }
 
@@ -109,10 +112,12 @@ export class SymbolLocator {
   #startup: Promise<void> | undefined;
   /** Downloads in flight, by URL: parallel dumps asking for one module share one download. */
   readonly #inFlight = new Map<string, Promise<Located | Problem | undefined>>();
+  readonly #slots: DownloadSlots;
 
   constructor(elements: readonly SymbolPathElement[], options: LocatorOptions = {}) {
     this.#elements = elements;
     this.#options = options;
+    this.#slots = new DownloadSlots(options.downloadSlots);
   }
 
   /**
@@ -181,16 +186,17 @@ export class SymbolLocator {
     problems: string[],
     limits: { maxBytes: number },
   ): Promise<Located | undefined> {
-    const dead = this.#deadServers.get(server);
-    if (dead !== undefined && Date.now() < dead.until) {
-      problems.push(`${server}: not asked (failed ${dead.reason}; asked again after a pause)`);
-      return undefined;
-    }
     for (const candidate of storeCandidates(key, { twoTier: false, image })) {
+      // Looked at before each candidate: the server may have been given up on meanwhile.
+      const dead = this.#deadServers.get(server);
+      if (dead !== undefined && Date.now() < dead.until) {
+        problems.push(`${server}: not asked (failed ${dead.reason}; asked again after a pause)`);
+        return undefined;
+      }
       const url = `${server.replace(/\/+$/, '')}/${urlPath(candidate.relative)}`;
       let pending = this.#inFlight.get(url);
       if (!pending) {
-        pending = this.#fetchWithRetries(url, candidate, downstream, limits.maxBytes);
+        pending = this.#fetchWithRetries(server, url, candidate, downstream, limits.maxBytes);
         this.#inFlight.set(url, pending);
         void pending.finally(() => this.#inFlight.delete(url));
       }
@@ -218,6 +224,7 @@ export class SymbolLocator {
 
   /** #fetchOne, tried again after a pause (bounded backoff) while its failure is transient. */
   async #fetchWithRetries(
+    server: string,
     url: string,
     candidate: StoreCandidate,
     downstream: readonly string[],
@@ -226,7 +233,15 @@ export class SymbolLocator {
     const retries = this.#options.retries ?? DEFAULT_RETRIES;
     let delay = this.#options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     for (let attempt = 0; ; attempt++) {
-      const result = await this.#fetchOne(url, candidate, downstream, maxBytes);
+      // A slot per try, taken before its deadline starts: waiting is not downloading. A server
+      // given up on while this waited is not asked (the caller says why).
+      const result = await this.#slots.run(
+        () =>
+          (this.#deadServers.get(server)?.until ?? 0) > Date.now()
+            ? Promise.resolve(undefined)
+            : this.#fetchOne(url, candidate, downstream, maxBytes),
+        this.#options.signal,
+      );
       if (result === undefined || !('problem' in result) || result.transient !== true) {
         return result;
       }

@@ -5,8 +5,10 @@
 // category with no debugger (processDump's regions and heaps, then memory-categories.ts: the
 // MemoryInfoList, the PEB's heap list, the threads' stacks; a few hundred KB read per dump,
 // whatever its size); Linux cores of .NET processes
-// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A file that cannot be read is a
-// warning and is left out; the series goes on.
+// go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A Windows dump of a .NET process also
+// asks dotnet-dump for the GC's regions (gc-regions.ts) to split the managed heap out of private
+// data, where dotnet-dump can read Windows dumps. A file that cannot be read is a warning and is
+// left out; the series goes on.
 import { open, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -22,9 +24,11 @@ import { pathFromArgv } from '../argv-path.js';
 import type { DumpToolOptions, SosBatchOutputs } from '../../engine/dialects/index.js';
 import { getDialect } from '../../engine/dialects/index.js';
 import { AbortedError, shortErrorMessage, UsageError } from '../../errors.js';
+import { findClrRuntime } from '../../processor/clr.js';
 import { processDump } from '../../processor/process-dump.js';
 import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/types.js';
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
 
 /** What the first bytes say a file is. */
@@ -122,6 +126,7 @@ interface WindowsReading {
 async function readWindowsDump(
   path: BytePath,
   signal: AbortSignal | undefined,
+  gc?: GcRegionLookup,
 ): Promise<WindowsReading | { error: string }> {
   const state = await processDump(path, {
     threads: 'none',
@@ -136,9 +141,15 @@ async function readWindowsDump(
         'no MemoryInfoList stream (not a full dump: write one with .dump /ma, procdump -ma or dump --full)',
     };
   }
+  // A .NET process: the GC's regions from eeheap -gc on the same dump are the managed heap.
+  const managed =
+    findClrRuntime(state.modules) !== null && gc !== undefined && typeof path === 'string'
+      ? await gc.addressesOf(path)
+      : undefined;
   const { categories, totals } = categorizeRegions(regions, {
     heaps: state.regions?.heaps ?? [],
     stackAddresses: state.threads.map((t) => t.stack.start),
+    ...(managed === undefined ? {} : { managedAddresses: managed }),
   });
   const pid = state.process.pid;
   return {
@@ -162,13 +173,14 @@ export async function readDumpSeries(
   options: DumpSeriesOptions = {},
 ): Promise<DumpSeries> {
   const files = await expandInputs(paths, options.maxFiles);
+  const gc = createGcRegionLookup(toolOptions(options));
   const entries: Entry[] = [];
   for (const path of files) {
     const file = pathText(path);
     try {
       const kind = await sniffDumpFile(path);
       if (kind === 'minidump') {
-        const reading = await readWindowsDump(path, options.signal);
+        const reading = await readWindowsDump(path, options.signal, gc);
         if ('error' in reading) entries.push({ file, path, kind: 'bad', time: '', ...reading });
         else entries.push({ file, path, kind, time: reading.time, reading });
       } else if (kind === 'elf-core') {
@@ -195,7 +207,7 @@ export async function readDumpSeries(
     inputs: [],
     source: managed ? 'clr-generation' : 'category',
     engine: managed ? 'dotnet-dump' : 'builtin',
-    warnings: [],
+    warnings: [...gc.warnings],
     bytesRead: [],
   };
   const usable = entries
