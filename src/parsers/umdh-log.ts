@@ -75,7 +75,8 @@ export function createUmdhLogParser(options: StreamOptions<UmdhLogEntry> = {}): 
         entry = logEntryFrom(m, line, warnings.add);
         return;
       }
-      const a = LOG_ALLOCATION_RE.exec(line);
+      // Frames are most of a log: the second entry layout is only tried on lines that can be one.
+      const a = line.includes(' bytes + ') ? LOG_ALLOCATION_RE.exec(line) : null;
       if (a) {
         close();
         entry = allocationEntryFrom(a, line, warnings.add);

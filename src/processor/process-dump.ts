@@ -5,7 +5,6 @@
 // tables), and hand back a typed ProcessState. It never throws for a bad file: an unreadable header or directory,
 // or an I/O error, gives `ok: false` + `error`. Only an abort is rethrown: the caller asked for it.
 import { AbortedError, errorToJSON } from '../errors.js';
-import { accessViolationDetail, exceptionName } from '../minidump/exception-codes.js';
 import { openMinidump, type Minidump } from '../minidump/minidump.js';
 import type { DumpException } from '../minidump/streams/exception.js';
 import type { DumpModule } from '../minidump/streams/module-list.js';
@@ -14,16 +13,16 @@ import type { UnwindProvider, WalkLimits } from '../stackwalk/types.js';
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
 import { SymbolSupplier, type DumpSupply } from '../symbols/supplier/symbol-supplier.js';
 import type * as SymbolStatusModule from './symbol-status.js';
-import { clrExceptionDetail, findClrRuntime } from './clr.js';
+import { findClrRuntime } from './clr.js';
 import { classifyDump } from './dump-kind.js';
 import type {
-  ProcessException,
   ProcessInfo,
   ProcessModule,
   ProcessResult,
   ProcessState,
   ProcessThread,
 } from './process-state.js';
+import { processException } from './process-exception.js';
 import { processHeaps } from './process-heaps.js';
 import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { DEFAULT_OTHER_THREADS, walkThreads } from './walk-threads.js';
@@ -366,42 +365,5 @@ function processModule(m: DumpModule): ProcessModule {
     if (cv.age !== undefined) out.codeView.age = cv.age;
     if (cv.debugId !== undefined) out.codeView.debugId = cv.debugId;
   }
-  return out;
-}
-
-function processException(
-  recorded: DumpException,
-  modules: readonly ProcessModule[],
-  dumpModules: readonly DumpModule[],
-  arch: ReturnType<typeof archFromProcessor>,
-): ProcessException {
-  // An x86 process has 32-bit addresses, but the stream's fields are 64-bit and some writers
-  // sign-extend them (Breakpad's minidump_32bit_crash_addr.dmp records the write address 0x45 as
-  // 0xffffffff00000045): cut them to 32 bits, as Breakpad and cdb print them.
-  const exception: DumpException =
-    arch === 'x86'
-      ? {
-          ...recorded,
-          address: recorded.address & 0xffff_ffffn,
-          parameters: recorded.parameters.map((p) => p & 0xffff_ffffn),
-        }
-      : recorded;
-  const out: ProcessException = {
-    threadId: exception.threadId,
-    code: exception.code,
-    name: exceptionName(exception.code, exception.parameters),
-    flags: exception.flags,
-    address: exception.address,
-    parameters: exception.parameters,
-    nested: exception.nestedRecord !== 0n,
-  };
-  const av = accessViolationDetail(exception.code, exception.parameters);
-  if (av) out.access = { ...(av.access ? { kind: av.access } : {}), address: av.address };
-  const module = modules.find(
-    (m) => exception.address >= m.base && exception.address < m.base + BigInt(m.size),
-  );
-  if (module) out.module = module;
-  const clr = clrExceptionDetail(exception.code, exception.parameters, dumpModules);
-  if (clr) out.clr = clr;
   return out;
 }

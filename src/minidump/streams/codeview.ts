@@ -28,18 +28,22 @@ function hexUpper(value: number, width: number): string {
 export function parseCodeView(buf: Buffer): CodeViewInfo {
   const signature = u32(buf, 0);
   if (signature === RSDS && buf.length >= 24) {
-    const data1 = u32(buf, 4);
-    const data2 = u16(buf, 8);
-    const data3 = u16(buf, 10);
-    const data4 = buf.subarray(12, 20).toString('hex').toUpperCase();
+    // The GUID's fields in big-endian order (Data1, Data2, Data3 as numbers, then Data4's eight
+    // bytes as they are), turned to hex in one call: every module of every dump has one.
+    const guid = Buffer.allocUnsafe(16);
+    guid.writeUInt32BE(u32(buf, 4), 0);
+    guid.writeUInt16BE(u16(buf, 8), 4);
+    guid.writeUInt16BE(u16(buf, 10), 6);
+    buf.copy(guid, 8, 12, 20);
+    const digits = guid.toString('hex');
     const age = u32(buf, 20);
     const pdbPath = cString(buf, 24);
     return {
       format: 'RSDS',
       pdbPath,
       pdbName: baseName(pdbPath),
-      debugId: `${hexUpper(data1, 8)}${hexUpper(data2, 4)}${hexUpper(data3, 4)}${data4}${age.toString(16).toUpperCase()}`,
-      guid: `${hexUpper(data1, 8)}-${hexUpper(data2, 4)}-${hexUpper(data3, 4)}-${data4.slice(0, 4)}-${data4.slice(4)}`.toLowerCase(),
+      debugId: `${digits}${age.toString(16)}`.toUpperCase(),
+      guid: `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`,
       age,
     };
   }
