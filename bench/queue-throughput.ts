@@ -3,8 +3,11 @@
 // Dumps are variants of the example dumps (the header's TimeDateStamp changed: each its own
 // content, so each its own job), builtin engine.
 // 1. Per-job overhead: the same dumps analysed locally (analyzeDumps, --jobs J) and through the
-//    queue by one in-process worker (--jobs J) with the collector in the same process, rounds
-//    alternated; overhead = (queue − local) / dumps, medians. Goal ≤ 2 ms per dump.
+//    queue by one in-process worker (--jobs J) with the collector in the same process, after one
+//    warm-up of each (code loaded, files cached), in alternating pairs; a pair's overhead is
+//    (queue − local) / dumps. Printed: the median over the pairs with min and max (goal ≤ 2 ms per
+//    dump, MET/MISSED on the median), and the CPU both runs used (this process, plus
+//    redis-server's for the queue) per dump, which a loaded machine disturbs less than wall time.
 // 2. Throughput with 1, 2 and 4 worker processes (`cdb-harness worker --jobs 2` each) and the
 //    collector: dumps/s, the median of the rounds.
 // 3. The builtin workers (the best count of 2.) over `--big` dumps: dumps/s and the collector's
@@ -12,7 +15,7 @@
 // Each run uses a fresh queue name, so no result of an earlier run is reused.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeThroughQueue } from '../src/queue/queue-analyze.js';
 import { parseRedisUrl } from '../src/queue/redis-url.js';
@@ -52,47 +55,73 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 let run = 0;
 const freshName = () => `bench-${process.pid}-${++run}`;
 
-async function collect(url: string, name: string, input: string): Promise<number> {
+/** CPU ms of a process so far (user + system), from /proc/PID/stat (fields 14 and 15, in ticks). */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Timed {
+  ms: number;
+  /** CPU of this process during the run, and of redis-server (queue runs). */
+  cpuMs: number;
+  redisCpuMs: number;
+}
+
+/** The redis-server of the run (its CPU counts in the queue runs). */
+const redisProcess: { pid: number | undefined } = { pid: undefined };
+
+async function timed(run: () => Promise<{ ok: number; dumps: number; failed: number }>) {
+  const cpu = process.cpuUsage();
+  const redis0 = processCpuMs(redisProcess.pid);
+  const t = performance.now();
+  const summary = await run();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  if (summary.ok !== summary.dumps) throw new Error(`${summary.failed} failed`);
+  return {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    redisCpuMs: processCpuMs(redisProcess.pid) - redis0,
+  };
+}
+
+async function collect(url: string, name: string, input: string): Promise<Timed> {
   const out = mkdtempSync(join(tmpdir(), 'cdbh-bench-queue-out-'));
   try {
-    const t = performance.now();
-    const result = await analyzeThroughQueue({
-      inputs: [input],
-      outDir: out,
-      target: parseRedisUrl(url),
-      queueName: name,
-      engines: ['builtin'],
-      pollMs: 500,
-    });
-    const ms = performance.now() - t;
-    if (result.summary.ok !== result.summary.dumps)
-      throw new Error(`${result.summary.failed} failed`);
-    return ms;
+    return await timed(
+      async () =>
+        (
+          await analyzeThroughQueue({
+            inputs: [input],
+            outDir: out,
+            target: parseRedisUrl(url),
+            queueName: name,
+            engines: ['builtin'],
+            pollMs: 500,
+          })
+        ).summary,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
 }
 
-async function local(input: string): Promise<number> {
+async function local(input: string): Promise<Timed> {
   const out = mkdtempSync(join(tmpdir(), 'cdbh-bench-queue-out-'));
   try {
-    const t = performance.now();
-    const result = await analyzeDumps({
-      inputs: [input],
-      outDir: out,
-      engine: 'builtin',
-      jobs: JOBS,
-    });
-    const ms = performance.now() - t;
-    if (result.summary.ok !== result.summary.dumps)
-      throw new Error(`${result.summary.failed} failed`);
-    return ms;
+    return await timed(
+      async () =>
+        (await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin', jobs: JOBS }))
+          .summary,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
 }
 
-/** One in-process worker (jobs 2) on `name` while `body` runs. */
+/** One in-process worker (--jobs JOBS) on `name` while `body` runs. */
 async function withInProcessWorker<T>(
   url: string,
   name: string,
@@ -120,18 +149,46 @@ async function withInProcessWorker<T>(
   }
 }
 
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+const seconds = (xs: Timed[]) => xs.map((x) => (x.ms / 1000).toFixed(2)).join('/');
+
 async function overhead(url: string, input: string): Promise<void> {
-  const localMs: number[] = [];
-  const queueMs: number[] = [];
-  await local(input); // warm the file cache and the code
-  for (let r = 0; r < ROUNDS; r++) {
-    localMs.push(await local(input));
+  const queued = async () => {
     const name = freshName();
-    queueMs.push(await withInProcessWorker(url, name, () => collect(url, name, input)));
+    return withInProcessWorker(url, name, () => collect(url, name, input));
+  };
+  // Warm-up, not counted: code loaded (BullMQ, ioredis, the analysis), dumps in the file cache.
+  await local(input);
+  await queued();
+  const localRuns: Timed[] = [];
+  const queueRuns: Timed[] = [];
+  const loadBefore = load();
+  for (let r = 0; r < ROUNDS; r++) {
+    // Alternated, each first in turn, so a load change hits both sides alike.
+    if (r % 2 === 0) {
+      localRuns.push(await local(input));
+      queueRuns.push(await queued());
+    } else {
+      queueRuns.push(await queued());
+      localRuns.push(await local(input));
+    }
   }
-  const perDump = (median(queueMs) - median(localMs)) / DUMPS;
+  const pairs = localRuns.map((l, i) => (queueRuns[i]!.ms - l.ms) / DUMPS);
+  const perDump = median(pairs);
+  const cpu = (xs: Timed[], redis: boolean) =>
+    median(xs.map((x) => (x.cpuMs + (redis ? x.redisCpuMs : 0)) / DUMPS));
+  const redisPart = median(queueRuns.map((x) => x.redisCpuMs / DUMPS));
   console.log(
-    `overhead: ${DUMPS} dumps, local ${localMs.map((m) => (m / 1000).toFixed(2)).join('/')} s, queue (1 in-process worker), --jobs ${JOBS} ${queueMs.map((m) => (m / 1000).toFixed(2)).join('/')} s; median ${(median(localMs) / 1000).toFixed(2)} s vs ${(median(queueMs) / 1000).toFixed(2)} s = ${perDump.toFixed(2)} ms per dump through the queue (goal <= 2 ms) ${perDump <= 2 ? 'OK' : 'MISSED'}`,
+    `overhead: ${DUMPS} dumps, --jobs ${JOBS}, ${ROUNDS} alternating pairs (load ${loadBefore} before, ${load()} after): local ${seconds(localRuns)} s, queue (1 in-process worker + collector) ${seconds(queueRuns)} s`,
+  );
+  console.log(
+    `overhead: per dump through the queue ${perDump.toFixed(2)} ms median of pairs (min ${Math.min(...pairs).toFixed(2)}, max ${Math.max(...pairs).toFixed(2)}; goal <= 2 ms) ${perDump <= 2 ? 'MET' : 'MISSED'}`,
+  );
+  console.log(
+    `overhead: CPU per dump local ${cpu(localRuns, false).toFixed(2)} ms, queue ${cpu(queueRuns, true).toFixed(2)} ms (of which redis-server ${redisPart.toFixed(2)} ms): +${(cpu(queueRuns, true) - cpu(localRuns, false)).toFixed(2)} ms CPU per dump`,
   );
 }
 
@@ -202,18 +259,19 @@ async function throughput(
     const name = freshName();
     const workers = await startWorkers(url, name, count);
     try {
-      rates.push(dumps / ((await collect(url, name, input)) / 1000));
+      rates.push(dumps / ((await collect(url, name, input)).ms / 1000));
     } finally {
       await stopWorkers(workers);
     }
   }
   console.log(
-    `throughput: ${count} worker${count === 1 ? '' : 's'} (--jobs ${JOBS} each), ${dumps} dumps: ${rates.map((x) => x.toFixed(0)).join(' / ')} dumps/s (median ${median(rates).toFixed(0)})`,
+    `throughput: ${count} worker${count === 1 ? '' : 's'} (--jobs ${JOBS} each), ${dumps} dumps: ${rates.map((x) => x.toFixed(0)).join(' / ')} dumps/s (median ${median(rates).toFixed(0)}; load ${load()})`,
   );
   return median(rates);
 }
 
 const redis = await RedisServer.start();
+redisProcess.pid = redis.pid;
 const input = variants(DUMPS);
 try {
   await overhead(redis.url, input);
@@ -230,7 +288,7 @@ try {
     try {
       const rate = await throughput(redis.url, big, best, BIG, 1);
       console.log(
-        `big: ${BIG} dumps through ${best} builtin workers in ${(BIG / rate).toFixed(1)} s (${rate.toFixed(0)} dumps/s); collector peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (this process, all phases)`,
+        `big: ${BIG} dumps through ${best} builtin workers in ${(BIG / rate).toFixed(1)} s (${rate.toFixed(0)} dumps/s); collector peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (this process, all phases); load ${load()}`,
       );
     } finally {
       rmSync(big, { recursive: true, force: true });

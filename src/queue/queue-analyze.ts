@@ -65,6 +65,8 @@ export interface QueueAnalyzeOptions {
 const HASH_PARALLEL = 8;
 /** Jobs go to Redis in groups of about this many while the inputs are being hashed. */
 const ADD_EVERY = 64;
+/** The longest a collector goes without asking Redis about every job it waits for. */
+const SWEEP_MS = 30_000;
 
 export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise<AnalyzeResult> {
   const started = performance.now();
@@ -176,7 +178,15 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
       }),
   });
   let wake: () => void = () => undefined;
-  const settled = (work: Promise<void>) => void work.catch(onRedisError).finally(() => wake());
+  /** Results that came through events since the last poll tick. */
+  let arrived = 0;
+  // The poll loop is woken only for the last result (to end at once), not per result: its sweep
+  // asks Redis about every job still awaited, which per result would cost O(jobs²) round trips.
+  const settled = (work: Promise<void>) =>
+    void work.catch(onRedisError).finally(() => {
+      arrived++;
+      if (collector.pending.size === 0) wake();
+    });
   events.on('completed', ({ jobId, returnvalue }) => {
     const record = returnvalue as unknown;
     settled(
@@ -273,6 +283,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     await events.waitUntilReady();
     for (const file of first.files) seen.add(file);
     await enqueue([...first.files, ...urls]);
+    let lastSweep = performance.now();
     while (!signal.aborted && (collector.pending.size > 0 || options.watchFolder === true)) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, pollMs);
@@ -290,7 +301,13 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
           const fresh = await newFiles();
           if (fresh.length > 0) await enqueue(fresh);
         }
-        await collector.sweep();
+        // Results flowing through events need no sweep; one is made when they stop (a restarted
+        // collector or Redis, trimmed events, lost jobs), after Redis trouble, and every 30 s.
+        if (arrived === 0 || redisTrouble !== '' || performance.now() - lastSweep >= SWEEP_MS) {
+          await collector.sweep();
+          lastSweep = performance.now();
+        }
+        arrived = 0;
         await checkWorkers();
         if (redisTrouble !== '') emit({ type: 'queue', message: 'Redis connection back' });
         redisTrouble = '';

@@ -23,7 +23,35 @@ const LOADBY_FAILS = {
   transcript: 'dump-sos-sx/loadby-sos-clr-and-mscorwks-unable-to-find-module.txt',
 };
 
-function clrScenario(n: number, sos: boolean): Scenario {
+// The real engine under Wine with only sos.dll: SOS loads, its managed commands do not run.
+const HOSTING = 'dbgeng/sos-managed-commands-hosting-failed.txt';
+const EEHEAP_HOSTING_FAILED = {
+  transcript: HOSTING,
+  from: 'SOS_HOSTING: Failed to find runtime directory',
+  to: "Unrecognized command 'eeheap'",
+};
+const DUMPHEAP_HOSTING_FAILED = {
+  transcript: HOSTING,
+  from: "Unrecognized command 'dumpheap'",
+  to: "Unrecognized command 'dumpheap'",
+};
+
+/** How SOS answers: as recorded by dotnet-dump, not loaded at all, or loaded without its host. */
+type SosMode = 'ok' | 'nosos' | 'hosting-failed';
+
+function clrScenario(n: number, sos: boolean | 'hosting-failed'): Scenario {
+  if (sos === 'hosting-failed') {
+    return {
+      description: `heap-trend --clr sample ${n}, SOS without its managed host`,
+      replies: [
+        { pattern: '^!heap -s(?: -h 0)?$', reply: [HEAP] },
+        { pattern: '^!address -summary$', reply: [ADDRESS] },
+        { command: '.loadby sos coreclr' },
+        { command: '!eeheap -gc', reply: [EEHEAP_HOSTING_FAILED] },
+        { pattern: '^!dumpheap ', reply: [DUMPHEAP_HOSTING_FAILED] },
+      ],
+    };
+  }
   return {
     description: `heap-trend --clr sample ${n}`,
     replies: [
@@ -64,10 +92,16 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
   });
   afterEach(() => scratch.cleanup());
 
-  function run(sos: boolean) {
-    const scenarios = [1, 2, 3, 4].map((n) =>
-      scratch.scenario(clrScenario(n, sos), `clr-${sos ? 'ok' : 'nosos'}-${n}.json`),
-    );
+  /** `retention`: what the retention attach meets (default: the same SOS as the samples). */
+  function run(mode: SosMode, retention: SosMode = mode) {
+    const scenarioOf = (m: SosMode, n: number) =>
+      scratch.scenario(
+        clrScenario(n, m === 'ok' ? true : m === 'nosos' ? false : m),
+        `clr-${m}-${n}.json`,
+      );
+    const scenarios = [1, 2, 3, 4].map((n) => scenarioOf(mode, n));
+    const retentionScenario = scenarioOf(retention, 4);
+    const sos = `${mode}-${retention}`;
     return runHeapTrend({
       pid: 4242,
       name: 'app.exe',
@@ -78,10 +112,12 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
       retentionTypes: 1,
       // One object per type: the recording has the roots of the first one.
       retentionObjects: 1,
-      outDir: scratch.file(`out-${sos ? 'ok' : 'nosos'}`),
+      outDir: scratch.file(`out-${sos}`),
       debuggerCommandFor: (use: DebuggerUse) => {
         const i = use.purpose === 'sample' ? Math.min(use.index, 3) : 3;
-        const prefix = emulatorPrefix(scenarios[i] ?? '');
+        const prefix = emulatorPrefix(
+          use.purpose === 'retention' ? retentionScenario : (scenarios[i] ?? ''),
+        );
         return {
           file: prefix.file,
           args: [...prefix.args, '--state', scratch.file(`state-${sos}-${i}-${use.purpose}.json`)],
@@ -91,7 +127,7 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
   }
 
   it('reads the .NET heap in each attach and reaches the dotnet-dump verdict', async () => {
-    const { report, samples, files } = await run(true);
+    const { report, samples, files } = await run('ok');
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
     expect(report.source).to.equal('heap');
@@ -141,7 +177,7 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
   });
 
   it('SOS unavailable: says why, and still reports the native series', async () => {
-    const { report } = await run(false);
+    const { report } = await run('nosos');
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
     expect(report.series.length).to.be.greaterThan(0);
@@ -151,5 +187,28 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
     );
     // No type was flagged without the .NET series: no retention attach.
     expect(report.retention ?? []).to.deep.equal([]);
+  });
+
+  it('SOS loaded without its managed host (the real engine under Wine): its own words, native series kept', async () => {
+    const { report } = await run('hosting-failed');
+    assertValid('heapTrendReport', report);
+    expect(report.status).to.equal('completed');
+    expect(report.series.length).to.be.greaterThan(0);
+    expect(report.clrTypes).to.equal(undefined);
+    expect(report.managedNote).to.equal(
+      "No .NET series: SOS unavailable: Unrecognized command 'eeheap' because managed hosting failed or was disabled. See !sethostruntime command for details.; the native series are reported.",
+    );
+    // No GC bytes were read: the categories have no managed heap row.
+    expect(report.categories?.series.map((s) => s.id)).to.not.include('managed heap');
+  });
+
+  it('retention attach whose SOS cannot host its managed part: the type is skipped with that reason', async () => {
+    const { report } = await run('ok', 'hosting-failed');
+    assertValid('heapTrendReport', report);
+    const bytes = report.retention?.find((r) => r.type === 'System.Byte[]');
+    expect(bytes?.sampled).to.equal(0);
+    expect(bytes?.skipped).to.equal(
+      "skipped: dumpheap -mt stopped (Unrecognized command 'dumpheap' because managed hosting failed or was disabled. See !sethostruntime command for details.)",
+    );
   });
 });

@@ -27,6 +27,11 @@ export class RedisServer {
     private readonly appendOnly: boolean,
   ) {}
 
+  /** The redis-server process (benchmarks read its CPU time from /proc). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }

@@ -19,6 +19,11 @@ export interface AttachRetention {
   suspendedMs: number;
 }
 
+// SOS loaded without its managed host (the real engine under Wine with only sos.dll,
+// test/fixtures/transcripts/dbgeng/sos-managed-commands-hosting-failed.txt):
+// Unrecognized command 'dumpheap' because managed hosting failed or was disabled. See !sethostruntime command for details.
+const SOS_REFUSED_RE = /^Unrecognized command .*$/m;
+
 /** Runs SOS commands one by one in the open session, each with `!`, inside `timeoutMs` in all. */
 function sessionRunner(session: DebuggerSession) {
   return async (commands: readonly string[], timeoutMs: number): Promise<SosBatchOutputs> => {
@@ -30,7 +35,10 @@ function sessionRunner(session: DebuggerSession) {
         return { outputs, stopped: { index, command, text: 'the retention budget ran out' } };
       }
       try {
-        outputs.push((await session.execute(`!${command}`, { timeoutMs: left })).output);
+        const output = (await session.execute(`!${command}`, { timeoutMs: left })).output;
+        const refused = SOS_REFUSED_RE.exec(output);
+        if (refused !== null) return { outputs, stopped: { index, command, text: refused[0] } };
+        outputs.push(output);
       } catch (error) {
         // A timed-out command leaves cdb busy: the rest cannot run in this session.
         if (isHarnessError(error) && error.code === 'TIMEOUT' && outputs.length === 0) throw error;
