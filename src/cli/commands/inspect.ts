@@ -279,14 +279,22 @@ export function formatText(dump: InspectedDump, verbose = false, brief = false):
     row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
   }
   row('threads', `${dump.threads.length}`);
-  if (brief) {
-    const stacks = formatStacks(dump);
-    for (const line of stacks) lines.push(line);
-    if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
-    for (const warning of dump.warnings) row('warning', warning);
-    lines.push('');
-    return lines.join('\n');
-  }
+  // --brief: the header and the crashing thread's stack, without the modules, memory and the rest.
+  if (!brief) detailRows(dump, verbose, row);
+  const stacks = formatStacks(dump);
+  for (const line of stacks) lines.push(line);
+  if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
+  for (const warning of dump.warnings) row('warning', warning);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** Modules, memory, handles, comments and flags; with verbose, every thread and module too. */
+function detailRows(
+  dump: Extract<InspectedDump, { ok: true }>,
+  verbose: boolean,
+  row: (label: string, text: string) => void,
+): void {
   const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
   row(
     'modules',
@@ -326,12 +334,6 @@ export function formatText(dump: InspectedDump, verbose = false, brief = false):
       );
     }
   }
-  const stacks = formatStacks(dump);
-  for (const line of stacks) lines.push(line);
-  if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
-  for (const warning of dump.warnings) row('warning', warning);
-  lines.push('');
-  return lines.join('\n');
 }
 
 // MINIDUMP_STREAM_TYPE ExceptionStream
