@@ -5,9 +5,10 @@
 // again in its folder; `inspect` on it works from the real command line.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeDumps } from '../../src/workflows/analyze/analyze.js';
+import { BYTE_NAME_LINKS } from '../../src/workflows/analyze/debugger-path.js';
 import { validate } from '../../src/report/schemas.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 import { dumpOf, readNdjson, tempDir } from './fixtures.js';
@@ -103,5 +104,37 @@ describe('analyze: file names that are not valid UTF-8', function () {
     };
     expect(json.dumps[0]?.ok).to.equal(true);
     expect(json.dumps[0]?.fileBytes).to.equal(bytesPath(dir, 'bad\xff\xfe.dmp').toString('base64'));
+  });
+
+  it('a debugger engine is handed such a dump through a link with a plain name, removed after', async () => {
+    const dir = tempDir('cdb-bytes');
+    const input = join(dir, 'in');
+    mkdirSync(input);
+    const bad = bytesPath(input, 'bad\xff\xfe.dmp');
+    copyFileSync(await dumpOf('av-write'), bad);
+    const out = join(dir, 'out');
+    const result = await analyzeDumps({
+      inputs: [input],
+      outDir: out,
+      engine: 'cdb',
+      timeoutMs: 8_000,
+      debuggerPath: 'cdb.exe',
+      // The emulator replies only when the dump it is given exists (as cdb does).
+      debuggerCommandPrefix: {
+        file: process.execPath,
+        args: [
+          '--import',
+          'tsx',
+          join(REPO_ROOT, 'test', 'analyze', 'emulator-dump-exists.ts'),
+          join(REPO_ROOT, 'test', 'emulator', 'scenarios', 'analyze-av.json'),
+        ],
+      },
+    });
+    const [record] = readNdjson(join(out, 'records.ndjson'));
+    expect(record?.ok, JSON.stringify(record?.error)).to.equal(true);
+    expect(record?.engine).to.equal('cdb');
+    expect(record?.fileBytes).to.equal(bad.toString('base64'));
+    expect(result.summary.ok).to.equal(1);
+    expect(existsSync(join(out, BYTE_NAME_LINKS))).to.equal(false);
   });
 });

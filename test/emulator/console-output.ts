@@ -2,19 +2,8 @@
 // ConPTY-style VT decoration, and the output faults that are about bytes rather than words (split
 // at random byte boundaries, slow output). One writer at a time: writes are queued in order.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { random as seededRandom } from '../helpers/dump-mutations.js';
 import type { ChunkSpec, ConsoleSpec } from './scenario.js';
-
-/** mulberry32: tiny, seedable, good enough to pick chunk sizes reproducibly. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /*
  * VT sequences a ConPTY renderer puts around console text (node-pty #137: cursor moves, clear-line,

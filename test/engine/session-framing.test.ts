@@ -40,6 +40,19 @@ async function startFake(
   return session;
 }
 
+/** Resolves once the session's output so far includes `text` (a stop part way printed). */
+function outputIncludes(session: DebuggerSession, text: string): Promise<void> {
+  return new Promise<void>((seen) => {
+    let soFar = '';
+    const stopListening = session.onOutput((chunk) => {
+      soFar += chunk;
+      if (!soFar.includes(text)) return;
+      stopListening();
+      seen();
+    });
+  });
+}
+
 async function expectRejection<T extends Error>(
   promise: Promise<unknown>,
   type: new (...args: never[]) => T,
@@ -207,15 +220,7 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     // with it; the fake does the same.
     const session = await startFake(['--stop-soon']);
     // Interrupt once the stop's first line is out: the rest is still being printed.
-    const printing = new Promise<void>((begun) => {
-      let seen = '';
-      const stopListening = session.onOutput((text) => {
-        seen += text;
-        if (!seen.includes('First chance exception')) return;
-        stopListening();
-        begun();
-      });
-    });
+    const printing = outputIncludes(session, 'First chance exception');
     await session.go({ command: 'pass' });
     await printing;
     const stop = await session.interrupt({ timeoutMs: 5000 });
@@ -229,15 +234,7 @@ describe('DebuggerSession framing (fake debugger on a real pty)', function () {
     // The stop goes quiet for 800 ms after its third line, longer than the quiet spell that ends
     // the wait for mere noise; the winedbg dialect knows a Ctrl-C mid-stop ends the debugger.
     const session = await startFake(['--stop-soon', '--stall-stop']);
-    const printing = new Promise<void>((begun) => {
-      let seen = '';
-      const stopListening = session.onOutput((text) => {
-        seen += text;
-        if (!seen.includes('Register dump:')) return;
-        stopListening();
-        begun();
-      });
-    });
+    const printing = outputIncludes(session, 'Register dump:');
     await session.go({ command: 'pass' });
     await printing;
     const stop = await session.interrupt({ timeoutMs: 5000 });

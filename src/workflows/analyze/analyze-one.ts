@@ -23,6 +23,7 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import type { DebuggerRunResult } from './debugger-run.js';
+import { debuggerDumpPath } from './debugger-path.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import type { ScriptStep } from './triage-script.js';
 
@@ -110,73 +111,79 @@ export async function analyzeOneDump(
   const dialect = ctx.engine;
   // Loaded here, not at the top: the builtin engine never loads the debugger engine or node-pty.
   const { runDebuggerOnDump } = await import('./debugger-run.js');
+  // A name that is not valid UTF-8 reaches the debugger through a link with a plain name.
+  const handedOver = await debuggerDumpPath(path, hashed.sha256, ctx.outDir);
   let lastError: AnalyzeError | undefined;
-  for (let attempt = 1; attempt <= CRASHES_BEFORE_QUARANTINE; attempt++) {
-    let run: DebuggerRunResult;
-    try {
-      run = await runDebuggerOnDump({
-        dialect,
-        dumpPath: file,
-        sha256: hashed.sha256,
-        steps: ctx.steps,
-        facts: dumpFacts(inspected),
-        base,
-        outDir: ctx.outDir,
-        timeoutMs: ctx.timeoutMs,
-        ...optional(ctx),
-      });
-    } catch (error) {
-      // Codes, not instanceof: the engine is a lazily imported module graph, and under a CJS
-      // loader (mocha + tsx) its error classes are a second copy (errors.ts isHarnessError).
-      const code: HarnessErrorCode | undefined = isHarnessError(error) ? error.code : undefined;
-      if (ctx.signal?.aborted === true || code === 'ABORTED') {
-        throw code === 'ABORTED' ? error : new AbortedError('analysis interrupted');
-      }
-      if (code === 'DEBUGGER_NOT_FOUND') throw error;
-      lastError = toAnalyzeError(error);
-      const record = fromBuiltin(path, hashed, base, ctx.engine);
-      record.ok = false;
-      record.error = lastError;
-      record.attempts = attempt;
-      record.timings = { totalMs: elapsed(), commands: [] };
-      record.bucket = null;
-      if (code === 'DEBUGGER_EXITED') {
-        if (attempt < CRASHES_BEFORE_QUARANTINE) {
-          ctx.onRetry?.(file, lastError);
-          continue;
+  try {
+    for (let attempt = 1; attempt <= CRASHES_BEFORE_QUARANTINE; attempt++) {
+      let run: DebuggerRunResult;
+      try {
+        run = await runDebuggerOnDump({
+          dialect,
+          dumpPath: handedOver.path,
+          sha256: hashed.sha256,
+          steps: ctx.steps,
+          facts: dumpFacts(inspected),
+          base,
+          outDir: ctx.outDir,
+          timeoutMs: ctx.timeoutMs,
+          ...optional(ctx),
+        });
+      } catch (error) {
+        // Codes, not instanceof: the engine is a lazily imported module graph, and under a CJS
+        // loader (mocha + tsx) its error classes are a second copy (errors.ts isHarnessError).
+        const code: HarnessErrorCode | undefined = isHarnessError(error) ? error.code : undefined;
+        if (ctx.signal?.aborted === true || code === 'ABORTED') {
+          throw code === 'ABORTED' ? error : new AbortedError('analysis interrupted');
         }
-        record.quarantined = true;
-        record.error = {
-          ...lastError,
-          message: `quarantined: the debugger exited ${attempt} times on this dump. ${lastError.message}`,
-        };
+        if (code === 'DEBUGGER_NOT_FOUND') throw error;
+        lastError = toAnalyzeError(error);
+        const record = fromBuiltin(path, hashed, base, ctx.engine);
+        record.ok = false;
+        record.error = lastError;
+        record.attempts = attempt;
+        record.timings = { totalMs: elapsed(), commands: [] };
+        record.bucket = null;
+        if (code === 'DEBUGGER_EXITED') {
+          if (attempt < CRASHES_BEFORE_QUARANTINE) {
+            ctx.onRetry?.(file, lastError);
+            continue;
+          }
+          record.quarantined = true;
+          record.error = {
+            ...lastError,
+            message: `quarantined: the debugger exited ${attempt} times on this dump. ${lastError.message}`,
+          };
+        }
+        return record;
       }
+      const record = fromBuiltin(path, hashed, base, ctx.engine);
+      const f = run.fields;
+      record.attempts = attempt;
+      record.exception = f.exception;
+      record.frames = f.frames;
+      if (f.processName !== undefined && record.process.name === undefined) {
+        record.process.name = f.processName;
+      }
+      if (f.clrException !== undefined) record.clrException = f.clrException;
+      if (f.heapSummary !== undefined) record.heapSummary = f.heapSummary;
+      if (f.analyze !== undefined) record.analyze = f.analyze;
+      record.notAvailable = f.notAvailable;
+      record.warnings = [...record.warnings, ...f.warnings];
+      if (f.framesFrom !== 'debugger' && inspected.images !== undefined) {
+        record.images = inspected.images;
+      }
+      record.rawOutputs = run.rawOutputs;
+      record.timings = {
+        totalMs: elapsed(),
+        commands: run.commands,
+        debuggerMs: Math.round(run.debuggerMs),
+      };
+      record.bucket = ctx.signer.sign(record);
       return record;
     }
-    const record = fromBuiltin(path, hashed, base, ctx.engine);
-    const f = run.fields;
-    record.attempts = attempt;
-    record.exception = f.exception;
-    record.frames = f.frames;
-    if (f.processName !== undefined && record.process.name === undefined) {
-      record.process.name = f.processName;
-    }
-    if (f.clrException !== undefined) record.clrException = f.clrException;
-    if (f.heapSummary !== undefined) record.heapSummary = f.heapSummary;
-    if (f.analyze !== undefined) record.analyze = f.analyze;
-    record.notAvailable = f.notAvailable;
-    record.warnings = [...record.warnings, ...f.warnings];
-    if (f.framesFrom !== 'debugger' && inspected.images !== undefined) {
-      record.images = inspected.images;
-    }
-    record.rawOutputs = run.rawOutputs;
-    record.timings = {
-      totalMs: elapsed(),
-      commands: run.commands,
-      debuggerMs: Math.round(run.debuggerMs),
-    };
-    record.bucket = ctx.signer.sign(record);
-    return record;
+  } finally {
+    await handedOver.release();
   }
   // Unreachable: the loop returns on its last attempt.
   throw new InternalError(`analyze: no result for ${file} (${lastError?.message ?? ''})`);

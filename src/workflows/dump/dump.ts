@@ -14,7 +14,7 @@ import type { SessionTarget } from '../../engine/dialects/types.js';
 import { errorMessage, IoError, isHarnessError, TargetError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseDumpWritten } from '../../parsers/dump-written.js';
-import { debuggerLaunchOptions } from '../debugger-options.js';
+import { debuggerLaunchOptions, type DebuggerLaunchOptions } from '../debugger-options.js';
 import {
   listProcesses,
   lookupOptionsFor,
@@ -36,7 +36,8 @@ import { verifyDump, type DumpVerification } from './verify-dump.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
-export interface DumpOptions {
+/** With the debugger launch settings (debugger-options.ts), handed to the engine unchanged. */
+export interface DumpOptions extends DebuggerLaunchOptions {
   engine: DialectName;
   target: { pid: number } | { name: string };
   kind?: 'full' | 'mini';
@@ -46,14 +47,8 @@ export interface DumpOptions {
   numbered?: boolean;
   /** Estimate the size first (default true). */
   estimate?: boolean;
-  debuggerPath?: string;
-  debuggerCommandPrefix?: { file: string; args: readonly string[] };
-  symbolPath?: string;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
   startTimeoutMs?: number;
   dumpTimeoutMs?: number;
-  recordPath?: string;
   /** The process, already resolved (a trigger's series): no second listing before the dump. */
   resolved?: ProcessInfo;
   /** Process listing override (tests; the cdb emulator has no tasklist). */

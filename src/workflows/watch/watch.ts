@@ -17,7 +17,7 @@ import { UsageError } from '../../errors.js';
 import { builtinSupplier } from '../analyze/symbols-setup.js';
 import { ensureOutDir } from '../dump/dump-file.js';
 import { translateStartError } from '../dump/target-errors.js';
-import { debuggerLaunchOptions } from '../debugger-options.js';
+import { debuggerLaunchOptions, type DebuggerLaunchOptions } from '../debugger-options.js';
 import { listProcesses, lookupOptionsFor, type LookupOptions } from '../process-lookup.js';
 import { DumpPolicy } from './dump-policy.js';
 import { CPP_CODES, type ExceptionSelection } from './exception-codes.js';
@@ -33,7 +33,8 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 export type { WatchTargetSpec } from './watch-target.js';
 
-export interface WatchOptions {
+/** With the debugger launch settings (debugger-options.ts), handed to the engine unchanged. */
+export interface WatchOptions extends DebuggerLaunchOptions {
   engine: DialectName;
   target: WatchTargetSpec;
   outDir: string;
@@ -51,15 +52,9 @@ export interface WatchOptions {
   /** Top frames kept per exception (default 10). */
   frames?: number;
   verifyDumps?: boolean;
-  debuggerPath?: string;
-  debuggerCommandPrefix?: { file: string; args: readonly string[] };
-  symbolPath?: string;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
   startTimeoutMs?: number;
   commandTimeoutMs?: number;
   dumpTimeoutMs?: number;
-  recordPath?: string;
   /** Process listing override (tests; the cdb emulator has no tasklist). */
   list?: LookupOptions['list'];
   signal?: AbortSignal;
