@@ -13,7 +13,15 @@
 // `attach-break` is different: `winedbg --minidump FILE PID` on a running idle.exe, which always
 // records the break-in exception 0x80000003 (test/minidump/real-dumps.test.ts reads it back).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  closeSync,
+  statSync,
+} from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT, startTarget, targetPath, wineEnv } from './wine.js';
@@ -54,7 +62,7 @@ const WINEDBG_TIMEOUT_MS = 60_000;
 export async function realDump(kind: DumpKind, copy = 1): Promise<string> {
   mkdirSync(TEST_DUMPS_DIR, { recursive: true });
   const final = join(TEST_DUMPS_DIR, `${kind}-${copy}.dmp`);
-  if (existsSync(final) && isMinidump(final)) return final;
+  if (existsSync(final) && isMinidump(final) && !olderThanItsProgram(final, kind)) return final;
   // Scratch folder per call: parallel mocha workers or two helpers never share a half-written file.
   const scratch = mkdtempSync(join(TEST_DUMPS_DIR, `.tmp-${kind}-`));
   try {
@@ -67,6 +75,16 @@ export async function realDump(kind: DumpKind, copy = 1): Promise<string> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * A cached dump written before its program was last built names an image that is no longer the
+ * one on disk (other timestamp and code), so walks that find the image by its recorded path would
+ * read the wrong unwind data: write the dump again.
+ */
+function olderThanItsProgram(dump: string, kind: DumpKind): boolean {
+  const program = targetPath(kind === 'attach-break' ? 'idle' : LAUNCH[kind].target);
+  return existsSync(program) && statSync(program).mtimeMs > statSync(dump).mtimeMs;
 }
 
 /** Several dumps at once, sequentially (Wine on 2 cores does not like a burst of debuggers). */
