@@ -164,29 +164,13 @@ export function parseClrStack(text: string): ClrStackRecord {
       error = null;
       continue;
     }
-    if ((m = HELPER_ROW_RE.exec(line) ?? BARE_ROW_RE.exec(line))) {
-      // A helper row's second column is its call site; a bare row's is an address.
-      const second = m[2] ?? '';
-      const parsed = second.startsWith('[')
-        ? clrFrame(m[1] ?? '', undefined, second)
-        : clrFrame(m[1] ?? '', second, '');
-      if (parsed) {
-        ensureThread().frames.push(parsed);
-        frame = parsed;
-        block = null;
-        error = null;
-        continue;
-      }
-    }
-    if ((m = FRAME_RE.exec(line))) {
-      const parsed = clrFrame(m[1] ?? '', m[2] ?? '', m[3] ?? '');
-      if (parsed) {
-        ensureThread().frames.push(parsed);
-        frame = parsed;
-        block = null;
-        error = null;
-        continue;
-      }
+    const parsed = frameRow(line);
+    if (parsed) {
+      ensureThread().frames.push(parsed);
+      frame = parsed;
+      block = null;
+      error = null;
+      continue;
     }
     if ((m = BLOCK_RE.exec(line)) && frame !== null) {
       block = m[1] === 'PARAMETERS' ? 'parameters' : 'locals';
@@ -213,6 +197,21 @@ export function parseClrStack(text: string): ClrStackRecord {
 }
 
 /** One row: its Child SP, its IP (undefined for a helper row, which prints none), its call site. */
+/** A frame row of any of the three shapes (helper, bare stack word, full), or null. */
+function frameRow(line: string): ClrStackFrame | null {
+  const row = HELPER_ROW_RE.exec(line) ?? BARE_ROW_RE.exec(line);
+  if (row) {
+    // A helper row's second column is its call site; a bare row's is an address.
+    const second = row[2] ?? '';
+    const parsed = second.startsWith('[')
+      ? clrFrame(row[1] ?? '', undefined, second)
+      : clrFrame(row[1] ?? '', second, '');
+    if (parsed) return parsed;
+  }
+  const full = FRAME_RE.exec(line);
+  return full ? clrFrame(full[1] ?? '', full[2] ?? '', full[3] ?? '') : null;
+}
+
 function clrFrame(
   childSpText: string,
   ipText: string | undefined,

@@ -4,13 +4,13 @@
 // on a handful of its objects (retention.ts picks them and groups the chains; SOS prints the same
 // text under cdb as under dotnet-dump). The target is held from the attach to the exit; that time
 // is measured and returned, as each sample's is.
-import { DebuggerSession } from '../../engine/debugger-session.js';
+import type { DebuggerSession } from '../../engine/debugger-session.js';
 import type { SosBatchOutputs } from '../../engine/dialects/index.js';
 import { isHarnessError, shortErrorMessage } from '../../errors.js';
 import type { RetentionEntry } from '../../report/heap-trend/types.js';
 import { SosLoader } from '../watch/sos-loader.js';
-import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { AttachSamplerOptions } from './attach-sampler.js';
+import { attachNoninvasive } from './noninvasive-attach.js';
 import { skippedAll, traceRetention, type RetentionSuspect } from './retention.js';
 
 export interface AttachRetention {
@@ -56,18 +56,11 @@ export async function attachRetention(
   objectsPerType?: number,
 ): Promise<AttachRetention> {
   if (suspects.length === 0) return { entries: [], suspendedMs: 0 };
-  const prefix = options.debuggerCommandFor?.({ purpose: 'retention' });
   const began = performance.now();
   const held = () => Math.round((performance.now() - began) * 10) / 10;
   let session: DebuggerSession;
   try {
-    session = await DebuggerSession.start({
-      dialect: options.engine,
-      target: { kind: 'attach', pid: options.pid, noninvasive: true },
-      ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
-      startTimeoutMs: options.startTimeoutMs ?? 60_000,
-      commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
-    });
+    session = await attachNoninvasive(options, { purpose: 'retention' });
   } catch (error) {
     return {
       entries: skippedAll(

@@ -3,14 +3,14 @@
 // the target), the dialect's heap summary command (cdb `!heap -s -h 0`), then a clean exit. The target is suspended from the attach to the
 // exit; the sample records that time, measured from spawning cdb to its exit (an upper bound: it
 // includes cdb's own start-up before the attach).
-import { DebuggerSession } from '../../engine/debugger-session.js';
+import type { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
-import { debuggerLaunchOptions } from '../debugger-options.js';
 import { isHarnessError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import { SosLoader } from '../watch/sos-loader.js';
 import { attachRetention } from './attach-retention.js';
+import { attachNoninvasive } from './noninvasive-attach.js';
 import { readClrOutputs } from './clr-readings.js';
 import { categoriesFromAddressSummary } from './memory-categories.js';
 import type { AddressSummaryRecord } from '../../parsers/address-summary.js';
@@ -62,18 +62,10 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
     engine: options.engine,
     source: sampling?.source ?? 'heap',
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
-      const prefix = options.debuggerCommandFor?.({ purpose: 'sample', index });
       const began = performance.now();
       let session: DebuggerSession;
       try {
-        session = await DebuggerSession.start({
-          dialect: options.engine,
-          target: { kind: 'attach', pid: options.pid, noninvasive: true },
-          ...debuggerLaunchOptions({ ...options, debuggerCommandPrefix: prefix }),
-          ...(signal === undefined ? {} : { signal }),
-          startTimeoutMs: options.startTimeoutMs ?? 60_000,
-          commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
-        });
+        session = await attachNoninvasive(options, { purpose: 'sample', index }, signal);
       } catch (error) {
         if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
           throw new TargetGoneError(
