@@ -15,6 +15,7 @@ import {
   type CapturedRange,
   type RangeColumns,
 } from './streams/memory-lists.js';
+import { mergeOrder, sortedOrder, workSpace } from './range-order.js';
 
 const U64_END = 1n << 64n;
 const TWO_32 = 0x1_0000_0000;
@@ -60,27 +61,6 @@ function allocSorted(count: number, withStarts = false): SortedRanges {
   };
   if (withStarts) sorted.numStarts = new Float64Array(buffer, count * 16, count);
   return sorted;
-}
-
-/**
- * Work space of the fast merge (starts as doubles, two index arrays), reused from dump to dump:
- * the merge is synchronous, so one process needs one. A batch of Wine dumps (thousands of ranges
- * each) otherwise allocates ~100 KB of short-lived ArrayBuffers per dump, memory outside the JS
- * heap that only a full GC returns. Kept only up to SCRATCH_KEEP ranges (1.25 MiB).
- */
-const SCRATCH_KEEP = 1 << 16;
-let scratch: { starts: Float64Array; a: Int32Array; b: Int32Array } | undefined;
-
-function workSpace(count: number): { starts: Float64Array; a: Int32Array; b: Int32Array } {
-  if (scratch !== undefined && scratch.starts.length >= count) return scratch;
-  const size = count <= SCRATCH_KEEP ? Math.max(1024, 2 ** Math.ceil(Math.log2(count))) : count;
-  const space = {
-    starts: new Float64Array(size),
-    a: new Int32Array(size),
-    b: new Int32Array(size),
-  };
-  if (size <= SCRATCH_KEEP) scratch = space;
-  return space;
 }
 
 export class MemoryMap {
@@ -352,84 +332,4 @@ export class MemoryMap {
     }
     return { starts: this.#bigStarts, ends: this.#bigEnds };
   }
-}
-
-/**
- * Indices 0..count-1 by start, then the bigger range first, then capture order: a natural merge
- * sort over typed arrays. Writers put ranges down in a few sorted runs (Wine's thousands of tiny
- * ranges come in 5–300 runs), so merging the runs pairwise costs ~n·log2(runs) inline compares,
- * where Array.prototype.sort paid a call into a comparator closure for each.
- */
-function mergeOrder(
-  count: number,
-  starts: Float64Array,
-  sizes: Float64Array,
-  first: Int32Array,
-  second: Int32Array,
-): Int32Array {
-  const before = (a: number, b: number): boolean => {
-    const sa = starts[a] ?? 0;
-    const sb = starts[b] ?? 0;
-    if (sa !== sb) return sa < sb;
-    const za = sizes[a] ?? 0;
-    const zb = sizes[b] ?? 0;
-    return za !== zb ? za > zb : a < b;
-  };
-  let src = first;
-  let dst = second;
-  // Run boundaries: runs[r] is where run r starts; the last entry is `count`.
-  let runs: number[] = [0];
-  for (let i = 0; i < count; i++) {
-    src[i] = i;
-    if (i > 0 && before(i, i - 1)) runs.push(i);
-  }
-  runs.push(count);
-  while (runs.length > 2) {
-    const next: number[] = [];
-    for (let r = 0; r + 1 < runs.length; r += 2) {
-      const lo = runs[r] ?? 0;
-      const mid = runs[r + 1] ?? count;
-      const hi = runs[r + 2] ?? count;
-      next.push(lo);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        const a = src[i] ?? 0;
-        const b = src[j] ?? 0;
-        // Ties go to the left run (equal keys cannot happen: the index breaks them).
-        if (before(b, a)) {
-          dst[k++] = b;
-          j++;
-        } else {
-          dst[k++] = a;
-          i++;
-        }
-      }
-      while (i < mid) dst[k++] = src[i++] ?? 0;
-      while (j < hi) dst[k++] = src[j++] ?? 0;
-    }
-    next.push(count);
-    runs = next;
-    [src, dst] = [dst, src];
-  }
-  return src;
-}
-
-/**
- * Indices 0..count-1 in `compare` order, or undefined when they already are in order (Wine and
- * MiniDumpWriteDump mostly write ranges sorted, so the sort is usually skipped).
- */
-function sortedOrder(
-  count: number,
-  sorted: boolean,
-  compare: (a: number, b: number) => number,
-): number[] | undefined {
-  if (sorted) return undefined;
-  // A plain array, not a Uint32Array: Array.prototype.sort is a TimSort, which merges the few
-  // long sorted runs writers produce in ~n·log(runs) comparisons. The index tie-break makes the
-  // order total, so stability does not matter.
-  const order: number[] = [];
-  for (let i = 0; i < count; i++) order.push(i);
-  return order.sort(compare);
 }
