@@ -119,7 +119,7 @@ export type { StreamOptions } from './parsers/line-parser.js';
 export type { ParseTextOptions } from './parsers/parse-text.js';
 export type { LogSection, SplitLog } from './parsers/split-log.js';
 export type { UmdhLogParser } from './parsers/umdh-log.js';
-export type { UmdhDiffParser } from './parsers/umdh.js';
+export type { UmdhDiffParser, UmdhDiffParserOptions } from './parsers/umdh.js';
 export type { ClrRuntimeKind } from './processor/clr.js';
 export type {
   AnalyzeDumpRecord,
@@ -136,6 +136,7 @@ export type {
   HeapTrendSeries,
   HeapTrendSource,
   HeapTrendStatus,
+  MemoryTotals,
   RetentionEntry,
   RetentionRoot,
   SeriesStats,

@@ -55,7 +55,7 @@ export interface UmdhDiffRecord extends RecordBase {
   radix?: 10;
 }
 
-export interface UmdhDiffOptions extends StreamOptions<UmdhDiffEntry> {
+export interface UmdhDiffParserOptions extends StreamOptions<UmdhDiffEntry> {
   /**
    * `umdh -d log1 log2`: the entry and total lines are DECIMAL ("-d: displays numeric data in
    * decimal numbers; the default is hexadecimal", https://learn.microsoft.com/windows-hardware/
@@ -102,7 +102,7 @@ const MAX_MESSAGES = 200;
 
 export type UmdhDiffParser = LineParser<UmdhDiffRecord>;
 
-export function createUmdhDiffParser(options: UmdhDiffOptions = {}): UmdhDiffParser {
+export function createUmdhDiffParser(options: UmdhDiffParserOptions = {}): UmdhDiffParser {
   const keep = keepsEntries(options);
   const num = options.decimal === true ? decimal : hex;
   const onEntry = options.onEntry;
