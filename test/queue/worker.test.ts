@@ -119,7 +119,10 @@ describe('workers of several engines on one queue (real Redis)', function () {
     expect(run.stderr).to.match(
       /queue: no worker is taking cdb\/builtin jobs from queue "lists-cdb\+builtin": 3 dumps waiting \(start one: cdb-harness worker --queue redis:\/\/127\.0\.0\.1:\d+ --engine cdb\|builtin --queue-name lists\)/,
     );
-    expect(run.stderr).to.match(/1 worker on queue "lists-cdb\+builtin"/);
+    // The worker that comes is said when the collector polls before it has taken every job; a
+    // fast worker can finish all three first, so the line is optional, but never before the first.
+    const came = run.stderr.indexOf('1 worker on queue "lists-cdb+builtin"');
+    if (came >= 0) expect(came).to.be.greaterThan(run.stderr.indexOf('no worker is taking'));
     expect(winedbg.lines.filter((l) => l.type === 'job-start')).to.have.length(0);
     expect(started?.done()).to.have.length(3);
     const records = readRecords(out);
