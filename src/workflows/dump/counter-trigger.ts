@@ -14,7 +14,7 @@ export interface CounterTrigger {
   holdMs: number;
 }
 
-export function counterMet(trigger: CounterTrigger, value: number): boolean {
+function counterMet(trigger: CounterTrigger, value: number): boolean {
   return trigger.direction === 'above' ? value >= trigger.threshold : value < trigger.threshold;
 }
 

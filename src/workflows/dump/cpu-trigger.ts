@@ -41,7 +41,7 @@ export function cpuMet(trigger: CpuTrigger, percent: number): boolean {
   return trigger.direction === 'above' ? percent >= trigger.percent : percent < trigger.percent;
 }
 
-export function describeCpuTrigger(trigger: CpuTrigger): string {
+function describeCpuTrigger(trigger: CpuTrigger): string {
   const flag = trigger.direction === 'above' ? '-c' : '-cl';
   return `${flag} ${trigger.percent}${trigger.perCore ? ' -u' : ''} -s ${trigger.holdMs / 1000}`;
 }

@@ -36,7 +36,7 @@ export type ProbeReading = WindowState[] | null;
 const WINDOW_LINE_RE = /^WINDOW\t([0-9a-f]+)\t(answers|silent)\t([01])\t([^\t]*)\t(.*)$/;
 
 /** Parses window-probe's output (native/window-probe/window-probe.c says its shape). */
-export function parseWindowProbe(stdout: string): ProbeReading {
+function parseWindowProbe(stdout: string): ProbeReading {
   const lines = stdout.split(/\r?\n/);
   if (lines.some((l) => l.trim() === 'GONE')) return null;
   if (!lines.some((l) => l.startsWith('END'))) {

@@ -92,7 +92,7 @@ export async function wineHostCandidates(
 }
 
 /** The Linux process hosting Windows pid `pid` (image `name`) under Wine, or a TargetError. */
-export async function wineHostPid(pid: number, name: string, procRoot = '/proc'): Promise<number> {
+async function wineHostPid(pid: number, name: string, procRoot = '/proc'): Promise<number> {
   const candidates = await wineHostCandidates(name, procRoot);
   const [only, ...more] = candidates;
   if (only === undefined) {
