@@ -10,9 +10,10 @@
 import { getDialect } from '../../engine/dialects/index.js';
 import { errorMessage, TargetError, UsageError } from '../../errors.js';
 import {
-  findProcesses,
+  listProcesses,
   lookupOptionsFor,
   resolveProcess,
+  sameImageName,
   type LookupOptions,
   type ProcessInfo,
 } from '../process-lookup.js';
@@ -98,8 +99,12 @@ export async function waitForProcessStart(
 ): Promise<ProcessInfo> {
   for (;;) {
     checkAborted(signal, `waiting for ${name} to start`);
-    const found = await findProcesses(name, lookup);
-    if (found.length > 0) return resolveProcess({ name }, lookup);
+    // One listing per poll: the one that finds the name also settles which process it is
+    // (a winedbg listing starts a debugger, so a second one would delay the first dump).
+    const all = await listProcesses(lookup);
+    if (all.some((p) => sameImageName(name, p.name))) {
+      return resolveProcess({ name }, { ...lookup, list: () => Promise.resolve(all) });
+    }
     await sleep(pollMs, signal);
   }
 }
@@ -144,21 +149,20 @@ export async function dumpSeries(options: DumpSeriesOptions): Promise<DumpResult
     ...lookupOptionsFor(options),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  let target: { pid: number } | { name: string };
+  let proc: ProcessInfo;
   if ('waitFor' in options.target) {
     emit({ type: 'waiting', name: options.target.waitFor });
-    const found = await waitForProcessStart(
+    // The process the wait found is the target: no second listing to look it up again.
+    proc = await waitForProcessStart(
       options.target.waitFor,
       lookup,
       options.waitPollMs ?? DEFAULT_WAIT_POLL_MS,
       options.signal,
     );
-    target = { pid: found.pid };
   } else {
-    target = options.target;
+    // A name is resolved once: every dump of the series is of the same process.
+    proc = await resolveProcess(options.target, lookup);
   }
-  // A name is resolved once: every dump of the series is of the same process.
-  const proc = await resolveProcess(target, lookup);
   const pid = proc.pid;
   const log = names.length > 0 ? new TriggerLog(options.outDir) : null;
   if (log !== null) await ensureOutDir(options.outDir);
