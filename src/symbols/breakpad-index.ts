@@ -178,17 +178,16 @@ export async function indexBreakpad(source: ByteSource, name: string): Promise<B
  * its `\n`, [start, end) its place in the file (end past the `\n`). Lines longer than a window are
  * passed cut (from..to holds their first bytes; the caller refuses them by length).
  */
-export async function forEachLine(
+async function forEachLine(
   source: ByteSource,
   onLine: (bytes: Buffer, from: number, to: number, start: number, end: number) => void,
-  range: { start: number; end: number } = { start: 0, end: source.size },
 ): Promise<void> {
-  let offset = range.start;
+  let offset = 0;
   let carry: Buffer | undefined;
-  let carryStart = range.start;
+  let carryStart = 0;
   let skipping = false;
-  while (offset < range.end) {
-    const read = await source.read(offset, Math.min(WINDOW, range.end - offset));
+  while (offset < source.size) {
+    const read = await source.read(offset, Math.min(WINDOW, source.size - offset));
     if (read.length === 0) break;
     const bytes = carry === undefined ? read : Buffer.concat([carry, read]);
     const base = carry === undefined ? offset : carryStart;
