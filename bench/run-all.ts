@@ -23,6 +23,7 @@ interface BenchPlan {
 
 const PLANS: Record<string, BenchPlan> = {
   'analyze-rss-child.ts': { quick: [], helper: true },
+  'symcrash-dump.ts': { quick: [], helper: true },
   'analyze-throughput.ts': {
     quick: ['--builtin', '50', '--winedbg', '6', '--rss', '20,100'],
   },

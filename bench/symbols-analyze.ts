@@ -11,10 +11,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeDumps } from '../src/workflows/analyze/analyze.js';
-import { REPO_ROOT, wineRigReady } from '../test/helpers/wine.js';
-import { pdbPathOf, pdbTargetReady } from '../test/helpers/pdb-targets.js';
+import { pdbPathOf } from '../test/helpers/pdb-targets.js';
 import { startSymbolServer } from '../test/helpers/symbol-server.js';
-import { dumpAtFirstChance } from '../test/minidump/helpers/real-dumps.js';
+import { symcrashLibsDump } from './symcrash-dump.js';
 import { PositionedFileReader } from '../src/minidump/file-reader.js';
 import { readImageIdentity } from '../src/symbols/index.js';
 import { targetPath } from '../test/helpers/wine.js';
@@ -26,17 +25,7 @@ const option = (name: string, fallback: number) => {
 };
 const DUMPS = option('--dumps', 200);
 const ROUNDS = option('--rounds', 3);
-const benchDir = join(REPO_ROOT, 'build', 'bench', 'symbols-analyze');
-const source = join(benchDir, 'symcrash-libs.dmp');
-
-if (!existsSync(source)) {
-  if (!wineRigReady() || !pdbTargetReady('symcrash')) {
-    throw new Error('run `npm run setup` (Wine prefix, test programs, PDB test programs) first');
-  }
-  mkdirSync(benchDir, { recursive: true });
-  const made = await dumpAtFirstChance('symcrash', ['libs'], 'symcrash-libs.dmp');
-  copyFileSync(made.path, source);
-}
+const { benchDir, source } = await symcrashLibsDump();
 const batch = join(benchDir, `batch-${DUMPS}`);
 if (!existsSync(join(batch, `d${DUMPS - 1}.dmp`))) {
   mkdirSync(batch, { recursive: true });

@@ -18,7 +18,6 @@
 // server was asked for (16 different symcrash.pdb ids in run 1b).
 import { execFile } from 'node:child_process';
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -32,10 +31,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { writeCabBomb } from '../test/helpers/cab-writer.js';
-import { pdbTargetReady } from '../test/helpers/pdb-targets.js';
 import { startSymbolServer } from '../test/helpers/symbol-server.js';
-import { REPO_ROOT, wineRigReady } from '../test/helpers/wine.js';
-import { dumpAtFirstChance } from '../test/minidump/helpers/real-dumps.js';
+import { REPO_ROOT } from '../test/helpers/wine.js';
+import { symcrashLibsDump } from './symcrash-dump.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -46,15 +44,7 @@ const MAX_BYTES = option('--max-mb', 64) * 1024 * 1024;
 const JOBS = option('--jobs', 16);
 /** The GUID number of the identity the copies share (runs 1 and 2). */
 const SHARED = 0x100;
-const benchDir = join(REPO_ROOT, 'build', 'bench', 'symbols-analyze');
-const source = join(benchDir, 'symcrash-libs.dmp');
-if (!existsSync(source)) {
-  if (!wineRigReady() || !pdbTargetReady('symcrash')) {
-    throw new Error('run `npm run setup` (Wine prefix, test programs, PDB test programs) first');
-  }
-  mkdirSync(benchDir, { recursive: true });
-  copyFileSync((await dumpAtFirstChance('symcrash', ['libs'], 'symcrash-libs.dmp')).path, source);
-}
+const { source } = await symcrashLibsDump();
 
 function files(dir: string): { path: string; size: number }[] {
   if (!existsSync(dir)) return [];

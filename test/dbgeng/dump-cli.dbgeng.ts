@@ -2,16 +2,24 @@
 // (build/dbgeng/cdb, Microsoft's dbgeng.dll under Wine): no process list is injected, so the cdb
 // dialect finds the target the way a Wine host can (src/engine/dialects/cdb/wine-host-list.ts).
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DumpTriggerSummary } from '../../src/cli/commands/dump-triggers.js';
 import { validate } from '../../src/report/schemas.js';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import type { DumpResult } from '../../src/workflows/dump/dump.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
+import { cue } from '../helpers/cue-file.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { killAllTargets, startTarget, wineEnv } from '../helpers/wine.js';
 import { DBGENG_CDB, requireDbgengRig } from './dbgeng-rig.js';
+
+/** `cdb-harness dump ARGS --engine cdb --debugger build/dbgeng/cdb` under the Wine env. */
+function dumpWithRealEngine(args: string[], onStderr?: (text: string) => void): Promise<CliRun> {
+  return runCli(['dump', ...args, '--engine', 'cdb', '--debugger', DBGENG_CDB], {
+    env: wineEnv(),
+    timeoutMs: 90_000,
+    ...(onStderr ? { onStderr } : {}),
+  });
+}
 
 describe('dump CLI against the real Debugger Engine (test:dbgeng)', function () {
   this.timeout(120_000);
@@ -21,38 +29,11 @@ describe('dump CLI against the real Debugger Engine (test:dbgeng)', function () 
   it('dump --pid N --full --engine cdb: finds the pid on the Wine host, writes a full dump', async () => {
     const target = await startTarget('idle', ['100']);
     const out = makeTempDir('dbgeng-dump-cli');
-    const run = await runCli(
-      [
-        'dump',
-        '--pid',
-        String(target.pid),
-        '--full',
-        '--engine',
-        'cdb',
-        '--debugger',
-        DBGENG_CDB,
-        '--out',
-        out,
-      ],
-      { env: wineEnv(), timeoutMs: 90_000 },
-    );
+    const run = await dumpWithRealEngine(['--pid', String(target.pid), '--full', '--out', out]);
     expect(run.stderr).to.not.match(/tasklist \/fo csv \/nh/);
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.contain(`idle.exe_${target.pid}_`);
-    const json = await runCli(
-      [
-        'dump',
-        String(target.pid),
-        out,
-        '-ma',
-        '--engine',
-        'cdb',
-        '--debugger',
-        DBGENG_CDB,
-        '--json',
-      ],
-      { env: wineEnv(), timeoutMs: 90_000 },
-    );
+    const json = await dumpWithRealEngine([String(target.pid), out, '-ma', '--json']);
     expect(json.code, json.stderr).to.equal(0);
     const result = JSON.parse(json.stdout) as DumpResult;
     expect(result).to.include({ pid: target.pid, processName: 'idle.exe', actualKind: 'full' });
@@ -62,29 +43,13 @@ describe('dump CLI against the real Debugger Engine (test:dbgeng)', function () 
   });
 
   it('-t: stops the process on its way out, writes a full dump that shows the exit, lets it end', async () => {
-    const cueDir = makeTempDir('dbgeng-exit-cue');
-    const cue = join(cueDir, 'go.cue');
-    const target = await startTarget('exiter', [`Z:${cue.replace(/\//g, '\\')}`, '3']);
+    const go = cue();
+    const target = await startTarget('exiter', [go.wine, '3']);
     const out = makeTempDir('dbgeng-exit');
-    const run = await runCli(
-      [
-        'dump',
-        '-ma',
-        '-t',
-        String(target.pid),
-        out,
-        '--engine',
-        'cdb',
-        '--debugger',
-        DBGENG_CDB,
-        '--json',
-      ],
-      {
-        env: wineEnv(),
-        timeoutMs: 90_000,
-        onStderr: (text) => {
-          if (/Waiting for pid \d+ to exit/.test(text)) writeFileSync(cue, 'go');
-        },
+    const run = await dumpWithRealEngine(
+      ['-ma', '-t', String(target.pid), out, '--json'],
+      (text) => {
+        if (/Waiting for pid \d+ to exit/.test(text)) go.pull();
       },
     );
     expect(run.code, run.stderr).to.equal(0);
@@ -107,35 +72,13 @@ describe('dump CLI against the real Debugger Engine (test:dbgeng)', function () 
   });
 
   it('-c with the cdb dialect: the CPU is read from outside, the dump is taken by the real engine', async () => {
-    const cueDir = makeTempDir('dbgeng-cpu-cue');
-    const cue = join(cueDir, 'go.cue');
-    const burner = await startTarget('cpuburn', [`Z:${cue.replace(/\//g, '\\')}`, '15000']);
+    const go = cue();
+    const burner = await startTarget('cpuburn', [go.wine, '15000']);
     const out = makeTempDir('dbgeng-cpu');
-    const run = await runCli(
-      [
-        'dump',
-        '-ma',
-        '-c',
-        '10',
-        '-u',
-        '-s',
-        '1',
-        '--poll',
-        '500ms',
-        String(burner.pid),
-        out,
-        '--engine',
-        'cdb',
-        '--debugger',
-        DBGENG_CDB,
-        '--json',
-      ],
-      {
-        env: wineEnv(),
-        timeoutMs: 90_000,
-        onStderr: (text) => {
-          if (/CPU of pid/.test(text)) writeFileSync(cue, 'go');
-        },
+    const run = await dumpWithRealEngine(
+      ['-ma', '-c', '10', '-u', '-s', '1', '--poll', '500ms', String(burner.pid), out, '--json'],
+      (text) => {
+        if (/CPU of pid/.test(text)) go.pull();
       },
     );
     expect(run.code, run.stderr).to.equal(0);

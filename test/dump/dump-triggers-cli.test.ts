@@ -3,23 +3,18 @@
 // each commit step; exiter: its exit). No fixed sleeps: the programs act on a cue file the test
 // creates once the CLI says it is watching.
 import { expect } from 'chai';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DumpTriggerSummary } from '../../src/cli/commands/dump-triggers.js';
 import { validate } from '../../src/report/schemas.js';
 import { readCommit } from '../../src/workflows/dump/dump-series.js';
 import type { TriggerEventLine } from '../../src/workflows/dump/trigger-log.js';
 import { runCli } from '../helpers/cli.js';
+import { cue } from '../helpers/cue-file.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/wine.js';
 
 const MB = 1024 * 1024;
-
-/** A cue file for a test program: its Wine path (Z: maps /) and a way to pull it. */
-function cue(): { wine: string; pull(): void } {
-  const path = join(makeTempDir('cue'), 'go.cue');
-  return { wine: `Z:${path.replace(/\//g, '\\')}`, pull: () => writeFileSync(path, 'go') };
-}
 
 function triggerLines(dir: string): TriggerEventLine[] {
   return readFileSync(join(dir, 'triggers.ndjson'), 'utf8')

@@ -14,7 +14,8 @@ import { performance } from 'node:perf_hooks';
 import { BadSymbolsError } from '../../src/errors.js';
 import { BreakpadSymbols, BufferSource, PdbFile } from '../../src/symbols/index.js';
 import { mutate, random } from '../helpers/dump-mutations.js';
-import { writePdb, type PdbSpec } from '../helpers/pdb-builder.js';
+import { writePdb } from '../helpers/pdb-builder.js';
+import { samplePdbSpec } from '../helpers/sample-pdb.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const COUNT = Number(process.env.FUZZ_SYMBOLS ?? 1000);
@@ -26,32 +27,7 @@ const PER_FILE_MS = 5_000;
 /** The readers keep at most a few dozen warnings per file. */
 const MAX_WARNINGS = 100;
 
-const SPEC: PdbSpec = {
-  guid: '0123456789ABCDEF0123456789ABCDEF',
-  age: 1,
-  modules: [
-    {
-      name: 'main',
-      procs: [
-        {
-          name: 'level1',
-          rva: 0x1000,
-          size: 0x30,
-          lines: [
-            [0, 10],
-            [0x10, 11],
-          ],
-        },
-        { name: 'level2', rva: 0x1030, size: 0x40, lines: [[0, 20]] },
-      ],
-    },
-    { name: 'other', procs: [{ name: 'helper', rva: 0x2000, size: 0x20, lines: [[0, 5]] }] },
-  ],
-  publics: [
-    { name: 'level1', rva: 0x1000 },
-    { name: 'helper', rva: 0x2000 },
-  ],
-};
+const SPEC = samplePdbSpec();
 const RVAS = [0x1000, 0x1005, 0x1035, 0x106f, 0x2004, 0x3000];
 
 const SYM = `MODULE windows x86 0123456789ABCDEF0123456789ABCDEF1 app.pdb

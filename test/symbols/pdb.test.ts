@@ -8,23 +8,13 @@ import { join } from 'node:path';
 import { PositionedFileReader } from '../../src/minidump/file-reader.js';
 import { PdbFile, type SymbolLookup } from '../../src/symbols/index.js';
 import { writePdb, type BuiltProc, type PdbSpec } from '../helpers/pdb-builder.js';
+import { SAMPLE_MAIN_PROCS, samplePdbSpec } from '../helpers/sample-pdb.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
-// Sample program: level1 (global, has a public symbol), level2 (static: no public), and in a
-// second object file, helper. 0x1035 is inside level2: with level2's record lost, the nearest
-// public below is level1's, the wrong name the issue reports (`level1+0x35`).
-const MAIN: BuiltProc[] = [
-  {
-    name: 'level1',
-    rva: 0x1000,
-    size: 0x30,
-    lines: [
-      [0, 10],
-      [0x10, 11],
-    ],
-  },
-  { name: 'level2', rva: 0x1030, size: 0x40, lines: [[0, 20]] },
-];
+// Sample program (test/helpers/sample-pdb.ts): level1 (global, has a public symbol), level2
+// (static: no public), and in a second object file, helper. 0x1035 is inside level2: with level2's
+// record lost, the nearest public below is level1's, the wrong name the issue reports
+// (`level1+0x35`).
 /** Offset of level2's S_GPROC32 in the module stream: 4-byte signature, level1 (48), S_END (4). */
 const LEVEL2_RECORD = 4 + 48 + 4;
 
@@ -37,16 +27,7 @@ function spec(edit?: PdbSpec['edit'], msf?: PdbSpec['msf'], many = false): PdbSp
       }))
     : [];
   return {
-    guid: '0123456789ABCDEF0123456789ABCDEF',
-    age: 1,
-    modules: [
-      { name: 'main', procs: [...MAIN, ...extra] },
-      { name: 'other', procs: [{ name: 'helper', rva: 0x2000, size: 0x20, lines: [[0, 5]] }] },
-    ],
-    publics: [
-      { name: 'level1', rva: 0x1000 },
-      { name: 'helper', rva: 0x2000 },
-    ],
+    ...samplePdbSpec([...SAMPLE_MAIN_PROCS, ...extra]),
     ...(edit === undefined ? {} : { edit }),
     ...(msf === undefined ? {} : { msf }),
   };

@@ -1,0 +1,23 @@
+// Shared by the symbol benchmarks (symbols-analyze.ts, symbols-hostile.ts), not a benchmark itself:
+// the real crash dump of symcrash.exe (`libs`: ~10 modules) written by winedbg once and cached in
+// build/bench/symbols-analyze/, so every later run reads the same file.
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pdbTargetReady } from '../test/helpers/pdb-targets.js';
+import { REPO_ROOT, wineRigReady } from '../test/helpers/wine.js';
+import { dumpAtFirstChance } from '../test/minidump/helpers/real-dumps.js';
+
+/** The cached symcrash dump (made on first use) and the folder it is cached in. */
+export async function symcrashLibsDump(): Promise<{ benchDir: string; source: string }> {
+  const benchDir = join(REPO_ROOT, 'build', 'bench', 'symbols-analyze');
+  const source = join(benchDir, 'symcrash-libs.dmp');
+  if (!existsSync(source)) {
+    if (!wineRigReady() || !pdbTargetReady('symcrash')) {
+      throw new Error('run `npm run setup` (Wine prefix, test programs, PDB test programs) first');
+    }
+    mkdirSync(benchDir, { recursive: true });
+    const made = await dumpAtFirstChance('symcrash', ['libs'], 'symcrash-libs.dmp');
+    copyFileSync(made.path, source);
+  }
+  return { benchDir, source };
+}
