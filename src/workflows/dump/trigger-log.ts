@@ -56,6 +56,9 @@ export interface TriggerEventLine {
 
 export const TRIGGER_LOG_NAME = 'triggers.ndjson';
 
+/** The dump fields of a line with no dump behind it (`fired`, `dump-failed`). */
+const NO_DUMP = { dumpPath: null, suspendedMs: null, latencyMs: null } as const;
+
 export class TriggerLog {
   readonly path: string;
   readonly lines: TriggerEventLine[] = [];
@@ -74,9 +77,7 @@ export class TriggerLog {
     return this.append({
       ...base(pid, firing),
       action: 'fired',
-      dumpPath: null,
-      suspendedMs: null,
-      latencyMs: null,
+      ...NO_DUMP,
     });
   }
 
@@ -98,9 +99,7 @@ export class TriggerLog {
     return this.append({
       ...base(pid, firing),
       action: 'dump-failed',
-      dumpPath: null,
-      suspendedMs: null,
-      latencyMs: null,
+      ...NO_DUMP,
       error,
     });
   }
