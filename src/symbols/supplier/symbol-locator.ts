@@ -6,13 +6,11 @@
 // failure (refused, reset, HTTP 5xx) is tried again after a bounded backoff; a server that still
 // fails is not asked for a while (SERVER_COOLDOWN_MS), so one dead server costs a few tries per
 // minute of a batch, not one timeout per module, and it is said once (onServerDown).
-import { stat } from 'node:fs/promises';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { DownloadSlots } from './download-slots.js';
 import { join } from 'node:path';
 import { AbortedError, BadSymbolsError, isHarnessError } from '../../errors.js';
 import {
-  caseVariants,
   download,
   expandCab,
   isTransientDownloadError,
@@ -34,6 +32,7 @@ import {
   removeStaleParts,
   type PartFile,
 } from './cache-writer.js';
+import { existingFiles, isFile } from './local-store-files.js';
 
 export interface LocatorOptions {
   fetch?: FetchLike;
@@ -152,7 +151,8 @@ export class SymbolLocator {
             ? {}
             : { imageExtension: options.imageExtension }),
         });
-        for (const hit of await existing(element.path, candidates, element.path)) found.push(hit);
+        for (const hit of await existingFiles(element.path, candidates, element.path))
+          found.push(hit);
       } else {
         for (const store of [...element.downstream, element.upstream]) {
           if (isHttpLocation(store)) {
@@ -167,7 +167,11 @@ export class SymbolLocator {
             if (hit) found.push(hit);
           } else {
             const twoTier = await this.#isTwoTier(store);
-            const hits = await existing(store, storeCandidates(key, { twoTier, image }), store);
+            const hits = await existingFiles(
+              store,
+              storeCandidates(key, { twoTier, image }),
+              store,
+            );
             for (const hit of hits) found.push(hit);
           }
           if (found.length > 0 && options.all !== true) break;
@@ -372,33 +376,6 @@ export class SymbolLocator {
       this.#twoTier.set(root, known);
     }
     return known;
-  }
-}
-
-async function existing(
-  root: string,
-  candidates: readonly StoreCandidate[],
-  from: string,
-): Promise<Located[]> {
-  const out: Located[] = [];
-  for (const candidate of candidates) {
-    if (candidate.format === 'cab') continue; // local cabinets are rare; servers send them
-    for (const relative of caseVariants(candidate.relative)) {
-      const path = join(root, relative);
-      if (await isFile(path)) {
-        out.push({ path, format: candidate.format, from, downloaded: false });
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
   }
 }
 

@@ -3,7 +3,6 @@
 // deadline; failures are records, not exceptions; Ctrl-C (the AbortSignal) stops taking dumps,
 // ends the ones in flight without writing half records, and still writes the summary of what is
 // complete. Progress goes out as events; this layer never prints.
-import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { mkdir, stat } from 'node:fs/promises';
 import { AbortedError, errorMessage, isHarnessError, UsageError } from '../../errors.js';
@@ -17,8 +16,8 @@ import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { analyzeOneDump, emptyRecord, fileFields, type DumpRunContext } from './analyze-one.js';
-import { pathText, type BytePath } from '../../common/byte-path.js';
+import { analyzeOneDump, fileFields, type DumpRunContext } from './analyze-one.js';
+import { pathText } from '../../common/byte-path.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
 import { resumeKey, sha256File } from './file-hash.js';
 import { boundRecordJson } from './record-bounds.js';
@@ -27,6 +26,7 @@ import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
 import { OptionsCheck } from '../check-options.js';
+import { ioFailure, isNodeFsError } from './unreadable-dump.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
@@ -382,22 +382,4 @@ async function makeOutDir(dir: string): Promise<void> {
     }
     throw error;
   }
-}
-
-function isNodeFsError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code) && code !== 'ERR_INTERNAL';
-}
-
-/**
- * A file we could not even read. Its record needs a sha256 for --resume and the schema; the hash
- * of `unreadable:<path>` stands in (it can never equal a real file's content hash by accident).
- */
-function ioFailure(
-  path: BytePath,
-  message: string,
-  engine: AnalyzeDumpRecord['engine'],
-): AnalyzeDumpRecord {
-  const sha256 = createHash('sha256').update('unreadable:').update(Buffer.from(path)).digest('hex');
-  return { ...emptyRecord(path, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
 }

@@ -20,6 +20,25 @@ import {
 import { transcriptBody } from '../../parsers/heap-sos-umdh-transcripts.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
 
+/** A memory-list row (read-write); a free row has no type, the others are private unless said. */
+function region(
+  base: number,
+  alloc: number,
+  size: number,
+  state: number,
+  type = state === MEM_FREE ? 0 : MEM_PRIVATE,
+): MemoryRegion {
+  return {
+    baseAddress: BigInt(base),
+    allocationBase: BigInt(alloc),
+    allocationProtect: 4,
+    regionSize: BigInt(size),
+    state,
+    protect: 4,
+    type,
+  };
+}
+
 function kb(rows: { id: string; committedKb: number }[], id: string): number | undefined {
   return rows.find((r) => r.id === id)?.committedKb;
 }
@@ -107,21 +126,6 @@ describe('memory by category', () => {
   });
 
   it('from a dump memory list: heaps by the PEB list, stacks by the thread ranges, committed and reserved apart', () => {
-    const region = (
-      base: number,
-      alloc: number,
-      size: number,
-      state: number,
-      type: number,
-    ): MemoryRegion => ({
-      baseAddress: BigInt(base),
-      allocationBase: BigInt(alloc),
-      allocationProtect: 4,
-      regionSize: BigInt(size),
-      state,
-      protect: 4,
-      type,
-    });
     const regions = [
       region(0x10000, 0x10000, 0x4000, MEM_COMMIT, MEM_PRIVATE), // heap, committed
       region(0x14000, 0x10000, 0xc000, MEM_RESERVE, MEM_PRIVATE), // heap, reserved
@@ -155,15 +159,6 @@ describe('memory by category', () => {
   });
 
   it('from a dump memory list with the GC`s regions known: their reservation is the managed heap', () => {
-    const region = (base: number, alloc: number, size: number, state: number): MemoryRegion => ({
-      baseAddress: BigInt(base),
-      allocationBase: BigInt(alloc),
-      allocationProtect: 4,
-      regionSize: BigInt(size),
-      state,
-      protect: 4,
-      type: state === MEM_FREE ? 0 : MEM_PRIVATE,
-    });
     // One GC reservation (as .NET 7+ regions make) with two committed regions, a free gap, and
     // a VirtualAlloc block.
     const regions = [
