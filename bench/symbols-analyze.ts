@@ -9,7 +9,7 @@
 // Goal from the issue: with symbols ≤ 1.5× the time without.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { analyzeDumps } from '../src/workflows/analyze/analyze.js';
 import { pdbPathOf } from '../test/helpers/pdb-targets.js';
 import { startSymbolServer } from '../test/helpers/symbol-server.js';
@@ -26,7 +26,8 @@ const option = (name: string, fallback: number) => {
 const DUMPS = option('--dumps', 200);
 const ROUNDS = option('--rounds', 3);
 const { benchDir, source } = await symcrashLibsDump();
-const batch = join(benchDir, `batch-${DUMPS}`);
+// The batch is copies of this checkout's dump (see symcrash-dump.ts), so it is named after it.
+const batch = join(benchDir, `batch-${basename(source, '.dmp')}-${DUMPS}`);
 if (!existsSync(join(batch, `d${DUMPS - 1}.dmp`))) {
   mkdirSync(batch, { recursive: true });
   for (let i = 0; i < DUMPS; i++) copyFileSync(source, join(batch, `d${i}.dmp`));
