@@ -137,8 +137,13 @@ export class RecordAppender {
 
   /** `json`: the record's JSON text when the caller already has it (record-bounds.ts). */
   append(record: AnalyzeDumpRecord, json?: string): Promise<void> {
+    return this.appendJson(json ?? JSON.stringify(record));
+  }
+
+  /** A record's line as its JSON text (an analyze thread's record arrives as text). */
+  appendJson(json: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('record file already closed'));
-    const line = `${json ?? JSON.stringify(record)}\n`;
+    const line = `${json}\n`;
     this.chain = this.chain.then(async () => {
       await this.handle.write(line);
     });
