@@ -29,6 +29,9 @@ export interface SignatureOptions {
 
 export const NAMES_SUFFIX = '+names';
 
+/** Bucket ids a signer remembers (a few hundred KB at most). */
+const MAX_CACHED_IDS = 4096;
+
 export interface Signer {
   algorithm: string;
   /** True when frames of this module are looked through (`KERNELBASE.dll` → kernelbase). */
@@ -48,15 +51,20 @@ export function createSigner(options: SignatureOptions = {}): Signer {
     (custom === undefined || skipListHash(custom) === skipListHash(DEFAULT_SKIP_MODULES)
       ? SIGNATURE_ALGORITHM
       : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`) + (names ? NAMES_SUFFIX : '');
+  // A batch has a few signatures and many dumps: each id is hashed once (bounded: forgotten
+  // all at once when full, then hashed again as needed).
+  const ids = new Map<string, string>();
   return {
     algorithm,
     skips: (module) => skip.has(normalizeModuleName(module)),
     sign(record) {
       const signature = signatureText(record, skip, names);
-      const id = createHash('sha256')
-        .update(`${algorithm}\n${signature}`)
-        .digest('hex')
-        .slice(0, 16);
+      let id = ids.get(signature);
+      if (id === undefined) {
+        id = createHash('sha256').update(`${algorithm}\n${signature}`).digest('hex').slice(0, 16);
+        if (ids.size >= MAX_CACHED_IDS) ids.clear();
+        ids.set(signature, id);
+      }
       return { id, signature, algorithm };
     },
   };

@@ -11,7 +11,7 @@ import type {
   AnalyzeError,
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
-import { cutTornLine, readRecords, RecordAppender } from '../../report/analyze/records-file.js';
+import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
 import { dumpSigner } from './dump-bucket.js';
 import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
@@ -24,6 +24,7 @@ import { boundRecordJson } from './record-bounds.js';
 import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs, shardOf } from './inputs.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
+import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
 import { OptionsCheck } from '../check-options.js';
 import { ioFailure, isNodeFsError } from './unreadable-dump.js';
@@ -215,7 +216,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
   emit({ type: 'start', total: inputs.length, outDir: options.outDir });
-  const appender = await RecordAppender.open(files.records);
+  // A fresh run folds each record into the summary and report as it is written (run-records.ts).
+  const appender = await RunRecords.open(files.records, signer.algorithm, options.resume !== true);
   let next = 0;
   let finished = 0;
   let analyzed = 0;
@@ -343,6 +345,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
     // Without --resume the records file started empty (checked above) and inputs are unique.
     onePerInput: options.resume !== true,
+    ...(appender.collected === undefined ? {} : { collected: appender.collected }),
   });
   emit({ type: 'finish', summary });
   return {

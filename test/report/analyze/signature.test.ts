@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import type {
   AnalyzeDumpRecord,
   AnalyzeFrame,
@@ -33,6 +34,20 @@ const RAISE_STACK: AnalyzeFrame[] = [
 
 describe('analyze signatures (cdbh-sig-2)', () => {
   const signer = createSigner();
+
+  it('gives each signature the hash of its text, also once its remembered ids were forgotten', () => {
+    const fresh = createSigner();
+    const first = fresh.sign(crash(AV_WRITE, RAISE_STACK));
+    const idOf = (text: string) =>
+      createHash('sha256').update(`${SIGNATURE_ALGORITHM}\n${text}`).digest('hex').slice(0, 16);
+    expect(first.id).to.equal(idOf(first.signature));
+    // More distinct signatures than the signer keeps ids for (4,096), then the first again.
+    for (let i = 0; i < 5000; i++) {
+      const other = fresh.sign(crash(AV_WRITE, [{ module: 'app', offset: `0x${i.toString(16)}` }]));
+      if (i % 997 === 0) expect(other.id).to.equal(idOf(other.signature));
+    }
+    expect(fresh.sign(crash(AV_WRITE, RAISE_STACK))).to.deep.equal(first);
+  });
 
   it('names the algorithm and gives a 16-hex bucket id', () => {
     const bucket = signer.sign(crash(AV_WRITE, [{ module: 'av', function: 'crash_here' }]));
