@@ -9,7 +9,7 @@ import {
   frameToken,
   SIGNATURE_ALGORITHM,
 } from '../../../src/report/analyze/signature.js';
-import { parseSkipModules } from '../../../src/report/analyze/skip-modules.js';
+import { normalizeModuleName, parseSkipModules } from '../../../src/report/analyze/skip-modules.js';
 import { commonName } from '../../../src/report/analyze/summary.js';
 
 type Signable = Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>;
@@ -47,6 +47,18 @@ describe('analyze signatures (cdbh-sig-2)', () => {
       if (i % 997 === 0) expect(other.id).to.equal(idOf(other.signature));
     }
     expect(fresh.sign(crash(AV_WRITE, RAISE_STACK))).to.deep.equal(first);
+  });
+
+  it('normalizes module names the same way before and after it has seen thousands of them', () => {
+    const cases: [string, string][] = [
+      ['KERNELBASE.dll', 'kernelbase'],
+      ['C:\\Windows\\System32\\ntdll.dll', 'ntdll'],
+      ['/opt/app/Raise.EXE', 'raise'],
+      ['mscorlib.ni.dll', 'mscorlib.ni'],
+    ];
+    for (const [name, normal] of cases) expect(normalizeModuleName(name)).to.equal(normal);
+    for (let i = 0; i < 5000; i++) expect(normalizeModuleName(`Mod${i}.DLL`)).to.equal(`mod${i}`);
+    for (const [name, normal] of cases) expect(normalizeModuleName(name)).to.equal(normal);
   });
 
   it('names the algorithm and gives a 16-hex bucket id', () => {
