@@ -170,10 +170,13 @@ export class ReportRows {
   add(record: AnalyzeDumpRecord): void {
     if (this.#overflowed) return;
     const row = rowValues(record, this.strings);
-    // `["file",0,…,"0x…"` and `…,27]`: scriptJson escapes character by character, so the two
-    // halves joined around the index are the whole row's scriptJson.
-    const head = scriptJson(row.slice(0, ROW.bucket)).slice(0, -1);
-    const tail = scriptJson(row.slice(ROW.bucket + 1)).slice(1);
+    // One JSON text, cut around a marker in the bucket's place. Nothing before it can hold the
+    // marker's text: a path has no NUL, and the other fields before it are numbers and hex.
+    row[ROW.bucket] = BUCKET_MARK;
+    const json = scriptJson(row);
+    const at = json.indexOf(BUCKET_MARK_JSON);
+    const head = json.slice(0, at);
+    const tail = json.slice(at + BUCKET_MARK_JSON.length);
     this.#bytes += head.length + tail.length;
     if (this.#bytes > this.maxBytes) {
       this.#overflowed = true;
@@ -187,10 +190,13 @@ export class ReportRows {
   *rowsJson(bucketIndex: ReadonlyMap<string, number>): Generator<string> {
     for (const { head, bucket, tail } of this.#rows) {
       const index = bucket === undefined ? -1 : (bucketIndex.get(bucket) ?? -1);
-      yield `${head},${index},${tail}`;
+      yield `${head}${index}${tail}`;
     }
   }
 }
+
+const BUCKET_MARK = '\u0000bucket';
+const BUCKET_MARK_JSON = JSON.stringify(BUCKET_MARK);
 
 /** Row text held for one report: about 400 bytes a dump, so some 40,000 dumps. */
 const DEFAULT_ROW_BYTES = 16 * 1024 * 1024;
