@@ -92,7 +92,7 @@ describe('the npm package, installed from its tarball', function () {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('carries the license, docs, schemas, validators and one example, and no source maps', () => {
+  it('carries the license, docs, schemas, validators, the CLI bundle and one example, and no source maps', () => {
     for (const path of [
       'LICENSE',
       'README.md',
@@ -100,6 +100,7 @@ describe('the npm package, installed from its tarball', function () {
       'bin/cdb-harness.js',
       'dist/src/index.js',
       'dist/src/index.d.ts',
+      'dist/bundle/cli/main.js',
       'dist/validators/inspect.cjs',
       'schemas/inspect.schema.json',
       'docs/records.md',

@@ -12,7 +12,7 @@ import type {
   AnalyzeError,
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
-import { cutTornLine, readRecords, RecordAppender } from '../../report/analyze/records-file.js';
+import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -31,6 +31,7 @@ import { expandInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
+import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
@@ -238,7 +239,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   });
   if (choice.engine === 'builtin') emit({ type: 'threads', ...plan });
   emit({ type: 'start', total: inputs.length, outDir: options.outDir });
-  const appender = await RecordAppender.open(files.records);
+  // A fresh run folds each record into the summary and report as it is written (run-records.ts).
+  const appender = await RunRecords.open(files.records, signer.algorithm, options.resume !== true);
   let next = 0;
   let finished = 0;
   let analyzed = 0;
@@ -301,8 +303,8 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       }
       // An abort that landed while this record was being finished must not drop it: it is
       // complete, so it is written.
-      if (outcome.json === undefined) await appender.append(outcome.record);
-      else await appender.appendJson(outcome.json);
+      // A thread's record is parsed from its line here (the summary and report fold it in).
+      await appender.append(outcome.record, outcome.json);
       if (outcome.analyzed) analyzed++;
       if (options.onEvent !== undefined) {
         emit(
@@ -349,6 +351,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
     // Without --resume the records file started empty (checked above) and inputs are unique.
     onePerInput: options.resume !== true,
+    ...(appender.collected === undefined ? {} : { collected: appender.collected }),
   });
   emit({ type: 'finish', summary });
   return {
