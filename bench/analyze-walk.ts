@@ -142,7 +142,7 @@ function cliPeakMb(count: number): number {
       const source = sources[i % sources.length]!;
       linkSync(join(EXAMPLES, source), join(folder, `${String(i).padStart(6, '0')}-${source}`));
     }
-    const built = existsSync(join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'));
+    const built = existsSync(join(REPO_ROOT, 'dist', 'bundle', 'cli', 'main.js'));
     const cli = built
       ? [join(REPO_ROOT, 'bin', 'cdb-harness.js')]
       : ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'run-cli.ts')];

@@ -68,7 +68,7 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
       copyFileSync(join(corpus, 'dumps', dump), join(input, `${r}-${dump}`));
   }
   const count = dumps.length * REPEAT;
-  const built = existsSync(join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js'));
+  const built = existsSync(join(REPO_ROOT, 'dist', 'bundle', 'cli', 'main.js'));
   const cli = built
     ? ['node', join(REPO_ROOT, 'bin', 'cdb-harness.js')]
     : ['node', '--import', 'tsx', join(REPO_ROOT, 'scripts', 'run-cli.ts')];

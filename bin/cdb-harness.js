@@ -11,7 +11,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const main = new URL('../dist/src/cli/main.js', import.meta.url);
+// The CLI bundle (scripts/build-cli-bundle.ts): a few files instead of ~200 ES modules to load.
+const main = new URL('../dist/bundle/cli/main.js', import.meta.url);
 const argv = process.argv;
 if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
   // A script's version check costs about what `node -e 0` does: no CLI module is loaded
@@ -26,5 +27,29 @@ if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
   );
   process.exitCode = 1;
 } else {
+  // V8 compiles a function with TurboFan once it has run about --interrupt-budget bytes of
+  // bytecode: 66 KB (67584) by default in Node 20. A CLI run is short, and in one `analyze` of the
+  // peer corpus x20 (460 dumps) 35-42% of the CPU was TurboFan on V8's background threads (perf
+  // record), compiling the same functions again and again (readDump 3 times, parseModuleList 6)
+  // for code that was about to finish. With 1 MB only the really hot code is optimized, and later.
+  // CPU (user+sys), farm-bench alternating A/B, median of the pairs' ratios, budget vs default:
+  //   500000:  peer x20 0.74x, example dumps x500 (Wine images found) 0.73x
+  //   1000000: peer x20 0.65x (bundled CLI); 2000000 and 4000000 vs 1000000: peer 1.00x and
+  //            1.01x, examples 1.01x and 1.11x, so 1 MB, the smallest that takes the whole gain.
+  //   --max-opt=2 gave the peer run as much but made the examples 3x slower; --single-threaded-gc
+  //   1.01x and 1.00x with a higher peak.
+  // Command (DIR a folder of dumps; B is the default, passed explicitly as this launcher leaves
+  // an --interrupt-budget given to node as it is):
+  //   farm-bench -n 6 --vs 'node --interrupt-budget=67584 bin/cdb-harness.js analyze DIR
+  //     --engine builtin --out OUT2' -- node bin/cdb-harness.js analyze DIR --engine builtin --out OUT1
+  //   (each run needs an --out of its own: wrap both in sh -c '…; rm -rf OUT')
+  // Set before any CLI module is loaded: the flag applies to every function made after it, in
+  // this thread and in worker threads.
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  // Sample: --interrupt-budget=500000
+  if (!given.some((flag) => /^--interrupt[-_]budget\b/.test(flag))) {
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--interrupt-budget=1000000');
+  }
   process.exitCode = await (await import(main.href)).main(process.argv);
 }

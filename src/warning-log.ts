@@ -82,7 +82,24 @@ export class WarningLog {
 
 /** A list of warnings cut down as WarningLog keeps them. */
 export function capWarnings(messages: Iterable<string>, limits: WarningLimits = {}): string[] {
+  // Most records have a few different warnings: no kind can be over its limit, nothing is cut.
+  if (Array.isArray(messages) && fewAndDistinct(messages as readonly string[], limits)) {
+    return [...(messages as readonly string[])];
+  }
   const log = new WarningLog(limits);
   log.addAll(messages);
   return log.list();
+}
+
+/** At most as many messages as one kind may keep, none repeated: WarningLog would keep them all. */
+function fewAndDistinct(messages: readonly string[], limits: WarningLimits): boolean {
+  const keep = Math.min(
+    Math.max(1, limits.perKind ?? DEFAULT_PER_KIND),
+    Math.max(1, limits.total ?? DEFAULT_TOTAL),
+  );
+  if (messages.length > keep) return false;
+  for (let i = 1; i < messages.length; i++) {
+    if (messages.indexOf(messages[i]!, 0) < i) return false;
+  }
+  return true;
 }

@@ -10,7 +10,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { AnalyzeDumpRecord, AnalyzeSummary, SummaryBucket } from './analyze-record.js';
 import { escapeHtml } from '../html-escape.js';
-import { dumpRow, scriptJson, StringTable } from './report-data.js';
+import { dumpRow, ReportRows, scriptJson, StringTable } from './report-data.js';
 import { REPORT_SCRIPT, REPORT_SCRIPT_HASH } from './report-script.js';
 
 export const REPORT_FILE = 'report.html';
@@ -41,11 +41,14 @@ function writer(stream: WriteStream) {
   };
 }
 
-/** Writes the report; `records` is iterated once (pass readRecords(…) to stream from disk). */
+/**
+ * Writes the report. `records` is iterated once (pass readRecords(…) to stream from disk), or is
+ * the rows a run built as it wrote its records (report-data.ts ReportRows).
+ */
 export async function writeHtmlReport(
   path: string,
   summary: AnalyzeSummary,
-  records: AsyncIterable<AnalyzeDumpRecord>,
+  records: AsyncIterable<AnalyzeDumpRecord> | ReportRows,
 ): Promise<void> {
   const stream = createWriteStream(path, { encoding: 'utf8' });
   const write = writer(stream);
@@ -58,12 +61,29 @@ export async function writeHtmlReport(
   await write(failureSection(summary));
   await write(dumpSection(summary));
   const bucketIndex = new Map(summary.buckets.map((b, i) => [b.id, i]));
-  const strings = new StringTable();
   await write('<script type="application/json" id="cdbh-dumps">[');
-  let first = true;
-  for await (const record of records) {
-    await write(`${first ? '' : ','}\n${scriptJson(dumpRow(record, strings, bucketIndex))}`);
-    first = false;
+  let strings: StringTable;
+  if (records instanceof ReportRows) {
+    strings = records.strings;
+    // Rows in chunks of about 64 KB: one write (and drain check) per row costs more than the row.
+    let chunk = '';
+    let first = true;
+    for (const row of records.rowsJson(bucketIndex)) {
+      chunk += `${first ? '' : ','}\n${row}`;
+      first = false;
+      if (chunk.length >= 64 * 1024) {
+        await write(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk !== '') await write(chunk);
+  } else {
+    strings = new StringTable();
+    let first = true;
+    for await (const record of records) {
+      await write(`${first ? '' : ','}\n${scriptJson(dumpRow(record, strings, bucketIndex))}`);
+      first = false;
+    }
   }
   await write(']</script>\n');
   await write(

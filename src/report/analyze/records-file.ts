@@ -2,7 +2,7 @@
 // progress and an interrupted run keeps every complete record. Reading is streamed line by line:
 // a batch of thousands of dumps never sits in memory at once.
 import { errorMessage } from '../../errors.js';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { AnalyzeDumpRecord } from './analyze-record.js';
@@ -104,11 +104,12 @@ export async function recordedHashes(path: string): Promise<Set<string>> {
 }
 
 /**
- * Appends records, one `write` per line, in the order `append` is called. Writes are chained so
- * two workers finishing together cannot interleave bytes of their lines.
+ * Appends records, one write per line, in the order `append` is called. The line is written
+ * before `append` returns (a blocking write of a few KB into the page cache: through the libuv
+ * pool each line cost a thread hand-off, several times the write itself), so two workers
+ * finishing together cannot interleave bytes of their lines.
  */
 export class RecordAppender {
-  private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
   private constructor(
@@ -138,17 +139,21 @@ export class RecordAppender {
   /** `json`: the record's JSON text when the caller already has it (record-bounds.ts). */
   append(record: AnalyzeDumpRecord, json?: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('record file already closed'));
-    const line = `${json ?? JSON.stringify(record)}\n`;
-    this.chain = this.chain.then(async () => {
-      await this.handle.write(line);
-    });
-    return this.chain;
+    try {
+      const line = Buffer.from(`${json ?? JSON.stringify(record)}\n`);
+      // The file is opened for appending: every write lands at its end.
+      for (let done = 0; done < line.length;) {
+        done += writeSync(this.handle.fd, line, done, line.length - done);
+      }
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.chain.catch(() => undefined);
     await this.handle.close();
   }
 }

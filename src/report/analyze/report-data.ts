@@ -62,6 +62,13 @@ export function dumpRow(
   strings: StringTable,
   bucketIndex: ReadonlyMap<string, number>,
 ): unknown[] {
+  const row = rowValues(r, strings);
+  row[ROW.bucket] = r.bucket ? (bucketIndex.get(r.bucket.id) ?? -1) : -1;
+  return row;
+}
+
+/** A dump row without its bucket index (the bucket order is known only when the run is done). */
+function rowValues(r: AnalyzeDumpRecord, strings: StringTable): unknown[] {
   const row: unknown[] = [];
   const ex = r.exception;
   const faulting = r.modules.faulting;
@@ -80,7 +87,7 @@ export function dumpRow(
     ex?.accessType === undefined ? '' : `${ex.accessType} ${ex.accessAddress ?? ''}`.trim(),
   );
   row[ROW.address] = ex?.address ?? '';
-  row[ROW.bucket] = r.bucket ? (bucketIndex.get(r.bucket.id) ?? -1) : -1;
+  row[ROW.bucket] = -1;
   row[ROW.process] = strings.id(r.process.name);
   row[ROW.pid] = r.process.pid ?? -1;
   row[ROW.kind] = strings.id(r.dumpKind);
@@ -127,10 +134,69 @@ export function dumpRow(
   return row;
 }
 
+// Sample: `["a</script>.dmp"]`
+const UNSAFE_IN_SCRIPT = /[<\u2028\u2029]/;
+
 /** JSON that is safe inside `<script type="application/json">`: no `</script>` can close it. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
+  const json = JSON.stringify(value);
+  // Most rows hold none of the three: one scan instead of three replaces.
+  if (!UNSAFE_IN_SCRIPT.test(json)) return json;
+  return json
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
+
+/**
+ * The dump rows of a run, built as each record is written (the same rows, in the same order, as
+ * dumpRow() over records.ndjson read back): the report then needs no second parse of the file.
+ * Each row is kept as its JSON text in two parts around the bucket index, which is filled in at
+ * the end. Bounded: past `maxBytes` of text it gives up (`overflowed`), frees what it held, and
+ * the report is streamed from records.ndjson as before.
+ */
+export class ReportRows {
+  readonly strings = new StringTable();
+  #rows: { head: string; bucket: string | undefined; tail: string }[] = [];
+  #bytes = 0;
+  #overflowed = false;
+
+  constructor(private readonly maxBytes = DEFAULT_ROW_BYTES) {}
+
+  get overflowed(): boolean {
+    return this.#overflowed;
+  }
+
+  add(record: AnalyzeDumpRecord): void {
+    if (this.#overflowed) return;
+    const row = rowValues(record, this.strings);
+    // One JSON text, cut around a marker in the bucket's place. Nothing before it can hold the
+    // marker's text: a path has no NUL, and the other fields before it are numbers and hex.
+    row[ROW.bucket] = BUCKET_MARK;
+    const json = scriptJson(row);
+    const at = json.indexOf(BUCKET_MARK_JSON);
+    const head = json.slice(0, at);
+    const tail = json.slice(at + BUCKET_MARK_JSON.length);
+    this.#bytes += head.length + tail.length;
+    if (this.#bytes > this.maxBytes) {
+      this.#overflowed = true;
+      this.#rows = [];
+      return;
+    }
+    this.#rows.push({ head, bucket: record.bucket?.id, tail });
+  }
+
+  /** Each row's JSON text, with its bucket's index in `bucketIndex` (-1 for none). */
+  *rowsJson(bucketIndex: ReadonlyMap<string, number>): Generator<string> {
+    for (const { head, bucket, tail } of this.#rows) {
+      const index = bucket === undefined ? -1 : (bucketIndex.get(bucket) ?? -1);
+      yield `${head}${index}${tail}`;
+    }
+  }
+}
+
+const BUCKET_MARK = '\u0000bucket';
+const BUCKET_MARK_JSON = JSON.stringify(BUCKET_MARK);
+
+/** Row text held for one report: about 400 bytes a dump, so some 40,000 dumps. */
+const DEFAULT_ROW_BYTES = 16 * 1024 * 1024;

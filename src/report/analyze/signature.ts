@@ -29,6 +29,9 @@ export interface SignatureOptions {
 
 export const NAMES_SUFFIX = '+names';
 
+/** Bucket ids a signer remembers (a few hundred KB at most). */
+const MAX_CACHED_IDS = 4096;
+
 export interface Signer {
   algorithm: string;
   /** True when frames of this module are looked through (`KERNELBASE.dll` → kernelbase). */
@@ -48,15 +51,20 @@ export function createSigner(options: SignatureOptions = {}): Signer {
     (custom === undefined || skipListHash(custom) === skipListHash(DEFAULT_SKIP_MODULES)
       ? SIGNATURE_ALGORITHM
       : `${SIGNATURE_ALGORITHM}+skip.${skipListHash(custom)}`) + (names ? NAMES_SUFFIX : '');
+  // A batch has a few signatures and many dumps: each id is hashed once (bounded: forgotten
+  // all at once when full, then hashed again as needed).
+  const ids = new Map<string, string>();
   return {
     algorithm,
     skips: (module) => skip.has(normalizeModuleName(module)),
     sign(record) {
       const signature = signatureText(record, skip, names);
-      const id = createHash('sha256')
-        .update(`${algorithm}\n${signature}`)
-        .digest('hex')
-        .slice(0, 16);
+      let id = ids.get(signature);
+      if (id === undefined) {
+        id = createHash('sha256').update(`${algorithm}\n${signature}`).digest('hex').slice(0, 16);
+        if (ids.size >= MAX_CACHED_IDS) ids.clear();
+        ids.set(signature, id);
+      }
       return { id, signature, algorithm };
     },
   };
@@ -107,27 +115,49 @@ export function relevantFrames(
   // cdbh-sig-2: recursion (the same frame again and again) counts once, so the depth of a
   // recursion does not split a bucket. Frames found by a scan stay: the walker gives `scan` only
   // in modules whose image was not found, and those are often the program's own.
-  const trusted = frames;
-  const pick = (tokenOf: (frame: AnalyzeFrame) => string) => {
-    const tokens = trusted
-      .map((frame) => ({ frame, token: tokenOf(frame) }))
-      .filter((t, i, all) => i === 0 || all[i - 1]?.token !== t.token);
-    const relevant = tokens.filter(
-      ({ frame }) => frame.module === undefined || !skip.has(normalizeModuleName(frame.module)),
-    );
-    return (relevant.length > 0 ? relevant : tokens).slice(0, SIGNATURE_FRAMES);
-  };
-  const chosen = pick(frameToken);
+  const chosen = pickFrames(frames, skip, frameToken);
   if (
     names &&
     !chosen.every(({ frame }) => frame.function !== undefined && frame.function !== '')
   ) {
     // `+names`: all names or none, so partly found symbols never make a bucket of their own.
-    return pick(({ function: _named, ...f }) =>
-      frameToken({ ...f, ...(f.moduleOffset === undefined ? {} : { offset: f.moduleOffset }) }),
-    ).map((t) => t.token);
+    return pickFrames(frames, skip, offsetToken).map((t) => t.token);
   }
   return chosen.map((t) => t.token);
+}
+
+/**
+ * The first SIGNATURE_FRAMES frames (by `tokenOf`, a frame that repeats the one before left out)
+ * outside the skip list, or the first ones when every frame is in it. One pass that stops once
+ * enough are found: the walk gives up to 256 frames and only three are wanted.
+ */
+function pickFrames(
+  frames: readonly AnalyzeFrame[],
+  skip: ReadonlySet<string>,
+  tokenOf: (frame: AnalyzeFrame) => string,
+): { frame: AnalyzeFrame; token: string }[] {
+  const relevant: { frame: AnalyzeFrame; token: string }[] = [];
+  const first: { frame: AnalyzeFrame; token: string }[] = [];
+  let previous: string | undefined;
+  for (let i = 0; i < frames.length && relevant.length < SIGNATURE_FRAMES; i++) {
+    const frame = frames[i]!;
+    const token = tokenOf(frame);
+    if (i > 0 && token === previous) continue;
+    previous = token;
+    if (first.length < SIGNATURE_FRAMES) first.push({ frame, token });
+    if (frame.module === undefined || !skip.has(normalizeModuleName(frame.module))) {
+      relevant.push({ frame, token });
+    }
+  }
+  return relevant.length > 0 ? relevant : first;
+}
+
+/** frameToken of the frame without its function name, offset from the module base. */
+function offsetToken(frame: AnalyzeFrame): string {
+  if (frame.module === undefined) return '?';
+  const module = normalizeModuleName(frame.module);
+  const offset = frame.moduleOffset ?? frame.offset;
+  return offset === undefined ? module : `${module}+${offset}`;
 }
 
 /** `av!crash_here`, or `av+0x154a` when there is no symbol, or `?` when nothing is known. */

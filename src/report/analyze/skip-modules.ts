@@ -41,9 +41,21 @@ export const DEFAULT_SKIP_MODULES: readonly string[] = [
 
 /** `KERNELBASE.dll`, `C:\Windows\System32\ntdll.dll`, `ntdll` → `kernelbase`, `ntdll`, `ntdll`. */
 export function normalizeModuleName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? name;
-  return base.replace(/\.(dll|exe|sys|drv|ocx)$/i, '').toLowerCase();
+  // Every frame of every record is signed by its module's name, and a batch has few modules.
+  let normal = normalized.get(name);
+  if (normal === undefined) {
+    const base = name.split(/[\\/]/).pop() ?? name;
+    // Sample: `KERNELBASE.dll`
+    normal = base.replace(/\.(dll|exe|sys|drv|ocx)$/i, '').toLowerCase();
+    if (normalized.size >= MAX_NORMALIZED) normalized.clear();
+    normalized.set(name, normal);
+  }
+  return normal;
 }
+
+/** Names remembered by normalizeModuleName (then forgotten at once, and learnt again). */
+const MAX_NORMALIZED = 4096;
+const normalized = new Map<string, string>();
 
 /**
  * A skip-list file: one module name per line; `#` and `$$` start comments; blank lines ignored.

@@ -192,9 +192,9 @@ export class SymbolLocator {
   ): Promise<Located | undefined> {
     for (const candidate of storeCandidates(key, { twoTier: false, image })) {
       // Looked at before each candidate: the server may have been given up on meanwhile.
-      const dead = this.#deadServers.get(server);
-      if (dead !== undefined && Date.now() < dead.until) {
-        problems.push(`${server}: not asked (failed ${dead.reason}; asked again after a pause)`);
+      const dead = this.#givenUp(server);
+      if (dead !== undefined) {
+        problems.push(`${server}: not asked (failed ${dead}; asked again after a pause)`);
         return undefined;
       }
       const url = `${server.replace(/\/+$/, '')}/${urlPath(candidate.relative)}`;
@@ -226,6 +226,12 @@ export class SymbolLocator {
     return undefined;
   }
 
+  /** Why `server` is not asked now (it failed less than SERVER_COOLDOWN_MS ago), or undefined. */
+  #givenUp(server: string): string | undefined {
+    const dead = this.#deadServers.get(server);
+    return dead !== undefined && Date.now() < dead.until ? dead.reason : undefined;
+  }
+
   /** #fetchOne, tried again after a pause (bounded backoff) while its failure is transient. */
   async #fetchWithRetries(
     server: string,
@@ -241,7 +247,7 @@ export class SymbolLocator {
       // given up on while this waited is not asked (the caller says why).
       const result = await this.#slots.run(
         () =>
-          (this.#deadServers.get(server)?.until ?? 0) > Date.now()
+          this.#givenUp(server) !== undefined
             ? Promise.resolve(undefined)
             : this.#fetchOne(url, candidate, downstream, maxBytes),
         this.#options.signal,

@@ -26,18 +26,27 @@ export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
 
 export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
   const failures = new Map<string, string>();
-  const breakpad = async (module: ModuleRef): Promise<BreakpadSymbols | undefined> => {
-    const state = await symbolizer.forModule(module);
-    return state.ok && state.file instanceof BreakpadSymbols ? state.file : undefined;
-  };
+  // Each read holds the file open (symbolizer.use): the batch's budget of open files never
+  // closes one under a lookup.
+  const breakpad = <T>(
+    module: ModuleRef,
+    read: (sym: BreakpadSymbols) => Promise<T | undefined> | T | undefined,
+  ): Promise<T | undefined> =>
+    symbolizer
+      .use(module, (state) =>
+        state.file instanceof BreakpadSymbols ? read(state.file) : undefined,
+      )
+      .then((value) => value ?? undefined);
   return {
     failures,
     async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-      const state = await symbolizer.forModule(module);
-      if (!state.ok) return undefined;
       try {
-        const hit = await state.file.lookup(rva);
-        if (hit === undefined) return undefined;
+        const found = await symbolizer.use(module, async (state) => {
+          const hit = await state.file.lookup(rva);
+          return hit === undefined ? undefined : { hit, format: state.format };
+        });
+        if (found === undefined) return undefined;
+        const { hit, format } = found;
         if (hit.warning !== undefined) {
           // A name from a file read only in part: right, but said (lines may be missing).
           const key = moduleIdentityKey(module);
@@ -48,7 +57,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
           offset: hit.functionOffset,
           ...(hit.file === undefined ? {} : { file: hit.file }),
           ...(hit.line === undefined ? {} : { line: hit.line }),
-          source: state.format,
+          source: format,
         };
       } catch (error) {
         // A file corrupt past what opening checked costs this frame its name, nothing more.
@@ -64,10 +73,10 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       return (await symbolizer.forModule(module)).ok;
     },
     async cfi(module: ModuleRef, rva: number): Promise<CfiRules | undefined> {
-      return (await breakpad(module))?.stack.cfiRulesAt(rva);
+      return breakpad(module, (sym) => sym.stack.cfiRulesAt(rva));
     },
     async x86Frame(module: ModuleRef, rva: number): Promise<X86FrameData | undefined> {
-      const win = await (await breakpad(module))?.stack.winAt(rva);
+      const win = await breakpad(module, (sym) => sym.stack.winAt(rva));
       if (win === undefined) return undefined;
       return {
         type: win.type,

@@ -55,6 +55,14 @@ export interface SymbolizerOptions extends LocatorOptions {
    * hold no open file (modules without symbols) are forgotten, and asked again if seen again.
    */
   maxRemembered?: number;
+  /**
+   * Symbol files kept open across the batch, by page-cache budget (default 64 MiB: 16 PDBs with
+   * their 4 MiB page caches, or 64 .sym files with 1 MiB). Past it the least recently used file
+   * that no lookup is reading is closed and its module forgotten (opened again if met again), so
+   * a batch over thousands of different builds holds neither thousands of descriptors nor their
+   * caches.
+   */
+  maxOpenBytes?: number;
   /** Where recorded `C:\` paths live (default $WINEPREFIX, else ~/.wine): local-paths.ts. */
   winePrefix?: string;
   env?: NodeJS.ProcessEnv;
@@ -62,6 +70,18 @@ export interface SymbolizerOptions extends LocatorOptions {
 
 const DEFAULT_MAX_SYM = 512 << 20;
 const DEFAULT_MAX_REMEMBERED = 4096;
+const DEFAULT_MAX_OPEN_BYTES = 64 << 20;
+const PDB_CACHE_BYTES = 4 << 20;
+const SYM_CACHE_BYTES = 1 << 20;
+
+/** A symbol file kept open for the batch. */
+interface OpenFile {
+  reader: PositionedFileReader;
+  cacheBytes: number;
+}
+
+/** The loaded side of ModuleSymbolsState. */
+export type LoadedSymbols = Extract<ModuleSymbolsState, { ok: true }>;
 
 export function defaultSymbolCache(env: NodeJS.ProcessEnv = process.env): string {
   const base = env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
@@ -76,7 +96,16 @@ export class Symbolizer {
   readonly #noFile = new Set<string>();
   /** Image files found on the symbol path, by module identity (one search per batch). */
   readonly #images = new Map<string, Promise<string[]>>();
-  readonly #readers: PositionedFileReader[] = [];
+  /** Open symbol files by module identity key; Map order is least recently used first. */
+  readonly #files = new Map<string, OpenFile>();
+  #openBytes = 0;
+  /**
+   * Reads under way, by module identity key, counted from before the module's load is awaited:
+   * a file a read is waiting for is never the one closed to make room.
+   */
+  readonly #inUse = new Map<string, number>();
+  /** Closes of evicted files still under way (close() waits for them). */
+  readonly #closing = new Set<Promise<void>>();
   /** Notes about the path itself (unknown elements), for the first record's warnings. */
   readonly pathNotes: string[];
 
@@ -95,7 +124,7 @@ export class Symbolizer {
     const key = moduleIdentityKey(module);
     let state = this.#modules.get(key);
     if (!state) {
-      state = this.#load(module).catch((error: unknown) => {
+      state = this.#load(module, key).catch((error: unknown) => {
         if (error instanceof AbortedError) throw error;
         return { ok: false, reason: messageOf(error) };
       });
@@ -113,10 +142,50 @@ export class Symbolizer {
 
   /** Name for an address inside a module (rva = address − base), or why there is none. */
   async lookup(module: SymbolModule, rva: number): Promise<SymbolLookup | { missing: string }> {
+    const answer = await this.use(
+      module,
+      async (state) =>
+        (await state.file.lookup(rva)) ?? {
+          missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}`,
+        },
+    );
+    if (answer !== undefined) return answer;
     const state = await this.forModule(module);
-    if (!state.ok) return { missing: state.reason };
-    const hit = await state.file.lookup(rva);
-    return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
+    return { missing: state.ok ? `no symbol at +0x${rva.toString(16)}` : state.reason };
+  }
+
+  /**
+   * Runs `read` on the module's loaded symbol file, which stays open until `read` settles (the
+   * budget of open files never closes a file a read waits for or is reading). Undefined when the
+   * module has none.
+   */
+  async use<T>(
+    module: SymbolModule,
+    read: (state: LoadedSymbols) => Promise<T> | T,
+  ): Promise<T | undefined> {
+    const key = moduleIdentityKey(module);
+    this.#inUse.set(key, (this.#inUse.get(key) ?? 0) + 1);
+    try {
+      const state = await this.forModule(module);
+      if (!state.ok) return undefined;
+      const open = this.#files.get(key);
+      if (open !== undefined) {
+        // Most recently used last.
+        this.#files.delete(key);
+        this.#files.set(key, open);
+      }
+      return await read(state);
+    } finally {
+      const left = (this.#inUse.get(key) ?? 1) - 1;
+      if (left === 0) this.#inUse.delete(key);
+      else this.#inUse.set(key, left);
+      await this.#closePastBudget();
+    }
+  }
+
+  /** Symbol files open now (each one module build's PDB or .sym). */
+  get openFiles(): number {
+    return this.#files.size;
   }
 
   get #bound(): number {
@@ -133,12 +202,42 @@ export class Symbolizer {
     }
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.#readers.map((r) => r.close()));
-    this.#readers.length = 0;
+  /**
+   * Closes the least recently used idle files until the open ones fit maxOpenBytes; settles when
+   * their descriptors are closed.
+   */
+  async #closePastBudget(): Promise<void> {
+    const budget = this.#options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES;
+    const closes: Promise<void>[] = [];
+    for (const [key, open] of this.#files) {
+      // The most recently used file stays, whatever the budget: it is the one just asked for.
+      if (this.#openBytes <= budget || this.#files.size <= 1) break;
+      if (this.#inUse.has(key)) continue;
+      this.#files.delete(key);
+      this.#modules.delete(key);
+      this.#openBytes -= open.cacheBytes;
+      const closing = open.reader.close().finally(() => this.#closing.delete(closing));
+      this.#closing.add(closing);
+      closes.push(closing);
+    }
+    await Promise.all(closes);
   }
 
-  async #load(module: SymbolModule): Promise<ModuleSymbolsState> {
+  /** Keeps `reader` open for the module `key` names, within the budget. */
+  async #keep(key: string, reader: PositionedFileReader, cacheBytes: number): Promise<void> {
+    this.#files.set(key, { reader, cacheBytes });
+    this.#openBytes += cacheBytes;
+    await this.#closePastBudget();
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.#files.values()].map((f) => f.reader.close());
+    this.#files.clear();
+    this.#openBytes = 0;
+    await Promise.all([...open, ...this.#closing]);
+  }
+
+  async #load(module: SymbolModule, moduleKey: string): Promise<ModuleSymbolsState> {
     let pdbName = module.codeView?.pdbName;
     let debugId = module.codeView?.debugId;
     const notes: string[] = [];
@@ -164,7 +263,7 @@ export class Symbolizer {
     const badFiles: string[] = [];
     for (const candidate of located.found) {
       try {
-        const file = await this.#open(candidate, key);
+        const file = await this.#open(candidate, key, moduleKey);
         if (file) {
           return { ok: true, file, format: file.format, origin: candidate.from, pdbName };
         }
@@ -187,7 +286,11 @@ export class Symbolizer {
   }
 
   /** Opens a located file and checks it is the build the key names (undefined when not). */
-  async #open(candidate: Located, key: SymbolKey): Promise<ModuleSymbolFile | undefined> {
+  async #open(
+    candidate: Located,
+    key: SymbolKey,
+    moduleKey: string,
+  ): Promise<ModuleSymbolFile | undefined> {
     if (candidate.format === 'breakpad') {
       const size = (await stat(candidate.path)).size;
       const limit = this.#options.maxSymBytes ?? DEFAULT_MAX_SYM;
@@ -195,7 +298,7 @@ export class Symbolizer {
         throw new IoError(`${candidate.path}: ${size} bytes is over the ${limit}-byte limit`);
       // Indexed line by line and kept open: lookups read the records they need again.
       const reader = await PositionedFileReader.open(candidate.path, {
-        cacheBytes: 1 << 20,
+        cacheBytes: SYM_CACHE_BYTES,
         ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
       });
       try {
@@ -204,7 +307,7 @@ export class Symbolizer {
           await reader.close();
           return undefined;
         }
-        this.#readers.push(reader);
+        await this.#keep(moduleKey, reader, SYM_CACHE_BYTES);
         return sym;
       } catch (error) {
         await reader.close();
@@ -213,7 +316,7 @@ export class Symbolizer {
     }
     if (candidate.format !== 'pdb') return undefined;
     const reader = await PositionedFileReader.open(candidate.path, {
-      cacheBytes: 4 << 20,
+      cacheBytes: PDB_CACHE_BYTES,
       ...(this.#options.signal === undefined ? {} : { signal: this.#options.signal }),
     });
     try {
@@ -222,7 +325,7 @@ export class Symbolizer {
         await reader.close();
         return undefined;
       }
-      this.#readers.push(reader);
+      await this.#keep(moduleKey, reader, PDB_CACHE_BYTES);
       return pdb;
     } catch (error) {
       await reader.close();

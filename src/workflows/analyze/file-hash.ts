@@ -3,39 +3,35 @@
 // A small file (at most `keepUpTo` bytes) is read whole in one buffer instead and handed back,
 // so the dump reader works from it rather than opening and reading the file a second time.
 import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AbortedError } from '../../errors.js';
+import { AbortedError, IoError } from '../../errors.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { openRegularFile } from '../../minidump/file-reader.js';
+import { fileKind, openRegularFile } from '../../minidump/file-reader.js';
 
 const CHUNK = 1024 * 1024;
+
+export interface HashedFile {
+  sha256: string;
+  size: number;
+  /** The whole file, when it was no bigger than `keepUpTo`. */
+  bytes?: Buffer;
+}
 
 export async function sha256File(
   path: BytePath,
   signal?: AbortSignal,
   options: { keepUpTo?: number } = {},
-): Promise<{ sha256: string; size: number; bytes?: Buffer }> {
+): Promise<HashedFile> {
+  if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
+  const keepUpTo = options.keepUpTo ?? -1;
+  const small = keepUpTo >= 0 ? readSmallFile(path, keepUpTo) : undefined;
+  if (small !== undefined) return small;
   // A FIFO or a device is refused here, at once: hashing /dev/zero would never end.
-  const { handle, size: statSize } = await openRegularFile(path);
+  const { handle } = await openRegularFile(path);
   try {
     const hash = createHash('sha256');
     let size = 0;
-    if (statSize <= (options.keepUpTo ?? -1)) {
-      // One byte more than the stat said: filling it means the file grew since (a dump still
-      // being written), and then the rest is streamed below and nothing is kept. A short read of
-      // a regular file is its end, so a file that did not grow takes one read.
-      const whole = Buffer.allocUnsafe(statSize + 1);
-      while (size < whole.length) {
-        if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
-        const wanted = whole.length - size;
-        const { bytesRead } = await handle.read(whole, size, wanted, size);
-        size += bytesRead;
-        if (bytesRead < wanted) break;
-      }
-      hash.update(whole.subarray(0, size));
-      if (size <= statSize)
-        return { sha256: hash.digest('hex'), size, bytes: whole.subarray(0, size) };
-    }
     const buffer = Buffer.allocUnsafe(CHUNK);
     for (;;) {
       if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
@@ -48,6 +44,74 @@ export async function sha256File(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A file of at most `keepUpTo` bytes, read whole and hashed with blocking calls: stat, open,
+ * fstat, one read, close take microseconds for a dump of a few hundred KB, where the same five
+ * steps through the libuv pool cost a thread hand-off each (futex and eventfd wake-ups on both
+ * sides, most of this function's CPU in a batch of small dumps). Refused the same way, with the
+ * same words, as openRegularFile (file-reader.ts): a FIFO or a device is never opened for
+ * reading, O_NONBLOCK covers one swapped in between. `undefined` when the file is bigger (or
+ * grew while it was read): the caller streams it.
+ */
+function readSmallFile(path: BytePath, keepUpTo: number): HashedFile | undefined {
+  const shown = path.toString();
+  let kind = 'missing';
+  try {
+    const info = statSync(path);
+    kind = fileKind(info);
+    if (info.isFile() && info.size > keepUpTo) return undefined;
+  } catch {
+    // Missing or unreachable: the open below says why.
+  }
+  if (kind !== 'regular file' && kind !== 'missing') {
+    throw new IoError(`${shown} is not a regular file (${kind}); refused without reading it`);
+  }
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NON_BLOCKING);
+  } catch (error) {
+    throw new IoError(`cannot open ${shown}: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    let statSize: number;
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) {
+        throw new IoError(
+          `${shown} is not a regular file (${fileKind(info)}); refused without reading it`,
+        );
+      }
+      statSize = info.size;
+    } catch (error) {
+      if (error instanceof IoError) throw error;
+      throw new IoError(`cannot stat ${shown}: ${errorText(error)}`, { cause: error });
+    }
+    if (statSize > keepUpTo) return undefined;
+    // One byte more than the stat said: filling it means the file grew since (a dump still being
+    // written), and then it is streamed instead. A short read of a regular file is its end.
+    const whole = Buffer.allocUnsafe(statSize + 1);
+    let size = 0;
+    while (size < whole.length) {
+      const wanted = whole.length - size;
+      const bytesRead = readSync(fd, whole, size, wanted, size);
+      size += bytesRead;
+      if (bytesRead < wanted) break;
+    }
+    if (size > statSize) return undefined;
+    const bytes = whole.subarray(0, size);
+    return { sha256: createHash('sha256').update(bytes).digest('hex'), size, bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Not defined on Windows, where no FIFO can block an open. */
+const NON_BLOCKING = (constants.O_NONBLOCK as number | undefined) ?? 0;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**

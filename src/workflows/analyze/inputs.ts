@@ -5,13 +5,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import {
-  bytePathOf,
-  compareBytePaths,
-  joinBytePath,
-  pathKey,
-  type BytePath,
-} from '../../common/byte-path.js';
+import { bytePathOf, joinBytePath, type BytePath } from '../../common/byte-path.js';
 import { pathFromArgv } from '../argv-path.js';
 import { UsageError } from '../../errors.js';
 import { fileKind } from '../../minidump/file-reader.js';
@@ -54,8 +48,12 @@ export async function expandInputs(
   extraExtensions: readonly string[] = [],
 ): Promise<ExpandedInputs> {
   const extensions = [...new Set([...DUMP_EXTENSIONS, ...extraExtensions.map(normalizeExtension)])];
-  const files = new Map<string, BytePath>();
-  const add = (path: BytePath) => files.set(pathKey(path), path);
+  // Keyed by the path's exact bytes (two bad names can read the same as text), kept for the sort.
+  const files = new Map<string, { bytes: Buffer; path: BytePath }>();
+  const add = (path: BytePath) => {
+    const bytes = Buffer.from(path);
+    files.set(bytes.toString('latin1'), { bytes, path });
+  };
   const unmatched: string[] = [];
   const skipped: Record<string, number> = {};
   for (const arg of paths) {
@@ -77,7 +75,9 @@ export async function expandInputs(
     }
     if (files.size === before) unmatched.push(arg);
   }
-  return { files: [...files.values()].sort(compareBytePaths), unmatched, skipped };
+  // Byte order, as compareBytePaths (common/byte-path.ts), with each path's bytes made once.
+  const sorted = [...files.values()].sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  return { files: sorted.map((f) => f.path), unmatched, skipped };
 }
 
 /**

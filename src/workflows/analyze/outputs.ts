@@ -1,6 +1,7 @@
 // The files that summarise an output folder: summary.json and report.html, both rebuilt from
 // records.ndjson by streaming it (twice: once for the summary, once for the report), so the
-// cost in memory is the bucket table, not the records. Also `--merge` (shard folders → one) and
+// cost in memory is the bucket table, not the records; or, after a fresh run, from what the run
+// gathered as it wrote each record (run-records.ts). Also `--merge` (shard folders → one) and
 // `--rebucket` (new signatures from stored records, no dump reopened).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import {
 import { NAMES_SUFFIX, type Signer } from '../../report/analyze/signature.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
+import type { CollectedOutputs } from './run-records.js';
 
 export const SUMMARY_FILE = 'summary.json';
 
@@ -56,17 +58,22 @@ export async function writeSummaryAndReport(
      * pass that finds each input's newest record is skipped: one parse of the file per output.
      */
     onePerInput?: boolean;
+    /** The tallies and report rows gathered while the records were written (run-records.ts). */
+    collected?: CollectedOutputs;
   } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
-  const builder = new SummaryBuilder(algorithm);
   const readOptions = extra.onBadLine === undefined ? {} : { onBadLine: extra.onBadLine };
   // An input recorded twice (it changed and --resume analysed it again) counts once: its newest.
   const latest = (options: typeof readOptions = {}) =>
-    extra.onePerInput === true
+    extra.onePerInput === true || extra.collected !== undefined
       ? readRecords(files.records, options)
       : readLatestRecords(files.records, options);
-  for await (const record of latest(readOptions)) builder.add(record);
+  let builder = extra.collected?.summary;
+  if (builder === undefined) {
+    builder = new SummaryBuilder(algorithm);
+    for await (const record of latest(readOptions)) builder.add(record);
+  }
   const summary = builder.build({
     ...(extra.interrupted === true ? { interrupted: true } : {}),
     ...(extra.options === undefined ? {} : { options: extra.options }),
@@ -75,7 +82,8 @@ export async function writeSummaryAndReport(
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
-  await writeHtmlReport(tmp, summary, latest());
+  const rows = extra.collected?.rows;
+  await writeHtmlReport(tmp, summary, rows === undefined || rows.overflowed ? latest() : rows);
   await rename(tmp, files.report);
   return summary;
 }

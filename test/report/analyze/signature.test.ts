@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import type {
   AnalyzeDumpRecord,
   AnalyzeFrame,
@@ -8,7 +9,7 @@ import {
   frameToken,
   SIGNATURE_ALGORITHM,
 } from '../../../src/report/analyze/signature.js';
-import { parseSkipModules } from '../../../src/report/analyze/skip-modules.js';
+import { normalizeModuleName, parseSkipModules } from '../../../src/report/analyze/skip-modules.js';
 import { commonName } from '../../../src/report/analyze/summary.js';
 
 type Signable = Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException'>;
@@ -33,6 +34,32 @@ const RAISE_STACK: AnalyzeFrame[] = [
 
 describe('analyze signatures (cdbh-sig-2)', () => {
   const signer = createSigner();
+
+  it('gives each signature the hash of its text, also once its remembered ids were forgotten', () => {
+    const fresh = createSigner();
+    const first = fresh.sign(crash(AV_WRITE, RAISE_STACK));
+    const idOf = (text: string) =>
+      createHash('sha256').update(`${SIGNATURE_ALGORITHM}\n${text}`).digest('hex').slice(0, 16);
+    expect(first.id).to.equal(idOf(first.signature));
+    // More distinct signatures than the signer keeps ids for (4,096), then the first again.
+    for (let i = 0; i < 5000; i++) {
+      const other = fresh.sign(crash(AV_WRITE, [{ module: 'app', offset: `0x${i.toString(16)}` }]));
+      if (i % 997 === 0) expect(other.id).to.equal(idOf(other.signature));
+    }
+    expect(fresh.sign(crash(AV_WRITE, RAISE_STACK))).to.deep.equal(first);
+  });
+
+  it('normalizes module names the same way before and after it has seen thousands of them', () => {
+    const cases: [string, string][] = [
+      ['KERNELBASE.dll', 'kernelbase'],
+      ['C:\\Windows\\System32\\ntdll.dll', 'ntdll'],
+      ['/opt/app/Raise.EXE', 'raise'],
+      ['mscorlib.ni.dll', 'mscorlib.ni'],
+    ];
+    for (const [name, normal] of cases) expect(normalizeModuleName(name)).to.equal(normal);
+    for (let i = 0; i < 5000; i++) expect(normalizeModuleName(`Mod${i}.DLL`)).to.equal(`mod${i}`);
+    for (const [name, normal] of cases) expect(normalizeModuleName(name)).to.equal(normal);
+  });
 
   it('names the algorithm and gives a 16-hex bucket id', () => {
     const bucket = signer.sign(crash(AV_WRITE, [{ module: 'av', function: 'crash_here' }]));

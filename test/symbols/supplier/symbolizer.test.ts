@@ -3,7 +3,7 @@
 // the server's path prefix, every file written stays inside the cache folder, and a name that
 // cannot be made safe is refused with the reason in the module's symbol status.
 import { expect } from 'chai';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Symbolizer, type SymbolModule } from '../../../src/symbols/supplier/symbolizer.js';
 import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
@@ -128,6 +128,81 @@ describe('symbols: symbolizer memory stays bounded', () => {
       const again = symbolizer.forModule(first);
       expect(again).to.not.equal(asked); // forgotten, so looked up afresh
       expect(await again).to.deep.equal(await asked);
+    } finally {
+      await symbolizer.close();
+    }
+  });
+
+  // Five builds, each with its own .sym file in a flat store: `MODULE` names the build.
+  function symStore(dir: string, count: number): SymbolModule[] {
+    mkdirSync(join(dir, 'store'));
+    const modules: SymbolModule[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = `${String(i).padStart(32, '0')}1`;
+      writeFileSync(
+        join(dir, 'store', `lib${i}.sym`),
+        `MODULE windows x86_64 ${id} lib${i}.pdb\nFUNC 1000 40 0 function_of_lib${i}\n`,
+      );
+      modules.push(module(`lib${i}.pdb`, id, `lib${i}.dll`));
+    }
+    return modules;
+  }
+
+  /** This process's descriptors open on files under `dir` (Linux: /proc/self/fd). */
+  function fdsUnder(dir: string): number {
+    let n = 0;
+    for (const fd of readdirSync('/proc/self/fd')) {
+      try {
+        if (readlinkSync(join('/proc/self/fd', fd)).startsWith(dir)) n++;
+      } catch {
+        // The descriptor readdir itself used is gone by now.
+      }
+    }
+    return n;
+  }
+
+  it('keeps at most its budget of symbol files open, and names a module again after closing its file', async () => {
+    const dir = makeTempDir('symbolizer-open');
+    const modules = symStore(dir, 5);
+    // Two .sym files' page caches (1 MiB each).
+    const symbolizer = new Symbolizer({
+      symbolPath: join(dir, 'store'),
+      defaultCache: join(dir, 'cache'),
+      maxOpenBytes: 2 << 20,
+    });
+    try {
+      for (const [i, m] of modules.entries()) {
+        expect(await symbolizer.lookup(m, 0x1010)).to.deep.include({
+          function: `function_of_lib${i}`,
+        });
+        expect(symbolizer.openFiles).to.be.at.most(2);
+        expect(fdsUnder(join(dir, 'store'))).to.be.at.most(2);
+      }
+      // lib0's file was closed for the later ones: asked again, it is found and opened again.
+      expect(await symbolizer.lookup(modules[0]!, 0x1010)).to.deep.include({
+        function: 'function_of_lib0',
+      });
+    } finally {
+      await symbolizer.close();
+    }
+    expect(fdsUnder(join(dir, 'store'))).to.equal(0);
+  });
+
+  it('never closes a file under a lookup: concurrent lookups over more files than the budget all get their names', async () => {
+    const dir = makeTempDir('symbolizer-busy');
+    const modules = symStore(dir, 5);
+    const symbolizer = new Symbolizer({
+      symbolPath: join(dir, 'store'),
+      defaultCache: join(dir, 'cache'),
+      maxOpenBytes: 1, // below one file: only files being read stay open
+    });
+    try {
+      const asked = modules.flatMap((m) => [m, m, m]);
+      const names = await Promise.all(asked.map((m) => symbolizer.lookup(m, 0x1010)));
+      expect(names.map((n) => ('function' in n ? n.function : n.missing))).to.deep.equal(
+        asked.map((m) => `function_of_${m.name.replace('.dll', '')}`),
+      );
+      expect(symbolizer.openFiles).to.equal(1);
     } finally {
       await symbolizer.close();
     }

@@ -2,6 +2,7 @@
 // file, read whole and handed back for a small one (analyze's processor then reads those bytes).
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '../../../src/workflows/analyze/file-hash.js';
@@ -39,5 +40,31 @@ describe('sha256File (src/workflows/analyze/file-hash.ts)', () => {
     expect(hashed.size).to.equal(0);
     expect(hashed.bytes?.length).to.equal(0);
     expect(hashed.sha256).to.equal(expected(Buffer.alloc(0)));
+  });
+
+  it('refuses a FIFO and a device at once when small files are kept, naming what they are', async () => {
+    const fifo = join(makeTempDir('file-hash'), 'pipe.dmp');
+    execFileSync('mkfifo', [fifo]);
+    // Opened for reading, a FIFO with no writer would block this test for good.
+    const refused = async (path: string) =>
+      sha256File(path, undefined, { keepUpTo: 1024 }).then(
+        () => 'read',
+        (error: Error) => error.message,
+      );
+    expect(await refused(fifo)).to.equal(
+      `${fifo} is not a regular file (FIFO); refused without reading it`,
+    );
+    expect(await refused('/dev/zero')).to.equal(
+      '/dev/zero is not a regular file (character device); refused without reading it',
+    );
+  });
+
+  it('says why a missing file cannot be opened', async () => {
+    const path = join(makeTempDir('file-hash'), 'gone.dmp');
+    const message = await sha256File(path, undefined, { keepUpTo: 1024 }).then(
+      () => 'read',
+      (error: Error) => error.message,
+    );
+    expect(message).to.match(/^cannot open .*gone\.dmp: ENOENT: no such file or directory, open /);
   });
 });
