@@ -1,7 +1,7 @@
 // CLI start-up cost against a bare `node -e 0`, measured side by side: each round spawns the
 // baseline and then every CLI case once, in turn, so load on the machine hits all of them alike.
-// Reports the median wall time and the median CPU time (user+sys, GNU time; the figure a busy
-// shared machine does not move) of each, and their ratios to the baseline's medians.
+// Reports the median wall time and the median CPU time (user+sys of the child; the figure a busy
+// shared machine moves least) of each, and their ratios to the baseline's medians.
 // Goals: `--version` ≤ 1.3× (issue 22; 1.5× in issue 14), `--help` ≤ 2× (issue 22: it loaded every
 // command module and execa's ~100 modules), `inspect --json` of a small dump ≤ 2.5× (issues 14
 // and 19). `analyze` of one dump is analyze's fixed cost (module loading, symbol set-up, the
@@ -22,8 +22,12 @@ const binAt = args.indexOf('--bin');
 /** `--bin OTHER/bin/cdb-harness.js` measures another build (e.g. an older checkout) instead. */
 const BIN = binAt >= 0 ? args[binAt + 1]! : join(REPO_ROOT, 'bin', 'cdb-harness.js');
 const DUMP = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
-const TIME = '/usr/bin/time';
-const hasTime = existsSync(TIME);
+/**
+ * The child's CPU time comes from bash's `times` (the children's user and system time, to the
+ * millisecond; GNU time prints hundredths, too coarse beside node's ~50-100 ms start).
+ */
+const TIMES = '"$@"; status=$?; times >&2; exit $status';
+const hasBash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
 /** analyze's --out: a new folder for each run (analyze refuses one that has records). */
 const OUT_MARK = '<out>';
 
@@ -52,7 +56,7 @@ const CASES: Case[] = [
 
 interface Sample {
   wallMs: number;
-  /** user+sys of the child, from GNU time (NaN without /usr/bin/time). */
+  /** user+sys of the child, from bash's `times` (NaN without bash). */
   cpuMs: number;
 }
 
@@ -60,8 +64,8 @@ function runOnce(c: Case): Sample {
   const out = c.args.includes(OUT_MARK) ? mkdtempSync(join(tmpdir(), 'cdbh-bench-start-')) : '';
   try {
     const args = c.args.map((arg) => (arg === OUT_MARK ? join(out, 'out') : arg));
-    const command = hasTime
-      ? [TIME, '-f', '%U %S', process.execPath, ...args]
+    const command = hasBash
+      ? ['bash', '-c', TIMES, 'run', process.execPath, ...args]
       : [process.execPath, ...args];
     const started = performance.now();
     const result = spawnSync(command[0]!, command.slice(1), {
@@ -70,9 +74,13 @@ function runOnce(c: Case): Sample {
     const wallMs = performance.now() - started;
     const stderr = result.stderr.toString().trim();
     if (result.status !== 0) throw new Error(`${c.label} exited ${result.status}: ${stderr}`);
-    // GNU time's line comes last. Sample: "0.31 0.04"
-    const times = /(\d+\.\d+) (\d+\.\d+)$/.exec(stderr);
-    const cpuMs = times === null ? Number.NaN : (Number(times[1]) + Number(times[2])) * 1000;
+    // `times` ends with the children's user and system time. Sample: "0m0.231s 0m0.040s"
+    const times = /(\d+)m(\d+\.\d+)s (\d+)m(\d+\.\d+)s$/.exec(stderr);
+    const cpuMs =
+      times === null
+        ? Number.NaN
+        : (Number(times[1]) * 60 + Number(times[2]) + Number(times[3]) * 60 + Number(times[4])) *
+          1000;
     return { wallMs, cpuMs };
   } finally {
     if (out !== '') rmSync(out, { recursive: true, force: true });
@@ -100,7 +108,7 @@ const wall = samples.map((list) => median(list.map((s) => s.wallMs)));
 const cpu = samples.map((list) => median(list.map((s) => s.cpuMs)));
 console.log(
   `CLI start-up of ${BIN}, ${ROUNDS} alternating rounds, node ${process.version}, medians ` +
-    `(wall; CPU user+sys${hasTime ? '' : ': no /usr/bin/time'}):`,
+    `(wall; CPU user+sys${hasBash ? '' : ': no bash'}):`,
 );
 let missed = 0;
 const verdict = (ratio: number, goal: number) => (ratio <= goal ? 'met' : 'MISSED');
@@ -110,10 +118,10 @@ CASES.forEach((c, i) => {
   let goal = '';
   if (c.goal !== undefined) {
     goal = `  (goal ≤ ${c.goal}×: wall ${verdict(wallRatio, c.goal)}`;
-    goal += hasTime ? `, CPU ${verdict(cpuRatio, c.goal)})` : ')';
+    goal += hasBash ? `, CPU ${verdict(cpuRatio, c.goal)})` : ')';
     if (wallRatio > c.goal) missed++;
   }
-  const cpuText = hasTime ? `${cpu[i]!.toFixed(0).padStart(5)} ms CPU ${cpuRatio.toFixed(2)}×` : '';
+  const cpuText = hasBash ? `${cpu[i]!.toFixed(0).padStart(5)} ms CPU ${cpuRatio.toFixed(2)}×` : '';
   console.log(
     `  ${c.label.padEnd(40)} ${wall[i]!.toFixed(1).padStart(7)} ms ${wallRatio.toFixed(2)}×  ${cpuText}${goal}`,
   );

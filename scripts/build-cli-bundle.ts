@@ -7,7 +7,8 @@
 //   node --import tsx scripts/build-cli-bundle.ts
 // It bundles the tsc output (dist/src/cli/main.js, the very code the tests and the library run),
 // so the CLI behaves as from source; dist/src stays the library (package.json "exports").
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,6 +26,20 @@ const OUT = join(root, 'dist', 'bundle', 'cli');
  */
 const INLINED = new Set(['commander', 'tinyglobby', 'fdir', 'picomatch']);
 const EXTERNAL = ['ajv', 'ajv/*', 'bullmq', 'execa', 'ioredis', 'node-pty'];
+
+/**
+ * fdir's ES module build loads picomatch at its start through a `createRequire` esbuild cannot
+ * follow (https://github.com/thecodrr/fdir, src/builder/index.ts: an optional peer), so a bundle
+ * holding picomatch for tinyglobby loaded a second copy from node_modules on every run (5 files,
+ * ~5 ms CPU). Its CommonJS build says `require("picomatch")`, which the bundle serves itself.
+ */
+const fdirCommonJs: Plugin = {
+  name: 'fdir-commonjs',
+  setup(build) {
+    const requireHere = createRequire(import.meta.url);
+    build.onResolve({ filter: /^fdir$/ }, () => ({ path: requireHere.resolve('fdir') }));
+  },
+};
 
 /**
  * Threads start from a file of their own (`new Worker(new URL('./x-thread.js', import.meta.url))`):
@@ -108,6 +123,7 @@ export async function bundleCli({ compiled, out }: BundleOptions): Promise<strin
     banner: {
       js: "import{createRequire as __cdbhCreateRequire}from'node:module';const require=__cdbhCreateRequire(import.meta.url);",
     },
+    plugins: [fdirCommonJs],
     metafile: true,
     logLevel: 'warning',
   });

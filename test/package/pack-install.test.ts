@@ -4,13 +4,16 @@
 // falling back to the builtin reader, a debugger engine refused with a clear message, the library
 // entry and a schema through `exports`. Also checks what the tarball carries (no source maps
 // pointing at an unshipped src/, docs/ and one example dump in, the other examples out) and that
-// every file the README links to is in it. Needs the npm registry or a warm npm cache.
+// every file the README links to is in it. The installed CLI runs the bundle (dist/bundle/cli):
+// its output is compared with the CLI's from source, through tsx. Needs the npm registry or a warm
+// npm cache.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/report/schemas.js';
+import { runCli } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
 interface Run {
@@ -155,6 +158,37 @@ describe('the npm package, installed from its tarball', function () {
     };
     expect(summary.dumps).to.equal(1);
     expect(summary.tool.version).to.equal(version);
+  });
+
+  it('prints and writes what the CLI run from source does (the bundle is the same code)', async () => {
+    const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
+    const dump = join(dumps, 'av-write-a.dmp');
+    for (const args of [
+      ['inspect', '--json', dump],
+      ['inspect', dump],
+    ]) {
+      const [bundled, source] = await Promise.all([
+        run(cli, args, app),
+        runCli(args, { cwd: app }),
+      ]);
+      expect([bundled.code, bundled.stdout], args.join(' ')).to.deep.equal([0, source.stdout]);
+    }
+    const analyze = (out: string) => ['analyze', dumps, '--engine', 'builtin', '--out', out];
+    const bundled = await run(cli, analyze('same-bundled'), app);
+    const source = await runCli(analyze('same-source'), { cwd: app });
+    expect([bundled.code, source.code], source.stderr).to.deep.equal([0, 0]);
+    // Everything but the run's own clock: timings per record, generatedAt in the summary.
+    const records = (out: string) =>
+      readFileSync(join(app, out, 'records.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => ({ ...(JSON.parse(line) as object), timings: undefined }));
+    const summary = (out: string) => ({
+      ...(JSON.parse(readFileSync(join(app, out, 'summary.json'), 'utf8')) as object),
+      generatedAt: undefined,
+    });
+    expect(records('same-bundled')).to.deep.equal(records('same-source'));
+    expect(summary('same-bundled')).to.deep.equal(summary('same-source'));
   });
 
   it('falls back to the builtin engine under --engine auto when node-pty is missing', async () => {

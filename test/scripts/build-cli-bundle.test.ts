@@ -1,8 +1,9 @@
 // scripts/build-cli-bundle.ts on a small compiled tree of its own (the shapes the real dist/src
 // has): a command loaded by import() stays a chunk of its own, a worker thread's file becomes an
 // entry beside the chunks so `new URL('./x-thread.js', import.meta.url)` still finds it from the
-// bundle, commander (CommonJS) runs inside an ES module bundle, the debugger side's packages stay
-// imports, and a package nobody chose to inline stops the build with its name.
+// bundle, commander (CommonJS) runs inside an ES module bundle, tinyglobby's picomatch is the
+// bundle's own (fdir no longer loads a second copy), the debugger side's packages stay imports,
+// and a package nobody chose to inline stops the build with its name.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import {
@@ -74,6 +75,26 @@ describe('scripts/build-cli-bundle.ts', () => {
     ]);
     const command = run('command');
     expect([command.status, command.stdout]).to.deep.equal([0, 'LAZY COMMAND RAN\n']);
+  });
+
+  it('globs through tinyglobby with the one picomatch it bundled (none read from node_modules)', async () => {
+    const root = compiledTree({
+      'cli/main.js': [
+        "import { createRequire } from 'node:module';",
+        "import { globSync } from 'tinyglobby';",
+        "const found = globSync('*.dmp', { cwd: process.argv[2] });",
+        "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((p) => p.includes('picomatch'));",
+        'console.log(JSON.stringify({ found, loaded }));',
+      ].join('\n'),
+    });
+    const dumps = makeTempDir('bundle-glob');
+    for (const name of ['a.dmp', 'b.dmp', 'c.txt']) writeFileSync(join(dumps, name), '');
+    const out = join(root, 'dist', 'bundle', 'cli');
+    await bundleCli({ compiled: join(root, 'dist', 'src'), out });
+    const run = spawnSync(process.execPath, [join(out, 'main.js'), dumps], { encoding: 'utf8' });
+    expect(run.status, run.stderr).to.equal(0);
+    const { found, loaded } = JSON.parse(run.stdout) as { found: string[]; loaded: string[] };
+    expect([found.sort(), loaded]).to.deep.equal([['a.dmp', 'b.dmp'], []]);
   });
 
   it('leaves the debugger packages as imports from node_modules', async () => {
