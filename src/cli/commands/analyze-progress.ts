@@ -32,6 +32,13 @@ export class ProgressPrinter {
           `engine: ${event.choice.engine} (${event.choice.reason})${event.script === undefined ? '' : `, script ${event.script}`}\n`,
         );
         return;
+      case 'threads':
+        if (event.threads > 0 || this.enabled) {
+          process.stderr.write(
+            `threads: ${event.threads === 0 ? 'none' : `${event.threads} analyze ${event.threads === 1 ? 'thread' : 'threads'} besides the main one`} (${event.reason})\n`,
+          );
+        }
+        return;
       case 'unmatched':
         process.stderr.write(`warning: "${event.input}" matched no dump file\n`);
         return;

@@ -4,8 +4,9 @@
 // ends the ones in flight without writing half records, and still writes the summary of what is
 // complete. Progress goes out as events; this layer never prints.
 import { availableParallelism } from 'node:os';
+import type { ResourceLimits } from 'node:worker_threads';
 import { mkdir, stat } from 'node:fs/promises';
-import { AbortedError, errorMessage, isHarnessError, UsageError } from '../../errors.js';
+import { AbortedError, isHarnessError, UsageError } from '../../errors.js';
 import type {
   AnalyzeDumpRecord,
   AnalyzeError,
@@ -13,34 +14,38 @@ import type {
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
 import { dumpSigner } from './dump-bucket.js';
-import { validate } from '../../report/schemas.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
-import { analyzeOneDump, fileFields, type DumpRunContext } from './analyze-one.js';
-import { pathText } from '../../common/byte-path.js';
+import type { DumpRunContext } from './analyze-one.js';
+import { pathText, type BytePath } from '../../common/byte-path.js';
 import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
-import { resumeKey, sha256File } from './file-hash.js';
-import { boundRecordJson } from './record-bounds.js';
+import { resumeKey } from './file-hash.js';
+import {
+  analyzeInput,
+  dumpEvent,
+  type InputOutcome,
+  type InputRunContext,
+} from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import { expandInputs, shardOf } from './inputs.js';
+import { expandInputs } from './inputs.js';
+import { startThreads, threadConfig, threadLanes } from './thread-config.js';
+import { threadPlan } from './thread-plan.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
 import { OptionsCheck } from '../check-options.js';
-import { ioFailure, isNodeFsError } from './unreadable-dump.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
 /** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-/**
- * Dumps up to this size are read into memory once (hash, then the processor works from the
- * bytes); bigger ones are streamed and read on demand. Bounded: at most `jobs` such buffers live.
- */
-const KEEP_DUMP_BYTES = 2 * 1024 * 1024;
-
 export type AnalyzeEvent =
   | { type: 'engine'; choice: EngineChoice; script?: string }
+  /**
+   * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
+   * 0 when threads were given up mid-batch (they kept dying at start).
+   */
+  | { type: 'threads'; threads: number; reason: string }
   | { type: 'start'; total: number; outDir: string }
   | { type: 'unmatched'; input: string }
   | {
@@ -67,6 +72,13 @@ export interface AnalyzeOptions {
   scriptPath?: string;
   /** Parallel workers. Default: cores for debuggers, 4 × cores for the builtin reader (I/O). */
   jobs?: number;
+  /**
+   * Builtin engine: analyze threads besides this one (worker_threads). Default: chosen by
+   * thread-plan.ts (cores - 1 for batches of MIN_DUMPS_FOR_THREADS dumps or more); 0: none.
+   */
+  threads?: number;
+  /** Builtin engine: heap limits of each analyze thread (a thread over them dies, not the run). */
+  threadResourceLimits?: ResourceLimits;
   /** Per-dump deadline (start, every command, close). */
   timeoutMs?: number;
   /** cdb: passed as -y. builtin: PDB / Breakpad symbols found through it (else _NT_SYMBOL_PATH). */
@@ -215,6 +227,17 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   };
   if (options.recordDir !== undefined) await mkdir(options.recordDir, { recursive: true });
 
+  const plan = threadPlan({
+    engine: choice.engine,
+    ...(options.threads === undefined ? {} : { requested: options.threads }),
+    ...(options.jobs === undefined ? {} : { jobs: options.jobs }),
+    inputs: inputs.length,
+    cores: availableParallelism(),
+    ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    env: options.env ?? process.env,
+    customFetch: options.symbolFetch !== undefined,
+  });
+  if (choice.engine === 'builtin') emit({ type: 'threads', ...plan });
   emit({ type: 'start', total: inputs.length, outDir: options.outDir });
   // A fresh run folds each record into the summary and report as it is written (run-records.ts).
   const appender = await RunRecords.open(files.records, signer.algorithm, options.resume !== true);
@@ -224,7 +247,24 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const skipped = { resumed: 0, otherShard: 0 };
   let fatal: unknown;
 
-  const worker = async () => {
+  const inputCtx: InputRunContext = {
+    dump: ctx,
+    validateRecords: options.validateRecords !== false,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+    ...(options.resume === true ? { done } : {}),
+  };
+  const here = (path: BytePath) => analyzeInput(path, inputCtx);
+  const batch = await startThreads(plan.threads, threadConfig(options, ctx, inputCtx, done), {
+    onServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
+    ...(options.threadResourceLimits === undefined ? {} : { limits: options.threadResourceLimits }),
+  });
+  const onStop = () => batch?.abort();
+  stop.signal.addEventListener('abort', onStop, { once: true });
+  let givenUpSaid = false;
+
+  // A lane takes the next input until none is left: on this thread (`lane` undefined) or on
+  // analyze thread `lane`, whose outcome comes back as a message (analyze-threads.ts).
+  const runLane = async (lane: number | undefined) => {
     while (!stop.signal.aborted) {
       const index = next++;
       const path = inputs[index];
@@ -232,91 +272,57 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       // Events and records show the name as text; fs calls get `path` (bytes for a name that
       // is not valid UTF-8).
       const file = pathText(path);
+      let outcome: InputOutcome;
       try {
-        // A small dump is read once: hashed, then read by the processor from the same bytes.
-        const hashed = await sha256File(path, stop.signal, {
-          keepUpTo: choice.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
-        });
-        if (
-          options.shard !== undefined &&
-          shardOf(hashed.sha256, options.shard.count) !== options.shard.index
-        ) {
-          skipped.otherShard++;
-          emit({
-            type: 'dump',
-            file,
-            status: 'skipped-shard',
-            done: ++finished,
-            total: inputs.length,
-          });
-          continue;
-        }
-        if (done.has(resumeKey({ ...fileFields(path), ...hashed }))) {
-          skipped.resumed++;
-          emit({
-            type: 'dump',
-            file,
-            status: 'skipped-resume',
-            done: ++finished,
-            total: inputs.length,
-          });
-          continue;
-        }
-        const bounded = boundRecordJson(await analyzeOneDump(path, hashed, ctx));
-        const record = bounded.record;
-        let json: string | undefined = bounded.json;
-        if (options.validateRecords !== false) {
-          const check = validate('analyzeRecord', record);
-          if (!check.ok) {
-            record.warnings.push(`record schema: ${check.errors.join('; ')}`);
-            json = undefined; // the text no longer says what the record does
-          }
-        }
-        // An abort that landed while this record was being finished must not drop it: it is
-        // complete, so it is written.
-        await appender.append(record, json);
-        analyzed++;
-        emit({
-          type: 'dump',
-          file,
-          status: record.ok ? 'ok' : record.quarantined === true ? 'quarantined' : 'failed',
-          done: ++finished,
-          total: inputs.length,
-          record,
-        });
+        outcome =
+          batch === undefined || lane === undefined
+            ? await here(path)
+            : await batch.run(path, lane, () => here(path));
       } catch (error) {
         if (stop.signal.aborted || error instanceof AbortedError) return;
-        const ioMessage =
-          isHarnessError(error) && error.code === 'IO'
-            ? error.shortMessage
-            : isNodeFsError(error)
-              ? errorMessage(error)
-              : undefined;
-        if (ioMessage !== undefined) {
-          // An unreadable file (permissions, vanished) is that file's problem, not the batch's.
-          const record = ioFailure(path, ioMessage, choice.engine);
-          await appender.append(record);
-          emit({
-            type: 'dump',
-            file,
-            status: 'failed',
-            done: ++finished,
-            total: inputs.length,
-            record,
-          });
-          continue;
-        }
+        if (isHarnessError(error) && error.code === 'ABORTED') return;
         fatal ??= error;
         stop.abort(error);
         return;
       }
+      if (batch?.givenUp !== undefined && !givenUpSaid) {
+        givenUpSaid = true;
+        emit({ type: 'threads', threads: 0, reason: batch.givenUp });
+      }
+      if (!('record' in outcome)) {
+        if (outcome.status === 'skipped-shard') skipped.otherShard++;
+        else skipped.resumed++;
+        emit({
+          type: 'dump',
+          file,
+          status: outcome.status,
+          done: ++finished,
+          total: inputs.length,
+        });
+        continue;
+      }
+      // An abort that landed while this record was being finished must not drop it: it is
+      // complete, so it is written.
+      // A thread's record is parsed from its line here (the summary and report fold it in).
+      await appender.append(outcome.record, outcome.json);
+      if (outcome.analyzed) analyzed++;
+      if (options.onEvent !== undefined) {
+        emit(
+          dumpEvent(
+            { file, status: outcome.status, done: ++finished, total: inputs.length },
+            outcome,
+          ),
+        );
+      } else finished++;
     }
   };
-
+  const lanes = threadLanes(plan.threads, jobs);
   try {
-    await Promise.all(Array.from({ length: Math.min(jobs, inputs.length) }, worker));
+    await Promise.all(lanes.slice(0, Math.max(1, inputs.length)).map(runLane));
   } finally {
+    stop.signal.removeEventListener('abort', onStop);
     options.signal?.removeEventListener('abort', onUserAbort);
+    await batch?.end();
     await appender.close();
     await supplier.close();
   }

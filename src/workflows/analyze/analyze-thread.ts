@@ -1,0 +1,120 @@
+// The body of an analyze thread (a worker_threads Worker started by analyze-threads.ts): dumps of
+// a `--engine builtin` batch come in by path, their records.ndjson lines go back. The thread
+// builds its own supplier and signer from the batch's options (nothing with a function in it
+// crosses threads), runs the same per-input steps as the batch's own thread (input-outcome.ts)
+// and closes the supplier when the batch ends; the isolate stays for the next batch of the
+// process (its modules loaded, its code compiled) until the pool lets it go.
+import { parentPort } from 'node:worker_threads';
+import { AbortedError, errorToJSON, isHarnessError } from '../../errors.js';
+import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
+import type { DumpRunContext } from './analyze-one.js';
+import { dumpSigner } from './dump-bucket.js';
+import { analyzeInput, type InputRunContext } from './input-outcome.js';
+import { builtinSupplier } from './symbols-setup.js';
+import type { ThreadBatchConfig, ThreadReply, ThreadRequest } from './thread-messages.js';
+
+interface Batch {
+  stop: AbortController;
+  ready: Promise<{ ctx: InputRunContext; supplier: SymbolSupplier }>;
+}
+
+const port = parentPort;
+const batches = new Map<number, Batch>();
+
+const reply = (message: ThreadReply) => port?.postMessage(message);
+
+function startBatch(id: number, config: ThreadBatchConfig): void {
+  const stop = new AbortController();
+  const ready = (async () => {
+    const supplier = await builtinSupplier({
+      ...config.symbols,
+      signal: stop.signal,
+      onSymbolServerDown: (server, reason) =>
+        reply({ type: 'server-down', batch: id, server, reason }),
+    });
+    const dump: DumpRunContext = {
+      engine: 'builtin',
+      steps: [],
+      outDir: config.outDir,
+      timeoutMs: config.timeoutMs,
+      signer: dumpSigner({
+        ...(config.skipModules === undefined ? {} : { skipModules: config.skipModules }),
+        supplier,
+      }),
+      signal: stop.signal,
+      supplier,
+      ...(config.walkStacks === undefined ? {} : { walkStacks: config.walkStacks }),
+    };
+    const ctx: InputRunContext = {
+      dump,
+      validateRecords: config.validateRecords,
+      ...(config.shard === undefined ? {} : { shard: config.shard }),
+      ...(config.done === undefined ? {} : { done: new Set(config.done) }),
+    };
+    return { ctx, supplier };
+  })();
+  // A supplier that cannot be built fails each dump's request (runDump), not the thread.
+  ready.catch(() => undefined);
+  batches.set(id, { stop, ready });
+}
+
+async function runDump(id: number, seq: number, path: string | Uint8Array): Promise<void> {
+  const batch = batches.get(id);
+  try {
+    if (batch === undefined) throw new AbortedError(`analyze thread: batch ${id} has ended`);
+    const { ctx } = await batch.ready;
+    // A Uint8Array arrives for a name that is not valid UTF-8 (common/byte-path.ts: a Buffer).
+    const bytePath = typeof path === 'string' ? path : Buffer.from(path);
+    const outcome = await analyzeInput(bytePath, ctx);
+    if (!('record' in outcome)) {
+      reply({ type: 'outcome', batch: id, seq, status: outcome.status });
+      return;
+    }
+    reply({
+      type: 'outcome',
+      batch: id,
+      seq,
+      status: outcome.status,
+      json: outcome.json ?? JSON.stringify(outcome.record),
+      analyzed: outcome.analyzed,
+    });
+  } catch (error) {
+    if (
+      batch?.stop.signal.aborted === true ||
+      (isHarnessError(error) && error.code === 'ABORTED')
+    ) {
+      reply({ type: 'stopped', batch: id, seq });
+      return;
+    }
+    reply({ type: 'fatal', batch: id, seq, error: errorToJSON(error) });
+  }
+}
+
+async function endBatch(id: number): Promise<void> {
+  const batch = batches.get(id);
+  batches.delete(id);
+  if (batch !== undefined) {
+    batch.stop.abort(new AbortedError('analyze batch ended'));
+    await batch.ready.then(({ supplier }) => supplier.close()).catch(() => undefined);
+  }
+  reply({ type: 'ended', batch: id });
+}
+
+reply({ type: 'ready' });
+
+port?.on('message', (message: ThreadRequest) => {
+  switch (message.type) {
+    case 'batch':
+      startBatch(message.batch, message.config);
+      break;
+    case 'dump':
+      void runDump(message.batch, message.seq, message.path);
+      break;
+    case 'abort':
+      batches.get(message.batch)?.stop.abort(new AbortedError('analysis interrupted'));
+      break;
+    case 'end':
+      void endBatch(message.batch);
+      break;
+  }
+});

@@ -1,0 +1,53 @@
+// What the batch's thread and an analyze thread say to each other (analyze-threads.ts ↔
+// analyze-thread.ts): plain data only, as structured clone carries it. A batch is a number, so a
+// thread kept between two batches never mixes their dumps; a dump is a sequence number within it.
+import type { ErrorJSON } from '../../errors.js';
+import type { BuiltinSymbolOptions } from './symbols-setup.js';
+import type { RecordStatus } from './input-outcome.js';
+
+/** Everything a thread needs to build its own supplier, signer and per-input context. */
+export interface ThreadBatchConfig {
+  /** The supplier's options without functions (no `symbolFetch`, no callbacks, no signal). */
+  symbols: Omit<BuiltinSymbolOptions, 'signal' | 'symbolFetch' | 'onSymbolServerDown'>;
+  skipModules?: readonly string[];
+  walkStacks?: boolean;
+  outDir: string;
+  timeoutMs: number;
+  validateRecords: boolean;
+  shard?: { index: number; count: number };
+  /** `--resume`: the keys already done (sent once per batch, not asked per dump). */
+  done?: readonly string[];
+}
+
+export type ThreadRequest =
+  | { type: 'batch'; batch: number; config: ThreadBatchConfig }
+  /** `path`: text, or the exact bytes of a name that is not valid UTF-8. */
+  | { type: 'dump'; batch: number; seq: number; path: string | Uint8Array }
+  | { type: 'abort'; batch: number }
+  | { type: 'end'; batch: number };
+
+export type ThreadReply =
+  /** The thread's modules are loaded: its dump deadlines start counting. */
+  | { type: 'ready' }
+  | {
+      type: 'outcome';
+      batch: number;
+      seq: number;
+      status: 'skipped-shard' | 'skipped-resume';
+    }
+  | {
+      type: 'outcome';
+      batch: number;
+      seq: number;
+      status: RecordStatus;
+      /** The record's records.ndjson line, bounded and checked. */
+      json: string;
+      analyzed: boolean;
+    }
+  /** The batch was aborted before this dump's record was complete: nothing to write. */
+  | { type: 'stopped'; batch: number; seq: number }
+  /** What stops the batch (not the dump's fault): the batch's thread rethrows it. */
+  | { type: 'fatal'; batch: number; seq: number; error: ErrorJSON }
+  | { type: 'server-down'; batch: number; server: string; reason: string }
+  /** The batch's supplier is closed: the thread holds no file of it any more. */
+  | { type: 'ended'; batch: number };

@@ -1,0 +1,78 @@
+// When an `analyze --engine builtin` batch is spread over analyze threads (analyze-threads.ts),
+// and over how many. A thread costs CPU before its first dump (an isolate, the processor's
+// modules loaded again, its own JIT warm-up) and memory (a second heap and image cache), so it is
+// used only where it pays: figures in the comments below, from
+//   node --import tsx bench/analyze-walk.ts --dumps 500 --runs 3 --peak-dumps 2000,10000
+//   node --import tsx bench/peer-vs-breakpad.ts --breakpad PATH --runs 3
+import { chooseSymbolPath, isHttpLocation, parseSymbolPath } from '../../symbols/symbol-path.js';
+
+/**
+ * Fewer dumps than this stay on one thread: a thread's start-up and warm-up cost 0.05-0.4 s of
+ * CPU (median about 0.15 s, some 50 example dumps' work: 100 dumps with --threads 1 against
+ * --threads 0, built CLI, 4 alternating pairs), at most a tenth of a batch this big.
+ */
+export const MIN_DUMPS_FOR_THREADS = 500;
+
+export interface ThreadPlanInput {
+  engine: string;
+  /** `--threads N` / `threads`: 0 turns threads off; a number overrides the choice. */
+  requested?: number;
+  /** `--jobs`: 1 means one dump at a time, so no thread. */
+  jobs?: number;
+  /** Dumps in the batch. */
+  inputs: number;
+  /** availableParallelism(). */
+  cores: number;
+  /** The symbol path (`--symbols`, else from `env`). */
+  symbolPath?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** A `fetch` was handed in (a function cannot cross into a thread). */
+  customFetch: boolean;
+}
+
+export interface ThreadPlan {
+  /** Analyze threads besides the batch's own thread (0: everything on the batch's thread). */
+  threads: number;
+  /** Why, for the `engine` event and --help. */
+  reason: string;
+}
+
+export function threadPlan(input: ThreadPlanInput): ThreadPlan {
+  const none = (reason: string): ThreadPlan => ({ threads: 0, reason });
+  if (input.engine !== 'builtin') return none('debugger engines run in processes of their own');
+  if (input.requested === 0) return none('--threads 0');
+  if (input.jobs === 1) return none('--jobs 1: one dump at a time');
+  if (input.customFetch) return none('a symbol fetch function was given (it stays on one thread)');
+  const symbols = chooseSymbolPath(input.symbolPath, undefined, input.env);
+  if (symbols !== undefined && hasSymbolServer(symbols.text)) {
+    // Downloads take turns and land in one cache (symbols/supplier/download-slots.ts); a second
+    // thread would have its own turns and double the cache's bound.
+    return none('the symbol path has a symbol server');
+  }
+  if (input.requested !== undefined) {
+    const threads = Math.min(input.requested, Math.max(1, input.inputs));
+    return { threads, reason: `--threads ${input.requested}` };
+  }
+  if (symbols !== undefined) {
+    // Each thread would parse and hold its own copy of every symbol file: on the peer corpus
+    // with Breakpad's .sym files a thread added 0.3-1 s of CPU to 3.2 s and 45 MB to 115 MB.
+    return none('symbol files would be loaded once per thread (--threads N to have them anyway)');
+  }
+  if (input.cores < 2) return none('one core');
+  if (input.inputs < MIN_DUMPS_FOR_THREADS) {
+    return none(`fewer than ${MIN_DUMPS_FOR_THREADS} dumps`);
+  }
+  // The batch's thread dispatches and writes while the others analyse: one thread per core
+  // besides it would leave it no core (2,000 example dumps: 2 threads peaked at 166-173 MB and
+  // went no faster than 1 at 132-141 MB).
+  return {
+    threads: input.cores - 1,
+    reason: `${input.inputs} dumps, ${input.cores} cores`,
+  };
+}
+
+function hasSymbolServer(symbolPath: string): boolean {
+  return parseSymbolPath(symbolPath, '').elements.some(
+    (e) => e.kind === 'store' && isHttpLocation(e.upstream),
+  );
+}

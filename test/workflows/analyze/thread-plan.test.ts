@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import {
+  MIN_DUMPS_FOR_THREADS,
+  threadPlan,
+  type ThreadPlanInput,
+} from '../../../src/workflows/analyze/thread-plan.js';
+
+const big: ThreadPlanInput = {
+  engine: 'builtin',
+  inputs: MIN_DUMPS_FOR_THREADS,
+  cores: 4,
+  env: {},
+  customFetch: false,
+};
+
+describe('threadPlan (when analyze uses threads)', () => {
+  it('gives a big builtin batch one thread per core besides the main one', () => {
+    expect(threadPlan(big)).to.deep.include({ threads: 3 });
+    expect(threadPlan({ ...big, cores: 2 })).to.deep.include({ threads: 1 });
+  });
+
+  it('keeps small batches, one core, --jobs 1 and debugger engines on one thread', () => {
+    expect(threadPlan({ ...big, inputs: MIN_DUMPS_FOR_THREADS - 1 }).threads).to.equal(0);
+    expect(threadPlan({ ...big, cores: 1 }).threads).to.equal(0);
+    expect(threadPlan({ ...big, jobs: 1 }).threads).to.equal(0);
+    expect(threadPlan({ ...big, engine: 'cdb' }).threads).to.equal(0);
+    expect(threadPlan({ ...big, requested: 0 }).threads).to.equal(0);
+  });
+
+  it('keeps symbol files on one thread unless --threads asks, and symbol servers always', () => {
+    const withSym = threadPlan({ ...big, symbolPath: '/syms' });
+    expect(withSym.threads).to.equal(0);
+    expect(withSym.reason).to.match(/symbol files/);
+    expect(threadPlan({ ...big, env: { _NT_SYMBOL_PATH: '/syms' } }).threads).to.equal(0);
+    expect(threadPlan({ ...big, symbolPath: '/syms', requested: 2 }).threads).to.equal(2);
+    const server = 'srv*/cache*https://msdl.microsoft.com/download/symbols';
+    expect(threadPlan({ ...big, symbolPath: server, requested: 2 }).threads).to.equal(0);
+    expect(threadPlan({ ...big, customFetch: true, requested: 2 }).threads).to.equal(0);
+  });
+
+  it('takes --threads N over the size rule, never more threads than dumps', () => {
+    expect(threadPlan({ ...big, inputs: 3, requested: 2 }).threads).to.equal(2);
+    expect(threadPlan({ ...big, inputs: 1, requested: 4 }).threads).to.equal(1);
+  });
+});
