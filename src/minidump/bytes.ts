@@ -19,6 +19,17 @@ export function u64(buf: Buffer, offset: number): bigint {
   return offset >= 0 && offset + 8 <= buf.length ? buf.readBigUInt64LE(offset) : 0n;
 }
 
+/**
+ * An ArrayBuffer of `bytes` whose contents are not zeroed: for column arrays that are filled
+ * before they are read (a `count` says how far). `new ArrayBuffer(n)` zeroes through calloc, which
+ * for a Wine minidump's ~4,600 ranges (115 KB of columns, twice per dump) cost 65 µs an
+ * allocation against 5 µs here (measured in a loop of 5,000, Node 20).
+ */
+export function uninitializedBuffer(bytes: number): ArrayBuffer {
+  // allocUnsafeSlow never hands out a slice of the shared pool: the ArrayBuffer is the Buffer's own.
+  return Buffer.allocUnsafeSlow(bytes).buffer;
+}
+
 /** `0x` + lower-case hex, no padding (records.md convention for addresses). */
 export function hex(value: bigint | number): string {
   return `0x${value.toString(16)}`;

@@ -15,6 +15,7 @@ import {
   type CapturedRange,
   type RangeColumns,
 } from './streams/memory-lists.js';
+import { uninitializedBuffer } from './bytes.js';
 import { mergeOrder, sortedOrder, workSpace } from './range-order.js';
 
 const U64_END = 1n << 64n;
@@ -51,8 +52,9 @@ interface SortedRanges {
 }
 
 function allocSorted(count: number, withStarts = false): SortedRanges {
-  // 8-byte columns first, so every view is aligned; one allocation for the map's lifetime.
-  const buffer = new ArrayBuffer(count * (withStarts ? 25 : 17));
+  // 8-byte columns first, so every view is aligned; one allocation for the map's lifetime, not
+  // zeroed (bytes.ts uninitializedBuffer): only the first `count` entries are ever read.
+  const buffer = uninitializedBuffer(count * (withStarts ? 25 : 17));
   const sorted: SortedRanges = {
     count: 0,
     sizes: new Float64Array(buffer, 0, count),

@@ -8,7 +8,7 @@
 // tiny ranges per minidump, and an object with a BigInt start for each made parsing, sorting and
 // the garbage they left behind most of the cost of inspecting a dump. A start is stored as two
 // u32 halves, so no BigInt is created while parsing and every u64 stays exact.
-import { safeNumber, u64 } from '../bytes.js';
+import { safeNumber, u64, uninitializedBuffer } from '../bytes.js';
 import { oldStyleList, type StreamContext } from '../stream-context.js';
 
 export type RangeSource = 'MemoryList' | 'Memory64List';
@@ -37,10 +37,13 @@ export interface RangeColumns {
   source: Uint8Array;
 }
 
-/** Empty columns with room for `capacity` ranges, carved from one buffer (one allocation). */
+/**
+ * Empty columns with room for `capacity` ranges, carved from one buffer (one allocation, not
+ * zeroed: entries at and past `count` are never read).
+ */
 export function allocRangeColumns(capacity: number): RangeColumns {
   // 8-byte columns first, so every view is aligned.
-  const buffer = new ArrayBuffer(capacity * 25);
+  const buffer = uninitializedBuffer(capacity * 25);
   return {
     count: 0,
     size: new Float64Array(buffer, 0, capacity),
