@@ -1,7 +1,8 @@
 // Build step (npm run build, after tsc and the validators): the CLI as a few ESM files instead of
 // ~170 of ours and ~30 of its dependencies'. Node resolves, reads and compiles every ES module
-// on its own, and that per-module cost was most of a short run: `analyze` of one dump spent
-// ~0.47 s CPU before, ~0.37 s bundled (farm-bench, notes in bench/cli-start.ts). The commands are
+// on its own, and that per-module cost was most of a short run: `analyze` of one dump took 0.47 s
+// CPU, 0.37 s bundled (farm-bench, 12 alternating pairs, medians; bench/cli-start.ts prints the
+// start-up of every command against `node -e 0`). The commands are
 // still loaded only when named: every `import()` of src/cli/commands/index.ts becomes a chunk of
 // its own (esbuild's code splitting), so `inspect` still loads no debugger engine.
 //   node --import tsx scripts/build-cli-bundle.ts
