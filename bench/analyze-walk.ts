@@ -10,6 +10,8 @@
 // built, else the CLI through tsx) over --peak-dumps dumps (hard links of the examples), under GNU
 // time. Prints dumps/s per run (alternating walk / no walk, so load on a shared machine hits both
 // alike), the best of each, CPU per dump, the frames per record, and each goal as MET or MISSED.
+// Each run also walks on the calling thread only (`threads: 0`), so what analyze threads bring
+// (src/workflows/analyze/thread-plan.ts decides when they are used) is printed side by side.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +52,10 @@ for (let i = 0; i < COUNT; i++) {
 
 let images: Record<string, string> = {};
 
-async function run(walkStacks: boolean): Promise<{ rate: number; frames: number; cpuMs: number }> {
+async function run(
+  walkStacks: boolean,
+  threads?: number,
+): Promise<{ rate: number; frames: number; cpuMs: number }> {
   const out = mkdtempSync(join(tmpdir(), 'cdbh-bench-walk-out-'));
   try {
     const started = performance.now();
@@ -60,6 +65,7 @@ async function run(walkStacks: boolean): Promise<{ rate: number; frames: number;
       outDir: out,
       engine: 'builtin',
       walkStacks,
+      ...(threads === undefined ? {} : { threads }),
       env,
       ...(imagePath === '' ? {} : { imagePaths: [imagePath] }),
     });
@@ -83,21 +89,28 @@ try {
   const plain: number[] = [];
   const cpuWalked: number[] = [];
   const cpuPlain: number[] = [];
+  const single: number[] = [];
+  const cpuSingle: number[] = [];
   let framesWalked = 0;
   let framesPlain = 0;
-  await run(true); // warm-up: module loading, JIT, page cache
+  await run(true); // warm-up: module loading, JIT, page cache (and analyze threads, when used)
   for (let i = 0; i < RUNS; i++) {
     const a = await run(true);
     const b = await run(false);
+    // The same walks on the calling thread only (--threads 0): what the threads bring.
+    const c = await run(true, 0);
     walked.push(a.rate);
     plain.push(b.rate);
+    single.push(c.rate);
     cpuWalked.push(a.cpuMs);
     cpuPlain.push(b.cpuMs);
+    cpuSingle.push(c.cpuMs);
     framesWalked = a.frames;
     framesPlain = b.frames;
     console.log(
       `run ${i + 1}: with walks ${a.rate.toFixed(0)} dumps/s (${a.cpuMs.toFixed(2)} ms CPU/dump), ` +
-        `without ${b.rate.toFixed(0)} dumps/s (${b.cpuMs.toFixed(2)} ms CPU/dump)`,
+        `without ${b.rate.toFixed(0)} dumps/s (${b.cpuMs.toFixed(2)} ms CPU/dump); ` +
+        `with walks on one thread (threads: 0) ${c.rate.toFixed(0)} dumps/s (${c.cpuMs.toFixed(2)} ms CPU/dump)`,
     );
   }
   const best = Math.max(...walked);
@@ -113,6 +126,12 @@ try {
     `analyze --engine builtin, ${COUNT} example dumps (best of ${RUNS}): with walks ${best.toFixed(0)} dumps/s ` +
       `(${framesWalked.toFixed(1)} frames/record), without ${bestPlain.toFixed(0)} dumps/s ` +
       `(${framesPlain.toFixed(1)} frames/record)`,
+  );
+  const bestSingle = Math.max(...single);
+  console.log(
+    `analyze threads: with walks ${best.toFixed(0)} dumps/s against ${bestSingle.toFixed(0)} on one thread ` +
+      `(${(best / bestSingle).toFixed(2)}x), CPU per dump ${cpu.toFixed(2)} ms against ${Math.min(...cpuSingle).toFixed(2)} ` +
+      `(every thread's CPU; the default chooses threads for ${COUNT} dumps: see src/workflows/analyze/thread-plan.ts)`,
   );
   // CPU time per dump does not depend on what else the machine runs: the walk's own cost.
   console.log(

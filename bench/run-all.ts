@@ -40,6 +40,7 @@ const PLANS: Record<string, BenchPlan> = {
   'heap-trend-clr-suspension.ts': { quick: ['--runs', '1', '--heap-mb', '16'] },
   'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
   'analyze-walk.ts': { quick: ['--dumps', '100', '--runs', '2'] },
+  'analyze-pipeline.ts': { quick: ['--dumps', '100', '--rounds', '2'] },
   'inspect-stacks.ts': { quick: ['--mb', '64', '--runs', '5'], needsWine: true },
   'minidump-inspect.ts': { quick: ['--mb', '64', '--reads', '2000'], needsWine: true },
   'parse-throughput.ts': { quick: ['--mb', '5'] },

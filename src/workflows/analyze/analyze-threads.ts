@@ -227,8 +227,15 @@ export class ThreadPool {
     events: ThreadBatch['events'] = {},
   ): ThreadBatch {
     clearTimeout(this.#timer);
-    const same = events.limits === undefined;
-    const taken = same ? this.#idle.splice(0, threads) : [];
+    // An idle thread is taken only with the same heap limits (a Worker's are fixed at its start).
+    const limits = JSON.stringify(events.limits ?? {});
+    const taken: AnalyzeThread[] = [];
+    for (const thread of [...this.#idle]) {
+      if (taken.length < threads && thread.limits === limits) {
+        taken.push(thread);
+        this.#idle.splice(this.#idle.indexOf(thread), 1);
+      }
+    }
     while (taken.length < threads) taken.push(new AnalyzeThread(events.limits));
     return new ThreadBatch(this, ++this.#batches, config, taken, events);
   }

@@ -38,8 +38,12 @@ export class AnalyzeThread {
   onReply: (reply: ThreadReply, pending?: Pending) => void = () => undefined;
   onDeath: (thread: AnalyzeThread, death: Death) => void = () => undefined;
 
+  /** Its heap limits as JSON: an idle thread serves a batch asking for the same. */
+  readonly limits: string;
+
   constructor(limits?: ResourceLimits) {
     this.worker = spawnThread(limits);
+    this.limits = JSON.stringify(limits ?? {});
     this.worker.on('message', (reply: ThreadReply) => {
       if (reply.type === 'ready') {
         this.ready = true;
