@@ -111,35 +111,36 @@ export class MemoryMap {
         all.count += b.count;
       }
     }
-    let fast = true;
-    for (let i = 0; i < all.count; i++) {
-      if ((all.startHi[i] ?? 0) >= FAST_HI_LIMIT || (all.size[i] ?? 0) >= FAST_LIMIT) {
-        fast = false;
-        break;
-      }
-    }
-    return fast ? MemoryMap.#mergeFast(all) : MemoryMap.#mergeExact(all);
+    return MemoryMap.#mergeFast(all) ?? MemoryMap.#mergeExact(all);
   }
 
-  /** Every start and end below 2^53: sort and merge on doubles. */
-  static #mergeFast(all: RangeColumns): MemoryMap {
+  /**
+   * Every start and end below 2^53: sort and merge on doubles (undefined when some range is
+   * not, for the exact path). One pass finds that, the starts as doubles and the sorted runs.
+   */
+  static #mergeFast(all: RangeColumns): MemoryMap | undefined {
     const count = all.count;
-    const { size: sizes, fileOffset: fileOffsets, source: sources } = all;
+    const { size: sizes, fileOffset: fileOffsets, source: sources, startHi, startLo } = all;
     const space = workSpace(count);
     const starts = space.starts;
-    let sorted = true;
+    // Where each sorted run begins, then `count` (range-order.ts mergeOrder's run bounds).
+    const runs = [0];
     let prev = -1;
     let prevSize = 0;
     for (let i = 0; i < count; i++) {
-      const start = (all.startHi[i] ?? 0) * TWO_32 + (all.startLo[i] ?? 0);
+      const hi = startHi[i] ?? 0;
       const size = sizes[i] ?? 0;
+      if (hi >= FAST_HI_LIMIT || size >= FAST_LIMIT) return undefined;
+      const start = hi * TWO_32 + (startLo[i] ?? 0);
       starts[i] = start;
       // In order means by start, then the bigger range first (which the merge keeps whole).
-      if (start < prev || (start === prev && size > prevSize)) sorted = false;
+      if (start < prev || (start === prev && size > prevSize)) runs.push(i);
       prev = start;
       prevSize = size;
     }
-    const order = sorted ? undefined : mergeOrder(count, starts, sizes, space.a, space.b);
+    runs.push(count);
+    const order =
+      runs.length <= 2 ? undefined : mergeOrder(count, starts, sizes, space.a, space.b, runs);
     const out = allocSorted(count, true);
     const outStarts = out.numStarts ?? new Float64Array(count);
     let overlapCount = 0;

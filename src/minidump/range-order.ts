@@ -35,6 +35,8 @@ export function mergeOrder(
   sizes: Float64Array,
   first: Int32Array,
   second: Int32Array,
+  /** Where each sorted run begins, then `count`, when the caller found them already. */
+  bounds?: readonly number[],
 ): Int32Array {
   const before = (a: number, b: number): boolean => {
     const sa = starts[a] ?? 0;
@@ -47,12 +49,19 @@ export function mergeOrder(
   let src = first;
   let dst = second;
   // Run boundaries: runs[r] is where run r starts; the last entry is `count`.
-  let runs: number[] = [0];
-  for (let i = 0; i < count; i++) {
-    src[i] = i;
-    if (i > 0 && before(i, i - 1)) runs.push(i);
+  let runs: readonly number[];
+  if (bounds === undefined) {
+    const found = [0];
+    for (let i = 0; i < count; i++) {
+      src[i] = i;
+      if (i > 0 && before(i, i - 1)) found.push(i);
+    }
+    found.push(count);
+    runs = found;
+  } else {
+    for (let i = 0; i < count; i++) src[i] = i;
+    runs = bounds;
   }
-  runs.push(count);
   while (runs.length > 2) {
     const next: number[] = [];
     for (let r = 0; r + 1 < runs.length; r += 2) {

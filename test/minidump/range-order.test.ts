@@ -34,6 +34,18 @@ describe('range order (minidump/range-order)', () => {
       expect(Array.from(order.subarray(0, count)), `count ${count}`).to.deep.equal(
         reference(starts, sizes, count),
       );
+      // The run bounds the memory map finds while it reads the starts: the same order.
+      const bounds = [0];
+      for (let i = 1; i < count; i++) {
+        const s = starts[i] ?? 0;
+        const p = starts[i - 1] ?? 0;
+        if (s < p || (s === p && (sizes[i] ?? 0) > (sizes[i - 1] ?? 0))) bounds.push(i);
+      }
+      bounds.push(count);
+      const given = mergeOrder(count, starts, sizes, space.a, space.b, bounds);
+      expect(Array.from(given.subarray(0, count)), `count ${count}, bounds given`).to.deep.equal(
+        reference(starts, sizes, count),
+      );
     }
   });
 
