@@ -36,6 +36,8 @@ if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
   //   500000:  peer x20 0.74x, example dumps x500 (Wine images found) 0.73x
   //   1000000: peer x20 0.65x (bundled CLI); 2000000 and 4000000 vs 1000000: peer 1.00x and
   //            1.01x, examples 1.01x and 1.11x, so 1 MB, the smallest that takes the whole gain.
+  //   1000000 again once analyze threads came (c2e1ea4): peer x20 0.71x, examples x500 (one
+  //            analyze thread besides the main one) 0.75x CPU and 0.79x wall; peak unchanged.
   //   --max-opt=2 gave the peer run as much but made the examples 3x slower; --single-threaded-gc
   //   1.01x and 1.00x with a higher peak.
   // Command (DIR a folder of dumps; B is the default, passed explicitly as this launcher leaves

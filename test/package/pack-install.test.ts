@@ -104,6 +104,8 @@ describe('the npm package, installed from its tarball', function () {
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/bundle/cli/main.js',
+      // analyze threads start from this file, next to the chunk that starts them
+      'dist/bundle/cli/analyze-thread.js',
       'dist/validators/inspect.cjs',
       'schemas/inspect.schema.json',
       'docs/records.md',

@@ -1,7 +1,8 @@
 // The files that summarise an output folder: summary.json and report.html, both rebuilt from
-// records.ndjson by streaming it (twice: once for the summary, once for the report), so the
-// cost in memory is the bucket table, not the records; or, after a fresh run, from what the run
-// gathered as it wrote each record (run-records.ts). Also `--merge` (shard folders → one) and
+// records.ndjson by streaming it once (the report's rows kept as text, bounded, else the report
+// streams the file again), so the cost in memory is the bucket table and the rows, not the
+// records; or, after a fresh run, from what the run gathered as it wrote each record
+// (run-records.ts). Also `--merge` (shard folders → one) and
 // `--rebucket` (new signatures from stored records, no dump reopened).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import {
   readRecords,
 } from '../../report/analyze/records-file.js';
 import { NAMES_SUFFIX, type Signer } from '../../report/analyze/signature.js';
+import { ReportRows } from '../../report/analyze/report-data.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
 import type { CollectedOutputs } from './run-records.js';
@@ -43,7 +45,10 @@ export function outputFiles(outDir: string): OutputFiles {
   };
 }
 
-/** Reads records.ndjson, writes summary.json and report.html next to it; returns the summary. */
+/**
+ * Reads records.ndjson (unless the run gathered what it holds as it wrote it), writes
+ * summary.json and report.html next to it; returns the summary.
+ */
 export async function writeSummaryAndReport(
   outDir: string,
   algorithm: string,
@@ -69,12 +74,16 @@ export async function writeSummaryAndReport(
     extra.onePerInput === true || extra.collected !== undefined
       ? readRecords(files.records, options)
       : readLatestRecords(files.records, options);
-  let builder = extra.collected?.summary;
-  if (builder === undefined) {
-    builder = new SummaryBuilder(algorithm);
-    for await (const record of latest(readOptions)) builder.add(record);
+  let collected = extra.collected;
+  if (collected === undefined) {
+    // One pass feeds both: the report's rows are kept (bounded) instead of read a second time.
+    collected = { summary: new SummaryBuilder(algorithm), rows: new ReportRows() };
+    for await (const record of latest(readOptions)) {
+      collected.summary.add(record);
+      collected.rows.add(record);
+    }
   }
-  const summary = builder.build({
+  const summary = collected.summary.build({
     ...(extra.interrupted === true ? { interrupted: true } : {}),
     ...(extra.options === undefined ? {} : { options: extra.options }),
     ...(extra.skippedInputs === undefined ? {} : { skippedInputs: extra.skippedInputs }),
@@ -82,8 +91,8 @@ export async function writeSummaryAndReport(
   assertValid('analyzeSummary', summary);
   await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
   const tmp = `${files.report}.tmp`;
-  const rows = extra.collected?.rows;
-  await writeHtmlReport(tmp, summary, rows === undefined || rows.overflowed ? latest() : rows);
+  const rows = collected.rows;
+  await writeHtmlReport(tmp, summary, rows.overflowed ? latest() : rows);
   await rename(tmp, files.report);
   return summary;
 }
