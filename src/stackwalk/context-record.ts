@@ -44,13 +44,16 @@ export async function contextRecordAround(
   const kind = x64 ? CONTEXT_AMD64 : CONTEXT_I386;
   const parts = x64 ? AMD64_PARTS : I386_PARTS;
   for (let start = slot - (slot % align); start >= lowest && start >= 0n; start -= align) {
-    // The flags word first (served from the walk's line cache): almost every candidate fails on
-    // it, and the whole record is read only for one that passes (each window read whole cost a
-    // copy of up to 256 bytes, 17 windows per scan hit on x64).
-    const head = await memory.bytes(start + flagsAt, 4);
-    if (head === null) continue;
-    const flags =
-      (head[0] ?? 0) | ((head[1] ?? 0) << 8) | ((head[2] ?? 0) << 16) | ((head[3] ?? 0) << 24);
+    // The flags word first (from the walk's line cache when it is there): almost every
+    // candidate fails on it, and the whole record is read only for one that passes (each window
+    // read whole cost a copy of up to 256 bytes, 17 windows per scan hit on x64).
+    let flags = memory.cachedU32(start + flagsAt);
+    if (flags === undefined) {
+      const head = await memory.bytes(start + flagsAt, 4);
+      if (head === null) continue;
+      flags =
+        (head[0] ?? 0) | ((head[1] ?? 0) << 8) | ((head[2] ?? 0) << 16) | ((head[3] ?? 0) << 24);
+    }
     if ((flags & kind) === 0 || (flags & ~(kind | parts)) !== 0) continue;
     const bytes = await memory.bytes(start, size);
     if (bytes === null) continue;

@@ -38,6 +38,27 @@ export class WalkMemory {
     return size === 8 ? this.u64(address) : this.u32(address);
   }
 
+  /**
+   * The u32 at `address` when its 512-byte line is already cached and holds it; undefined
+   * otherwise (then ask `bytes`). Reads nothing and spends no budget: `bytes` would answer the
+   * same from the cache, but a CONTEXT-record probe asks this for ~17 candidate starts per
+   * scanned word, and each answer through `bytes` cost a view and a promise.
+   */
+  cachedU32(address: bigint): number | undefined {
+    if (address < 0n) return undefined;
+    const line = address - (address % LINE);
+    const offset = Number(address - line);
+    const bytes = this.#lines.get(line);
+    if (bytes === undefined || bytes === null || offset + 4 > bytes.length) return undefined;
+    return (
+      ((bytes[offset] ?? 0) |
+        ((bytes[offset + 1] ?? 0) << 8) |
+        ((bytes[offset + 2] ?? 0) << 16) |
+        ((bytes[offset + 3] ?? 0) << 24)) >>>
+      0
+    );
+  }
+
   /** `length` (≤ 512) bytes at `address`, or null when any of them was not captured. */
   async bytes(address: bigint, length: number): Promise<Uint8Array | null> {
     if (address < 0n || address > 0xffff_ffff_ffff_ffffn - BigInt(length)) return null;

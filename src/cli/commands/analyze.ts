@@ -106,7 +106,7 @@ analysed on cores - 1 analyze threads while the main thread writes records and p
 batches, --jobs 1, a symbol path (each thread would load its own copy of the symbol files) and
 symbol servers stay on one thread, since a thread costs about 0.15 s of CPU and 30 MB to start.
 --threads N asks for N (0: none); the records are the same either way. A thread that dies on a
-dump (or runs past --timeout) is replaced; the dump is tried again alone and, ending its thread
+dump (or runs past --timeout, when given) is replaced; the dump is tried again alone and, ending its thread
 twice, quarantined.
 
 Examples:

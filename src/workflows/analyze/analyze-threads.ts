@@ -96,7 +96,7 @@ export class ThreadBatch {
     return new Promise((resolve, reject) => {
       thread.dispatch(
         { batch: this.#id, seq: nextSeq++, path, resolve, reject, fallback },
-        this.#config.timeoutMs,
+        this.#config.deadlineMs,
       );
     });
   }
@@ -186,7 +186,7 @@ export class ThreadBatch {
               }
               this.#solo.dispatch(
                 { batch: this.#id, seq: nextSeq++, path, resolve, reject, fallback, release },
-                this.#config.timeoutMs,
+                this.#config.deadlineMs,
               );
             }
           }),

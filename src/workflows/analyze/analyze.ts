@@ -79,7 +79,10 @@ export interface AnalyzeOptions {
   threads?: number;
   /** Builtin engine: heap limits of each analyze thread (a thread over them dies, not the run). */
   threadResourceLimits?: ResourceLimits;
-  /** Per-dump deadline (start, every command, close). */
+  /**
+   * Per-dump deadline (start, every command, close). Builtin engine: none, except on analyze
+   * threads when given (a thread past it is ended and its dumps tried again alone).
+   */
   timeoutMs?: number;
   /** cdb: passed as -y. builtin: PDB / Breakpad symbols found through it (else _NT_SYMBOL_PATH). */
   symbolPath?: string;

@@ -12,6 +12,7 @@ import type { ThreadBatchConfig } from './thread-messages.js';
 export function threadConfig(
   options: Omit<BuiltinSymbolOptions, 'signal' | 'onSymbolServerDown'> & {
     skipModules?: readonly string[];
+    timeoutMs?: number;
   },
   dump: DumpRunContext,
   input: InputRunContext,
@@ -34,6 +35,7 @@ export function threadConfig(
     ...(dump.walkStacks === undefined ? {} : { walkStacks: dump.walkStacks }),
     outDir: dump.outDir,
     timeoutMs: dump.timeoutMs,
+    deadlineMs: options.timeoutMs ?? 0,
     validateRecords: input.validateRecords,
     ...(input.shard === undefined ? {} : { shard: input.shard }),
     ...(input.done === undefined ? {} : { done: [...done] }),

@@ -13,6 +13,11 @@ export interface ThreadBatchConfig {
   walkStacks?: boolean;
   outDir: string;
   timeoutMs: number;
+  /**
+   * Each dump's deadline on a thread, from `--timeout` when given (0: none, as on the batch's own
+   * thread, where the builtin engine has no deadline); a thread past it is ended.
+   */
+  deadlineMs: number;
   validateRecords: boolean;
   shard?: { index: number; count: number };
   /** `--resume`: the keys already done (sent once per batch, not asked per dump). */

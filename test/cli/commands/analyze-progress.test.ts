@@ -52,6 +52,31 @@ describe('analyze progress output', function () {
     expect(run.stderr).to.match(/^analysing 1 file into /m);
   });
 
+  it('says how many analyze threads help and why, and refuses a --threads that is not a count', async () => {
+    const dumps = join(REPO_ROOT, 'examples', 'dumps');
+    const args = (threads: string) => [
+      'analyze',
+      dumps,
+      '--engine',
+      'builtin',
+      '--threads',
+      threads,
+      '--out',
+      join(makeTempDir('threads'), 'o'),
+    ];
+    const one = await runCli(args('1'));
+    expect(one.code, one.stderr).to.equal(0);
+    expect(one.stderr).to.match(
+      /^threads: 1 analyze thread besides the main one \(--threads 1\)$/m,
+    );
+    const none = await runCli(args('0'));
+    expect(none.code, none.stderr).to.equal(0);
+    expect(none.stderr).to.match(/^threads: none \(--threads 0\)$/m);
+    const bad = await runCli(args('two'));
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include('--threads must be a whole number >= 0, got "two"');
+  });
+
   it('redraws with escapes on a terminal, and writes plain lines when TERM=dumb', async () => {
     const xterm = await analyzeOnPty('xterm-256color');
     expect(xterm).to.include('\x1b[2K'); // the redraw path was taken: a real tty
