@@ -65,9 +65,11 @@ async function runDump(id: number, seq: number, path: string | Uint8Array): Prom
     const { ctx } = await batch.ready;
     // A Uint8Array arrives for a name that is not valid UTF-8 (common/byte-path.ts: a Buffer).
     const bytePath = typeof path === 'string' ? path : Buffer.from(path);
+    const started = performance.now();
     const outcome = await analyzeInput(bytePath, ctx);
+    const ms = performance.now() - started;
     if (!('record' in outcome)) {
-      reply({ type: 'outcome', batch: id, seq, status: outcome.status });
+      reply({ type: 'outcome', batch: id, seq, status: outcome.status, ms });
       return;
     }
     reply({
@@ -77,6 +79,7 @@ async function runDump(id: number, seq: number, path: string | Uint8Array): Prom
       status: outcome.status,
       json: outcome.json ?? JSON.stringify(outcome.record),
       analyzed: outcome.analyzed,
+      ms,
     });
   } catch (error) {
     if (

@@ -51,6 +51,12 @@ export class AnalyzeThread {
         return;
       }
       let p: Pending | undefined;
+      if (reply.type === 'outcome' && this.#deadlineMs > 0 && reply.ms > this.#deadlineMs) {
+        // Past the deadline by the thread's own clock: an answer that beat the timer here (this
+        // thread busy, or the messages read together) is treated as the timer would have.
+        this.#pastDeadline();
+        return;
+      }
       if (reply.type === 'outcome' || reply.type === 'stopped' || reply.type === 'fatal') {
         p = this.pending.get(reply.seq);
         if (p !== undefined) {
@@ -99,13 +105,15 @@ export class AnalyzeThread {
   /** The dump deadline counts from when the thread is ready (not while its modules load). */
   #arm(p: Pending): void {
     if (p.timer !== undefined || this.#deadlineMs <= 0) return;
-    p.timer = setTimeout(() => {
-      this.#error = {
-        code: 'TIMEOUT',
-        message: `the analyze thread ran past the ${this.#deadlineMs} ms dump deadline and was stopped`,
-      };
-      void this.worker.terminate();
-    }, this.#deadlineMs);
+    p.timer = setTimeout(() => this.#pastDeadline(), this.#deadlineMs);
+  }
+
+  #pastDeadline(): void {
+    this.#error = {
+      code: 'TIMEOUT',
+      message: `the analyze thread ran past the ${this.#deadlineMs} ms dump deadline and was stopped`,
+    };
+    void this.worker.terminate();
   }
 
   stop(): Promise<number> {

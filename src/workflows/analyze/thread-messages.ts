@@ -39,6 +39,8 @@ export type ThreadReply =
       batch: number;
       seq: number;
       status: 'skipped-shard' | 'skipped-resume';
+      /** How long the thread took over it (the dump deadline is checked against it too). */
+      ms: number;
     }
   | {
       type: 'outcome';
@@ -48,6 +50,7 @@ export type ThreadReply =
       /** The record's records.ndjson line, bounded and checked. */
       json: string;
       analyzed: boolean;
+      ms: number;
     }
   /** The batch was aborted before this dump's record was complete: nothing to write. */
   | { type: 'stopped'; batch: number; seq: number }
