@@ -9,8 +9,9 @@
 // both optional: without either the bench says so and skips. Goals (issue 19): our CPU at most
 // 0.7x Breakpad's, our peak RSS at most 150 MB. Our side runs the built CLI (bin/cdb-harness.js,
 // after `npm run build`; `npm run bench` builds first) or, without dist/, the CLI from source
-// through tsx; its start-up is measured separately and printed. analyze runs with its default
-// concurrency and with --jobs 1 (one dump at a time, as Breakpad's loop).
+// through tsx; its fixed cost (analyze of one dump) and start-up (--version) are measured
+// separately and printed. analyze runs with its default concurrency and with --jobs 1 (one dump
+// at a time, as Breakpad's loop).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,10 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
   const oursOne: Usage[] = [];
   const theirs: Usage[] = [];
   const startup: Usage[] = [];
+  /** analyze of a single dump: the run's fixed cost (start-up, module loading, .sym files). */
+  const single: Usage[] = [];
+  const singleInput = mkdtempSync(join(tmpdir(), 'cdbh-bench-peer-one-'));
+  copyFileSync(join(corpus, 'dumps', dumps[0]!), join(singleInput, dumps[0]!));
   try {
     for (let run = 0; run < RUNS; run++) {
       const variants: [Usage[], string[]][] = [
@@ -92,6 +97,18 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
         }
       }
       startup.push(timed([...cli, '--version']));
+      const singleOut = mkdtempSync(join(tmpdir(), 'cdbh-bench-peer-out-'));
+      try {
+        single.push(
+          timed([
+            ...cli,
+            ...['analyze', singleInput, '--engine', 'builtin', '--symbol-path', symbols],
+            ...['--out', join(singleOut, 'out')],
+          ]),
+        );
+      } finally {
+        rmSync(singleOut, { recursive: true, force: true });
+      }
       // One minidump_stackwalk process per dump, machine-readable output, the same symbols.
       theirs.push(
         timed([
@@ -109,6 +126,7 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
     const oneCpu = median(oursOne.map((u) => u.cpuS));
     const theirCpu = median(theirs.map((u) => u.cpuS));
     const start = median(startup.map((u) => u.cpuS));
+    const fixed = median(single.map((u) => u.cpuS));
     console.log(
       `peer corpus: ${dumps.length} dumps x ${REPEAT} = ${count} dumps, ${RUNS} runs (medians)`,
     );
@@ -116,7 +134,7 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
       `  builtin analyze (one process, ${built ? 'built' : 'from source'}): ${oursCpu.toFixed(2)} s CPU ` +
         `(${((oursCpu * 1000) / count).toFixed(2)} ms/dump), peak ${median(ours.map((u) => u.peakMb)).toFixed(0)} MB; ` +
         `with --jobs 1 ${oneCpu.toFixed(2)} s, peak ${median(oursOne.map((u) => u.peakMb)).toFixed(0)} MB; ` +
-        `CLI start-up ${start.toFixed(2)} s`,
+        `fixed cost (analyze of 1 dump) ${fixed.toFixed(2)} s, CLI start-up (--version) ${start.toFixed(2)} s`,
     );
     console.log(
       `  Breakpad minidump_stackwalk (a process per dump): ${theirCpu.toFixed(2)} s CPU ` +
@@ -137,5 +155,6 @@ if (corpus === undefined || !existsSync(join(corpus, 'dumps'))) {
     );
   } finally {
     rmSync(input, { recursive: true, force: true });
+    rmSync(singleInput, { recursive: true, force: true });
   }
 }

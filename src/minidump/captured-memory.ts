@@ -8,6 +8,7 @@ import {
   allocRangeColumns,
   parseMemory64List,
   parseMemoryList,
+  scratchRangeColumns,
   type MemoryListResult,
 } from './streams/memory-lists.js';
 
@@ -32,10 +33,26 @@ export async function readCapturedMemory(streams: DumpStreams): Promise<Captured
     declaredBytes: 0,
     missingBytes: 0,
   };
-  const small = await streams.parse(StreamType.MemoryList, empty, (ctx) => parseMemoryList(ctx));
-  const big = await streams.parse(StreamType.Memory64List, empty, (ctx) => parseMemory64List(ctx));
-  // MemoryList first: where the two lists overlap, its capture wins.
-  const map = MemoryMap.fromColumns([small.ranges, big.ranges]);
+  let small: MemoryListResult;
+  let big = empty;
+  let map: MemoryMap;
+  if (streams.find(StreamType.Memory64List) === undefined) {
+    // One list (every minidump): parsed into a reused work space and merged in the same
+    // synchronous step, before any other dump of the batch can run and reuse it.
+    // The columns are not kept: the map holds its own copy.
+    const merged = await streams.parse(StreamType.MemoryList, null, (ctx) => {
+      const list = parseMemoryList(ctx, scratchRangeColumns);
+      const { declaredBytes, missingBytes } = list;
+      return { declaredBytes, missingBytes, map: MemoryMap.fromColumns([list.ranges]) };
+    });
+    small = merged === null ? empty : { ...merged, ranges: empty.ranges };
+    map = merged?.map ?? MemoryMap.fromColumns([]);
+  } else {
+    small = await streams.parse(StreamType.MemoryList, empty, (ctx) => parseMemoryList(ctx));
+    big = await streams.parse(StreamType.Memory64List, empty, (ctx) => parseMemory64List(ctx));
+    // MemoryList first: where the two lists overlap, its capture wins.
+    map = MemoryMap.fromColumns([small.ranges, big.ranges]);
+  }
   if (map.stats.overlapCount > 0) {
     streams.warn(
       `${map.stats.overlapCount} captured memory range(s) overlap earlier ones (${map.stats.overlapBytes} bytes); the first capture of each address is used`,

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/minidump.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
+import { REPO_ROOT } from '../helpers/wine.js';
 import { DumpBuilder, struct } from './helpers/dump-builder.js';
 
 const MEMORY_LIST = 5;
@@ -72,6 +73,31 @@ describe('captured memory (src/minidump/captured-memory.ts)', () => {
       expect(dump.pastEnd().get('bytes of captured memory')).to.equal(12);
     } finally {
       await dump.close();
+    }
+  });
+
+  it('dumps read side by side keep their own maps (a MemoryList is parsed in a reused work space)', async () => {
+    // Two Wine minidumps of the repository's examples (4,619 and 5,298 ranges), opened together
+    // and their maps built in one Promise.all, against each built alone.
+    const names = ['av-write-a.dmp', 'cpp-throw.dmp'];
+    const paths = names.map((n) => join(REPO_ROOT, 'examples', 'dumps', n));
+    const alone = [];
+    for (const path of paths) {
+      const dump = await openMinidump(path);
+      try {
+        alone.push(await dump.memoryRanges());
+      } finally {
+        await dump.close();
+      }
+    }
+    const dumps = await Promise.all(paths.map((p) => openMinidump(p)));
+    try {
+      const together = await Promise.all(dumps.map((d) => d.memoryRanges()));
+      expect(together[0]).to.have.length(4619);
+      expect(together[1]).to.have.length(5298);
+      expect(together).to.deep.equal(alone);
+    } finally {
+      await Promise.all(dumps.map((d) => d.close()));
     }
   });
 });
