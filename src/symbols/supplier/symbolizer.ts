@@ -179,7 +179,8 @@ export class Symbolizer {
       const left = (this.#inUse.get(key) ?? 1) - 1;
       if (left === 0) this.#inUse.delete(key);
       else this.#inUse.set(key, left);
-      await this.#closePastBudget();
+      // Only past the budget: a lookup per frame otherwise paid an async call for nothing.
+      if (this.#overBudget()) await this.#closePastBudget();
     }
   }
 
@@ -206,6 +207,11 @@ export class Symbolizer {
    * Closes the least recently used idle files until the open ones fit maxOpenBytes; settles when
    * their descriptors are closed.
    */
+  #overBudget(): boolean {
+    const budget = this.#options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES;
+    return this.#openBytes > budget && this.#files.size > 1;
+  }
+
   async #closePastBudget(): Promise<void> {
     const budget = this.#options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES;
     const closes: Promise<void>[] = [];
@@ -424,9 +430,28 @@ export class Symbolizer {
  * the file name alone: two builds of `app.dll` in one batch are two modules.
  */
 export function moduleIdentityKey(module: SymbolModule): string {
+  // Asked on every lookup a walk makes (each frame's name and unwind data, each scanned word's
+  // "inside a function?"): the key is built once per module object and kept while the fields it
+  // is made of are the same objects.
   const cv = module.codeView;
-  return `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
+  const known = identityKeys.get(module);
+  if (
+    known !== undefined &&
+    known.name === module.name &&
+    known.codeId === module.codeId &&
+    known.cv === cv
+  ) {
+    return known.key;
+  }
+  const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
+  identityKeys.set(module, { key, name: module.name, codeId: module.codeId, cv });
+  return key;
 }
+
+const identityKeys = new WeakMap<
+  SymbolModule,
+  { key: string; name: string; codeId: string | undefined; cv: SymbolModule['codeView'] }
+>();
 
 async function removeDownload(candidate: Located): Promise<void> {
   await Promise.all(
