@@ -104,7 +104,7 @@ name, else module+offset (--rebucket keeps +names for folders made that way, or 
 Threads (builtin engine): a batch of ${MIN_DUMPS_FOR_THREADS} dumps or more on a machine with 2+ cores is
 analysed on cores - 1 analyze threads while the main thread writes records and progress; smaller
 batches, --jobs 1, a symbol path (each thread would load its own copy of the symbol files) and
-symbol servers stay on one thread, since a thread costs about 0.15 s of CPU and 30 MB to start.
+symbol servers stay on one thread, since a thread costs about 0.15 s of CPU to start.
 --threads N asks for N (0: none); the records are the same either way. A thread that dies on a
 dump (or runs past --timeout, when given) is replaced; the dump is tried again alone and, ending its thread
 twice, quarantined.
@@ -113,7 +113,7 @@ Examples:
   cdb-harness analyze examples/dumps --engine builtin
       triage the example dumps without a debugger; prints buckets and where the report is
   cdb-harness analyze big-batch/ --engine builtin --threads 0
-      every dump on the main thread (least CPU and memory; threads trade them for time)
+      every dump on the main thread (the least CPU; the default thread keeps the peak lower)
   cdb-harness analyze crashes/ --engine cdb --symbols "srv*C:\\symbols*https://msdl.microsoft.com/download/symbols" --jobs 4
       every .dmp, .mdmp and .hdmp under crashes/, four cdb processes at once (-y works too)
   cdb-harness analyze crashes/ --engine builtin --symbols "srv*$HOME/symcache*https://symbols.example.com"

@@ -65,9 +65,9 @@ export function threadPlan(input: ThreadPlanInput): ThreadPlan {
   if (input.inputs < MIN_DUMPS_FOR_THREADS) {
     return none(`fewer than ${MIN_DUMPS_FOR_THREADS} dumps`);
   }
-  // The batch's thread dispatches and writes while the others analyse. One thread per core
-  // besides it was no faster on 2 cores and over the memory goal (2,000 example dumps: 2 threads
-  // peaked at 166-173 MB, 1 at 132-141 MB).
+  // The batch's thread dispatches and writes while the others analyse. On 2 cores one thread
+  // keeps 10,000 example dumps at 140-151 MB peak (167-172 MB on one thread, 5-10% less CPU);
+  // two (167-177 MB) or the main thread analysing too (178 MB) went over issue 19's 150 MB.
   return {
     threads: input.cores - 1,
     reason: `${input.inputs} dumps, ${input.cores} cores`,
