@@ -1,10 +1,12 @@
-// Build step (npm run build, after tsc and the validators): the CLI as a few ESM files instead of
-// ~170 of ours and ~30 of its dependencies'. Node resolves, reads and compiles every ES module
-// on its own, and that per-module cost was most of a short run: `analyze` of one dump took 0.47 s
-// CPU, 0.37 s bundled (farm-bench, 12 alternating pairs, medians; bench/cli-start.ts prints the
-// start-up of every command against `node -e 0`). The commands are
-// still loaded only when named: every `import()` of src/cli/commands/index.ts becomes a chunk of
-// its own (esbuild's code splitting), so `inspect` still loads no debugger engine.
+// Build step (npm run build, after tsc and the validators): the CLI as esbuild's ESM chunks, so
+// that an `analyze` run loads ~45 files instead of ~170 modules of ours and ~30 of its
+// dependencies'. Node resolves, reads and compiles every ES module on its own, and that
+// per-module cost was most of a short run: `analyze` of one dump took 0.47 s CPU, 0.37 s bundled
+// (farm-bench, 12 alternating pairs, medians; bench/cli-start.ts prints the start-up of every
+// command against `node -e 0`). The commands are still loaded only when named: every `import()`
+// of src/cli/commands/index.ts becomes a chunk of its own (esbuild's code splitting), so
+// `inspect` still loads no debugger engine. Without splitting (one file) the debugger and queue
+// packages became static imports loaded by every run: 2.7x the CPU of a one-dump analyze.
 //   node --import tsx scripts/build-cli-bundle.ts
 // It bundles the tsc output (dist/src/cli/main.js, the very code the tests and the library run),
 // so the CLI behaves as from source; dist/src stays the library (package.json "exports").
