@@ -60,7 +60,8 @@ export const THREAD_LIMITS: ResourceLimits = {
  * (undefined) or on analyze thread N. With threads the batch's thread analyses nothing itself:
  * it dispatches, writes records and reports progress. With it analysing too (2 lanes of its
  * own), 2,000 example dumps took 12.7 s against 6.4-7.5 s without, no faster than no thread at
- * all: the threads' answers waited behind its dumps (2 cores, built CLI, a busy machine).
+ * all: the threads' answers waited behind its dumps (2 cores, built CLI, a busy machine; the
+ * command in thread-plan.ts).
  */
 export function threadLanes(threads: number, jobs: number): (number | undefined)[] {
   const lanes: (number | undefined)[] = [];

@@ -1,9 +1,12 @@
 // When an `analyze --engine builtin` batch is spread over analyze threads (analyze-threads.ts),
 // and over how many. A thread costs CPU before its first dump (an isolate, the processor's
 // modules loaded again, its own JIT warm-up) and memory (a second heap and image cache), so it is
-// used only where it pays: figures in the comments below, from
+// used only where it pays. Figures below (2 cores, a machine shared with other benches, so CPU
+// and peak memory, not wall time) are from the built CLI, alternating, under GNU time:
+//   /usr/bin/time -f '%U %S %M' node bin/cdb-harness.js analyze DIR --engine builtin --threads T
+// DIR being 100 or 2,000 hard links of examples/dumps (WINEPREFIX set, so images are found) or
+// the peer corpus x20 with `--symbol-path` its symbols; and from
 //   node --import tsx bench/analyze-walk.ts --dumps 500 --runs 3 --peak-dumps 2000,10000
-//   node --import tsx bench/peer-vs-breakpad.ts --breakpad PATH --runs 3
 import { chooseSymbolPath, isHttpLocation, parseSymbolPath } from '../../symbols/symbol-path.js';
 
 /**
@@ -56,15 +59,15 @@ export function threadPlan(input: ThreadPlanInput): ThreadPlan {
   if (symbols !== undefined) {
     // Each thread would parse and hold its own copy of every symbol file: on the peer corpus
     // with Breakpad's .sym files a thread added 0.3-1 s of CPU to 3.2 s and 45 MB to 115 MB.
-    return none('symbol files would be loaded once per thread (--threads N to have them anyway)');
+    return none('symbol files would be loaded once per thread; --threads N has them anyway');
   }
   if (input.cores < 2) return none('one core');
   if (input.inputs < MIN_DUMPS_FOR_THREADS) {
     return none(`fewer than ${MIN_DUMPS_FOR_THREADS} dumps`);
   }
-  // The batch's thread dispatches and writes while the others analyse: one thread per core
-  // besides it would leave it no core (2,000 example dumps: 2 threads peaked at 166-173 MB and
-  // went no faster than 1 at 132-141 MB).
+  // The batch's thread dispatches and writes while the others analyse. One thread per core
+  // besides it was no faster on 2 cores and over the memory goal (2,000 example dumps: 2 threads
+  // peaked at 166-173 MB, 1 at 132-141 MB).
   return {
     threads: input.cores - 1,
     reason: `${input.inputs} dumps, ${input.cores} cores`,
