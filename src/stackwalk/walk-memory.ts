@@ -4,6 +4,7 @@
 import type { TargetMemory } from './types.js';
 
 const LINE = 512n;
+const LAST_ADDRESS = 0xffff_ffff_ffff_ffffn;
 
 export class WalkMemory {
   readonly #memory: TargetMemory;
@@ -23,12 +24,21 @@ export class WalkMemory {
   }
 
   async u64(address: bigint): Promise<bigint | null> {
+    // From a cached line without a view of it (an unwind reads a few words per frame); the same
+    // answer bytes() gives, and like it no budget spent for a line already read.
+    const lo = this.cachedU32(address);
+    if (lo !== undefined && address % LINE <= LINE - 8n && address <= LAST_ADDRESS - 8n) {
+      const hi = this.cachedU32(address + 4n);
+      if (hi !== undefined) return (BigInt(hi) << 32n) | BigInt(lo);
+    }
     const bytes = await this.bytes(address, 8);
     if (bytes === null) return null;
     return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
   }
 
   async u32(address: bigint): Promise<bigint | null> {
+    const cached = this.cachedU32(address);
+    if (cached !== undefined) return BigInt(cached);
     const bytes = await this.bytes(address, 4);
     if (bytes === null) return null;
     return BigInt(new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true));
@@ -45,7 +55,8 @@ export class WalkMemory {
    * scanned word, and each answer through `bytes` cost a view and a promise.
    */
   cachedU32(address: bigint): number | undefined {
-    if (address < 0n) return undefined;
+    // bytes() refuses a read running past 2^64 - 1; so does this.
+    if (address < 0n || address > LAST_ADDRESS - 4n) return undefined;
     const line = address - (address % LINE);
     const offset = Number(address - line);
     const bytes = this.#lines.get(line);
@@ -61,7 +72,7 @@ export class WalkMemory {
 
   /** `length` (≤ 512) bytes at `address`, or null when any of them was not captured. */
   async bytes(address: bigint, length: number): Promise<Uint8Array | null> {
-    if (address < 0n || address > 0xffff_ffff_ffff_ffffn - BigInt(length)) return null;
+    if (address < 0n || address > LAST_ADDRESS - BigInt(length)) return null;
     const line = address - (address % LINE);
     const offset = Number(address - line);
     if (offset + length <= Number(LINE)) {

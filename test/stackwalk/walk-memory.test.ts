@@ -53,4 +53,18 @@ describe('walk memory (stackwalk/walk-memory)', () => {
     expect(await walk.bytes(0xfe04n, 4)).to.equal(null);
     expect(reads).to.deep.equal([0xfe00n, 0xfe00n, 0xfe04n]);
   });
+
+  it('u32 and u64 answer from a cached line without reading, and a word across two lines is read whole', async () => {
+    const { memory, reads } = captured();
+    const walk = new WalkMemory(memory, 10);
+    expect(await walk.u64(0x10200n)).to.equal(0x0706050403020100n);
+    expect(reads).to.deep.equal([0x10200n]);
+    expect(await walk.u64(0x103f8n)).to.equal(0xfffefdfcfbfaf9f8n);
+    expect(await walk.u32(0x10204n)).to.equal(0x07060504n);
+    expect(walk.reads).to.equal(1);
+    // 0x103fc..0x10404 spans the line's end: one direct read of exactly those 8 bytes.
+    expect(await walk.u64(0x103fcn)).to.equal(0x03020100fffefdfcn);
+    expect(reads).to.deep.equal([0x10200n, 0x103fcn]);
+    expect(walk.reads).to.equal(2);
+  });
 });

@@ -20,6 +20,7 @@ import {
   type SymbolLookup,
 } from '../index.js';
 import { localPaths, winePrefixOf } from './local-paths.js';
+import { OpenSymbolFiles } from './open-symbol-files.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
 
 /** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
@@ -74,12 +75,6 @@ const DEFAULT_MAX_OPEN_BYTES = 64 << 20;
 const PDB_CACHE_BYTES = 4 << 20;
 const SYM_CACHE_BYTES = 1 << 20;
 
-/** A symbol file kept open for the batch. */
-interface OpenFile {
-  reader: PositionedFileReader;
-  cacheBytes: number;
-}
-
 /** The loaded side of ModuleSymbolsState. */
 export type LoadedSymbols = Extract<ModuleSymbolsState, { ok: true }>;
 
@@ -96,16 +91,8 @@ export class Symbolizer {
   readonly #noFile = new Set<string>();
   /** Image files found on the symbol path, by module identity (one search per batch). */
   readonly #images = new Map<string, Promise<string[]>>();
-  /** Open symbol files by module identity key; Map order is least recently used first. */
-  readonly #files = new Map<string, OpenFile>();
-  #openBytes = 0;
-  /**
-   * Reads under way, by module identity key, counted from before the module's load is awaited:
-   * a file a read is waiting for is never the one closed to make room.
-   */
-  readonly #inUse = new Map<string, number>();
-  /** Closes of evicted files still under way (close() waits for them). */
-  readonly #closing = new Set<Promise<void>>();
+  /** The batch's open symbol files, within maxOpenBytes (an evicted module is loaded again). */
+  readonly #openFiles: OpenSymbolFiles;
   /** Notes about the path itself (unknown elements), for the first record's warnings. */
   readonly pathNotes: string[];
 
@@ -117,6 +104,9 @@ export class Symbolizer {
     this.pathNotes = parsed.notes;
     this.#options = options;
     this.#locator = new SymbolLocator(parsed.elements, options);
+    this.#openFiles = new OpenSymbolFiles(options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES, (key) =>
+      this.#modules.delete(key),
+    );
   }
 
   /** The symbols of one module, found and opened once per batch (keyed by the build's identity). */
@@ -164,29 +154,18 @@ export class Symbolizer {
     read: (state: LoadedSymbols) => Promise<T> | T,
   ): Promise<T | undefined> {
     const key = moduleIdentityKey(module);
-    this.#inUse.set(key, (this.#inUse.get(key) ?? 0) + 1);
+    this.#openFiles.hold(key);
     try {
       const state = await this.forModule(module);
-      if (!state.ok) return undefined;
-      const open = this.#files.get(key);
-      if (open !== undefined) {
-        // Most recently used last.
-        this.#files.delete(key);
-        this.#files.set(key, open);
-      }
-      return await read(state);
+      return state.ok ? await read(state) : undefined;
     } finally {
-      const left = (this.#inUse.get(key) ?? 1) - 1;
-      if (left === 0) this.#inUse.delete(key);
-      else this.#inUse.set(key, left);
-      // Only past the budget: a lookup per frame otherwise paid an async call for nothing.
-      if (this.#overBudget()) await this.#closePastBudget();
+      await this.#openFiles.release(key);
     }
   }
 
   /** Symbol files open now (each one module build's PDB or .sym). */
   get openFiles(): number {
-    return this.#files.size;
+    return this.#openFiles.size;
   }
 
   get #bound(): number {
@@ -203,44 +182,8 @@ export class Symbolizer {
     }
   }
 
-  /**
-   * Closes the least recently used idle files until the open ones fit maxOpenBytes; settles when
-   * their descriptors are closed.
-   */
-  #overBudget(): boolean {
-    const budget = this.#options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES;
-    return this.#openBytes > budget && this.#files.size > 1;
-  }
-
-  async #closePastBudget(): Promise<void> {
-    const budget = this.#options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES;
-    const closes: Promise<void>[] = [];
-    for (const [key, open] of this.#files) {
-      // The most recently used file stays, whatever the budget: it is the one just asked for.
-      if (this.#openBytes <= budget || this.#files.size <= 1) break;
-      if (this.#inUse.has(key)) continue;
-      this.#files.delete(key);
-      this.#modules.delete(key);
-      this.#openBytes -= open.cacheBytes;
-      const closing = open.reader.close().finally(() => this.#closing.delete(closing));
-      this.#closing.add(closing);
-      closes.push(closing);
-    }
-    await Promise.all(closes);
-  }
-
-  /** Keeps `reader` open for the module `key` names, within the budget. */
-  async #keep(key: string, reader: PositionedFileReader, cacheBytes: number): Promise<void> {
-    this.#files.set(key, { reader, cacheBytes });
-    this.#openBytes += cacheBytes;
-    await this.#closePastBudget();
-  }
-
   async close(): Promise<void> {
-    const open = [...this.#files.values()].map((f) => f.reader.close());
-    this.#files.clear();
-    this.#openBytes = 0;
-    await Promise.all([...open, ...this.#closing]);
+    await this.#openFiles.closeAll();
   }
 
   async #load(module: SymbolModule, moduleKey: string): Promise<ModuleSymbolsState> {
@@ -313,7 +256,7 @@ export class Symbolizer {
           await reader.close();
           return undefined;
         }
-        await this.#keep(moduleKey, reader, SYM_CACHE_BYTES);
+        await this.#openFiles.keep(moduleKey, reader, SYM_CACHE_BYTES);
         return sym;
       } catch (error) {
         await reader.close();
@@ -331,7 +274,7 @@ export class Symbolizer {
         await reader.close();
         return undefined;
       }
-      await this.#keep(moduleKey, reader, PDB_CACHE_BYTES);
+      await this.#openFiles.keep(moduleKey, reader, PDB_CACHE_BYTES);
       return pdb;
     } catch (error) {
       await reader.close();
