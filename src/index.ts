@@ -149,11 +149,8 @@ export type { FetchLike } from './symbols/download.js';
 export type { SymbolLookup } from './symbols/lookup-types.js';
 export type { SymbolFileProvider } from './symbols/supplier/symbol-provider.js';
 export type { ImageCache } from './symbols/supplier/image-cache.js';
-export type {
-  ModuleSymbolsState,
-  SymbolModule,
-  Symbolizer,
-} from './symbols/supplier/symbolizer.js';
+export type { ModuleSymbolsState, Symbolizer } from './symbols/supplier/symbolizer.js';
+export type { SymbolModule } from './symbols/supplier/module-identity-key.js';
 export type { AnalyzeEvent } from './workflows/analyze/analyze.js';
 export type { EngineChoice } from './workflows/analyze/engine-choice.js';
 export type { OutputFiles } from './workflows/analyze/outputs.js';

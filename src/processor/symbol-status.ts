@@ -3,7 +3,8 @@
 // so nothing is looked up twice). analyze records and `inspect --json` carry the list, so a
 // bucket that differs between two machines can be explained by the files each one used.
 import type { SymbolFileProvider } from '../symbols/supplier/symbol-provider.js';
-import { moduleIdentityKey, type Symbolizer } from '../symbols/supplier/symbolizer.js';
+import { moduleIdentityKey } from '../symbols/supplier/module-identity-key.js';
+import type { Symbolizer } from '../symbols/supplier/symbolizer.js';
 import type { ModuleIdentity } from '../common/module-identity.js';
 import type { ModuleSymbolStatus, ProcessState } from './process-state.js';
 

@@ -10,9 +10,10 @@ import type {
   UnwindProvider,
   X86FrameData,
 } from '../../stackwalk/types.js';
-import { AbortedError } from '../../errors.js';
+import { AbortedError, shortErrorMessage } from '../../errors.js';
 import { BreakpadSymbols } from '../index.js';
-import { messageOf, moduleIdentityKey, type Symbolizer } from './symbolizer.js';
+import { moduleIdentityKey } from './module-identity-key.js';
+import type { Symbolizer } from './symbolizer.js';
 
 /** The walker's hooks for one dump, and what went wrong in that dump's lookups. */
 export interface SymbolFileProvider extends SymbolProvider, UnwindProvider {
@@ -63,7 +64,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
         // A file corrupt past what opening checked costs this frame its name, nothing more.
         if (error instanceof AbortedError) throw error;
         const key = moduleIdentityKey(module);
-        if (!failures.has(key)) failures.set(key, `lookup failed: ${messageOf(error)}`);
+        if (!failures.has(key)) failures.set(key, `lookup failed: ${shortErrorMessage(error)}`);
         return undefined;
       }
     },

@@ -3,11 +3,11 @@
 // has none, as Wine's dumps do), checks it is the right build (GUID + age), opens it, and keeps
 // it for every later dump of the batch. A module with no usable symbols gets a reason, once, and
 // never an exception: one bad file or dead server never stops a batch.
-import { moduleCodeId, type ModuleIdentity } from '../../common/module-identity.js';
+import { moduleCodeId } from '../../common/module-identity.js';
 import { rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AbortedError, BadSymbolsError, IoError, isHarnessError } from '../../errors.js';
+import { AbortedError, BadSymbolsError, IoError, shortErrorMessage } from '../../errors.js';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
 import {
   BreakpadSymbols,
@@ -20,14 +20,10 @@ import {
   type SymbolLookup,
 } from '../index.js';
 import { localPaths, winePrefixOf } from './local-paths.js';
+import { isFile } from './local-store-files.js';
+import { moduleIdentityKey, type SymbolModule } from './module-identity-key.js';
 import { OpenSymbolFiles } from './open-symbol-files.js';
 import { SymbolLocator, type Located, type LocatorOptions } from './symbol-locator.js';
-
-/** What the symbolizer needs of a module: the dump side's one ModuleIdentity, base aside. */
-export type SymbolModule = Pick<
-  ModuleIdentity,
-  'name' | 'path' | 'timestamp' | 'size' | 'codeId' | 'codeView'
->;
 
 export type ModuleSymbolsState =
   | {
@@ -116,7 +112,7 @@ export class Symbolizer {
     if (!state) {
       state = this.#load(module, key).catch((error: unknown) => {
         if (error instanceof AbortedError) throw error;
-        return { ok: false, reason: messageOf(error) };
+        return { ok: false, reason: shortErrorMessage(error) };
       });
       this.#modules.set(key, state);
       void state.then(
@@ -132,16 +128,10 @@ export class Symbolizer {
 
   /** Name for an address inside a module (rva = address − base), or why there is none. */
   async lookup(module: SymbolModule, rva: number): Promise<SymbolLookup | { missing: string }> {
-    const answer = await this.use(
-      module,
-      async (state) =>
-        (await state.file.lookup(rva)) ?? {
-          missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}`,
-        },
-    );
-    if (answer !== undefined) return answer;
     const state = await this.forModule(module);
-    return { missing: state.ok ? `no symbol at +0x${rva.toString(16)}` : state.reason };
+    if (!state.ok) return { missing: state.reason };
+    const hit = await this.use(module, (loaded) => loaded.file.lookup(rva));
+    return hit ?? { missing: `${state.pdbName} has no symbol at +0x${rva.toString(16)}` };
   }
 
   /**
@@ -219,8 +209,8 @@ export class Symbolizer {
         problems.push(`${candidate.path}: a different build (wanted ${debugId})`);
       } catch (error) {
         if (error instanceof AbortedError) throw error;
-        problems.push(messageOf(error));
-        if (error instanceof BadSymbolsError) badFiles.push(messageOf(error));
+        problems.push(shortErrorMessage(error));
+        if (error instanceof BadSymbolsError) badFiles.push(shortErrorMessage(error));
       }
       // A download that is not the file asked for does not stay in the cache (the next run
       // would find it first and reject it again, and it costs disk).
@@ -359,7 +349,7 @@ export class Symbolizer {
       notes.push(`${place} has no CodeView (PDB) record`);
     } catch (error) {
       if (error instanceof AbortedError) throw error;
-      notes.push(messageOf(error));
+      notes.push(shortErrorMessage(error));
     } finally {
       await reader?.close();
     }
@@ -367,50 +357,8 @@ export class Symbolizer {
   }
 }
 
-/**
- * One build of one module: its name with the PDB name + GUID + age (CodeView) and the code id
- * (time stamp + size). Everything remembered about a module's symbols is keyed by this, never by
- * the file name alone: two builds of `app.dll` in one batch are two modules.
- */
-export function moduleIdentityKey(module: SymbolModule): string {
-  // Asked on every lookup a walk makes (each frame's name and unwind data, each scanned word's
-  // "inside a function?"): the key is built once per module object and kept while the fields it
-  // is made of are the same objects.
-  const cv = module.codeView;
-  const known = identityKeys.get(module);
-  if (
-    known !== undefined &&
-    known.name === module.name &&
-    known.codeId === module.codeId &&
-    known.cv === cv
-  ) {
-    return known.key;
-  }
-  const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
-  identityKeys.set(module, { key, name: module.name, codeId: module.codeId, cv });
-  return key;
-}
-
-const identityKeys = new WeakMap<
-  SymbolModule,
-  { key: string; name: string; codeId: string | undefined; cv: SymbolModule['codeView'] }
->();
-
 async function removeDownload(candidate: Located): Promise<void> {
   await Promise.all(
     (candidate.written ?? [candidate.path]).map((path) => rm(path, { force: true })),
   );
-}
-
-export function messageOf(error: unknown): string {
-  if (isHarnessError(error)) return error.shortMessage;
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

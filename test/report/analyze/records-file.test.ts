@@ -5,29 +5,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalyzeDumpRecord } from '../../../src/report/analyze/analyze-record.js';
 import { RecordAppender, readRecords } from '../../../src/report/analyze/records-file.js';
+import { emptyRecord } from '../../../src/workflows/analyze/analyze-one.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 function record(i: number): AnalyzeDumpRecord {
+  const hashed = { size: i, sha256: i.toString(16).padStart(64, '0') };
   return {
-    schemaVersion: 1,
-    file: `/dumps/${i}.dmp`,
-    fileSize: i,
-    size: i,
-    sha256: i.toString(16).padStart(64, '0'),
+    ...emptyRecord(`/dumps/${i}.dmp`, hashed, 'builtin'),
     ok: true,
     attempts: 1,
-    engine: 'builtin',
     dumpKind: 'mini',
-    process: {},
-    exception: null,
-    frames: [],
-    modules: { count: 0, withDebugId: 0, withoutDebugId: 0 },
-    notAvailable: [],
-    rawOutputs: [],
-    timings: { totalMs: 0, commands: [] },
     // Lines of different lengths, some long: interleaved bytes would break the JSON.
     warnings: ['w'.repeat((i * 7919) % 20000)],
-    bucket: null,
   };
 }
 

@@ -5,11 +5,8 @@
 import { expect } from 'chai';
 import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import {
-  moduleIdentityKey,
-  Symbolizer,
-  type SymbolModule,
-} from '../../../src/symbols/supplier/symbolizer.js';
+import type { SymbolModule } from '../../../src/symbols/supplier/module-identity-key.js';
+import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
 import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
@@ -210,22 +207,5 @@ describe('symbols: symbolizer memory stays bounded', () => {
     } finally {
       await symbolizer.close();
     }
-  });
-});
-
-describe('symbols: moduleIdentityKey', () => {
-  it('names one build the same each time, and follows a module whose fields are replaced', () => {
-    const m = module('app.pdb');
-    const first = moduleIdentityKey(m);
-    expect(moduleIdentityKey(m)).to.equal(first);
-    expect(moduleIdentityKey(module('app.pdb'))).to.equal(first);
-    // Another build (another debug id) of the same file name is another module.
-    m.codeView = { pdbName: 'app.pdb', debugId: ID.replace('0', '9') };
-    expect(moduleIdentityKey(m)).to.not.equal(first);
-    expect(moduleIdentityKey(m)).to.equal(
-      moduleIdentityKey(module('app.pdb', ID.replace('0', '9'))),
-    );
-    m.name = 'other.dll';
-    expect(moduleIdentityKey(m)).to.match(/^other\.dll\|/);
   });
 });
