@@ -43,7 +43,7 @@ export function threadConfig(
 }
 
 /** Dumps each analyze thread holds at once: the next is there when one is done. */
-const THREAD_IN_FLIGHT = 4;
+const THREAD_IN_FLIGHT = 8;
 
 /**
  * An analyze thread's heap. The young generation is what a thread's RSS grows by (V8's default
@@ -52,7 +52,7 @@ const THREAD_IN_FLIGHT = 4;
  * old generation's cap only stops a runaway dump, which then ends its thread, not the run.
  */
 export const THREAD_LIMITS: ResourceLimits = {
-  maxYoungGenerationSizeMb: 8,
+  maxYoungGenerationSizeMb: 4,
   maxOldGenerationSizeMb: 1024,
 };
 
