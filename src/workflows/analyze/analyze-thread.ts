@@ -26,15 +26,21 @@ interface Batch {
 const port = parentPort;
 const batches = new Map<number, Batch>();
 
-/** Answers not sent yet: they leave together once this turn of the event loop is done. */
+/**
+ * Answers not sent yet. They leave FLUSH_AT at a time, or when this thread runs out of dumps, or
+ * FLUSH_MS after the first of them: each message wakes the batch's thread, which on a busy
+ * machine takes the core from this one there and then.
+ */
 let answers: DumpAnswer[] = [];
-let flushing: NodeJS.Immediate | undefined;
-/** A message carries at most this many answers (the batch's thread writes them in one go). */
-const MAX_ANSWERS = 64;
+let flushTimer: NodeJS.Timeout | undefined;
+/** Half the dumps the batch's thread keeps here (thread-config.ts): the rest go on meanwhile. */
+const FLUSH_AT = 4;
+/** An answer waits at most this long (progress, and the dump deadline counted on the other side). */
+const FLUSH_MS = 20;
 
 function flush(): void {
-  clearImmediate(flushing);
-  flushing = undefined;
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
   if (answers.length === 0) return;
   port?.postMessage({ type: 'answers', answers } satisfies ThreadReply);
   answers = [];
@@ -42,8 +48,8 @@ function flush(): void {
 
 function answer(message: DumpAnswer): void {
   answers.push(message);
-  if (answers.length >= MAX_ANSWERS) flush();
-  else flushing ??= setImmediate(flush);
+  if (answers.length >= FLUSH_AT) flush();
+  else flushTimer ??= setTimeout(flush, FLUSH_MS);
 }
 
 /** Anything else goes after the answers before it, so `ended` follows its batch's last answer. */
@@ -140,7 +146,8 @@ function pump(): void {
     working++;
     void runDump(next.batch, next.seq, next.path).finally(() => {
       working--;
-      // Through the event loop: its answer leaves (flush) and new dumps come in first.
+      if (working === 0 && waiting.length === 0) flush();
+      // Through the event loop, so new dumps and aborts come in between.
       setImmediate(pump);
     });
   }
