@@ -125,7 +125,7 @@ describe('walk memory: the synchronous path (bytesNow, u32Now, u64Now)', () => {
       const want = await slow.bytes(address, length);
       const now = fast.bytesNow(address, length);
       expect(now, `${address.toString(16)}+${length}`).to.not.equal(undefined);
-      expect(now === null || now === undefined ? now : Array.from(now)).to.deep.equal(
+      expect(now === null || now === undefined ? null : Array.from(now)).to.deep.equal(
         want === null ? null : Array.from(want),
       );
       expect(fast.reads, `reads after ${address.toString(16)}+${length}`).to.equal(slow.reads);
