@@ -4,13 +4,17 @@
 // tables, put on each frame during the walk. The result stays typed (bigint, module objects);
 // a thread that cannot be walked gets a warning, never an error.
 import type { ModuleIdentity } from '../common/module-identity.js';
+import type { MemoryMap } from '../minidump/memory-map.js';
 import type { Minidump, MinidumpThread } from '../minidump/minidump.js';
 import type { DumpException } from '../minidump/streams/exception.js';
 import { parseContext } from '../stackwalk/context.js';
 import { ExportSymbolProvider } from '../stackwalk/exports.js';
+import { waits, type Maybe } from '../stackwalk/scan.js';
 import type {
+  ModuleRef,
   RegisterSet,
   StackArch,
+  SymbolHit,
   SymbolProvider,
   TargetMemory,
   UnwindProvider,
@@ -86,24 +90,32 @@ export async function walkThreads(
   if (options.symbols) providers.push(options.symbols);
   if (options.exportNames !== false)
     providers.push(new ExportSymbolProvider((m) => images.image(m)));
+  // Each provider in turn; a promise only when one of them has to wait (a symbol file loading).
+  const firstHit = (from: number, module: ModuleRef, rva: number): Maybe<SymbolHit | undefined> => {
+    for (let i = from; i < providers.length; i++) {
+      const hit = providers[i]!.lookup(module, rva);
+      if (waits(hit)) {
+        return hit.then((found) => (found !== undefined ? found : firstHit(i + 1, module, rva)));
+      }
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  };
+  const anyCovers = (from: number, module: ModuleRef): Maybe<boolean> => {
+    for (let i = from; i < providers.length; i++) {
+      const covers = providers[i]!.covers?.(module);
+      if (waits(covers)) return covers.then((yes) => yes === true || anyCovers(i + 1, module));
+      if (covers === true) return true;
+    }
+    return false;
+  };
   const naming: SymbolProvider | undefined =
     providers.length === 0
       ? undefined
       : {
-          async lookup(module, rva) {
-            for (const provider of providers) {
-              const hit = await provider.lookup(module, rva);
-              if (hit !== undefined) return hit;
-            }
-            return undefined;
-          },
+          lookup: (module, rva) => firstHit(0, module, rva),
           // Some provider has a symbol file for the module: scanned words must be in its functions.
-          async covers(module) {
-            for (const provider of providers) {
-              if ((await provider.covers?.(module)) === true) return true;
-            }
-            return false;
-          },
+          covers: (module) => anyCovers(0, module),
         };
   const index = moduleIndex(modules, {
     ...baseInput,
@@ -176,7 +188,9 @@ async function readRegisters(
  * The dump's memory as one thread's walk reads it: its own captured stack straight from the file
  * offset the thread list gives (mini dumps keep it there), so a walk that stays on the stack never
  * builds the dump's whole address map (thousands of ranges in a winedbg dump); anything else
- * through the map.
+ * through the map. `readNow` gives the same answers without a promise once they are at hand: the
+ * stack once read, and "not captured" for an address the map (once a read built it) holds in no
+ * range, as readMemory answers it (minidump.ts: null when the address itself was not captured).
  */
 function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
   const { start, size, rva } = thread.stack;
@@ -184,15 +198,30 @@ function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
   const end = start + BigInt(size);
   // The whole captured stack in one read, the first time any of it is asked for.
   let whole: Promise<Buffer> | undefined;
+  let stack: Buffer | undefined;
+  let map: MemoryMap | undefined;
   return {
     async read(address, length) {
       if (direct && address >= start && address < end) {
         whole ??= dump.readLocation(rva, size);
         const bytes = await whole;
+        stack = bytes;
         const at = Number(address - start);
         return bytes.subarray(at, Math.min(bytes.length, at + length));
       }
-      return dump.readMemory(address, length);
+      const bytes = await dump.readMemory(address, length);
+      // readMemory built the map to answer: it is at hand from now on.
+      map ??= await dump.memoryMap();
+      return bytes;
+    },
+    readNow(address, length) {
+      if (direct && address >= start && address < end) {
+        if (stack === undefined) return undefined;
+        const at = Number(address - start);
+        return stack.subarray(at, Math.min(stack.length, at + length));
+      }
+      if (map !== undefined && length > 0 && address >= 0n && map.find(address) < 0) return null;
+      return undefined;
     },
   };
 }

@@ -37,35 +37,73 @@ export async function contextRecordAround(
   stackHigh: bigint | undefined,
 ): Promise<RegisterSet | null> {
   const x64 = arch === 'amd64';
-  const align = x64 ? 16n : 4n;
-  const size = x64 ? 0x100 : 0xcc;
-  const lowest = slot - BigInt(LOOK_BACK[arch]);
-  const flagsAt = x64 ? 0x30n : 0n;
-  const kind = x64 ? CONTEXT_AMD64 : CONTEXT_I386;
-  const parts = x64 ? AMD64_PARTS : I386_PARTS;
-  for (let start = slot - (slot % align); start >= lowest && start >= 0n; start -= align) {
-    // The flags word first (from the walk's line cache when it is there): almost every
-    // candidate fails on it, and the whole record is read only for one that passes (each window
-    // read whole cost a copy of up to 256 bytes, 17 windows per scan hit on x64).
-    let flags = memory.cachedU32(start + flagsAt);
-    if (flags === undefined) {
-      const head = await memory.bytes(start + flagsAt, 4);
-      if (head === null) continue;
-      flags =
-        (head[0] ?? 0) | ((head[1] ?? 0) << 8) | ((head[2] ?? 0) << 16) | ((head[3] ?? 0) << 24);
+  const align = x64 ? 16 : 4;
+  const flagsAt = x64 ? 0x30 : 0;
+  if (slot >= 0n && slot < EXACT) {
+    // Candidates as numbers (exact below 2^53): a rejected one costs no BigInt and, when its
+    // flags are in a cached line, no read.
+    const at = Number(slot);
+    const lowest = at - LOOK_BACK[arch];
+    for (let start = at - (at % align); start >= lowest && start >= 0; start -= align) {
+      let flags: number | null | undefined = memory.cachedU32At(start + flagsAt);
+      if (flags === undefined) flags = await flagsOf(BigInt(start + flagsAt), memory);
+      if (flags === null || !flagsFit(flags, x64)) continue;
+      const registers = await recordAt(BigInt(start), arch, memory, stackHigh);
+      if (registers !== null) return registers;
     }
-    if ((flags & kind) === 0 || (flags & ~(kind | parts)) !== 0) continue;
-    const bytes = await memory.bytes(start, size);
-    if (bytes === null) continue;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const cs = view.getUint16(x64 ? 0x38 : 0xbc, true);
-    const ss = view.getUint16(x64 ? 0x42 : 0xc8, true);
-    if (!(x64 ? AMD64_CS : X86_CS).has(cs) || !(x64 ? AMD64_SS : X86_SS).has(ss)) continue;
-    const registers = parseContext(bytes, arch);
-    if (registers === null) continue;
-    const sp = registers[x64 ? 'rsp' : 'esp'] ?? 0n;
-    if (sp <= start || (stackHigh !== undefined && sp >= stackHigh)) continue;
-    return registers;
+    return null;
+  }
+  const lowest = slot - BigInt(LOOK_BACK[arch]);
+  const step = BigInt(align);
+  for (let start = slot - (slot % step); start >= lowest && start >= 0n; start -= step) {
+    const flags = await flagsOf(start + BigInt(flagsAt), memory);
+    if (flags === null || !flagsFit(flags, x64)) continue;
+    const registers = await recordAt(start, arch, memory, stackHigh);
+    if (registers !== null) return registers;
   }
   return null;
+}
+
+/** Addresses below this are exact as numbers. */
+const EXACT = 0x20_0000_0000_0000n;
+
+/**
+ * The flags word first (from the walk's line cache when it is there): almost every candidate fails
+ * on it, and the whole record is read only for one that passes (each window read whole cost a
+ * copy of up to 256 bytes, 17 windows per scan hit on x64).
+ */
+async function flagsOf(address: bigint, memory: WalkMemory): Promise<number | null> {
+  let head = memory.bytesNow(address, 4);
+  if (head === undefined) head = await memory.bytes(address, 4);
+  if (head === null) return null;
+  return (head[0] ?? 0) | ((head[1] ?? 0) << 8) | ((head[2] ?? 0) << 16) | ((head[3] ?? 0) << 24);
+}
+
+function flagsFit(flags: number, x64: boolean): boolean {
+  const kind = x64 ? CONTEXT_AMD64 : CONTEXT_I386;
+  const parts = x64 ? AMD64_PARTS : I386_PARTS;
+  return (flags & kind) !== 0 && (flags & ~(kind | parts)) === 0;
+}
+
+/** The record starting at `start` when its selectors and stack pointer are a user-mode thread's. */
+async function recordAt(
+  start: bigint,
+  arch: StackArch,
+  memory: WalkMemory,
+  stackHigh: bigint | undefined,
+): Promise<RegisterSet | null> {
+  const x64 = arch === 'amd64';
+  const size = x64 ? 0x100 : 0xcc;
+  let bytes = memory.bytesNow(start, size);
+  if (bytes === undefined) bytes = await memory.bytes(start, size);
+  if (bytes === null) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const cs = view.getUint16(x64 ? 0x38 : 0xbc, true);
+  const ss = view.getUint16(x64 ? 0x42 : 0xc8, true);
+  if (!(x64 ? AMD64_CS : X86_CS).has(cs) || !(x64 ? AMD64_SS : X86_SS).has(ss)) return null;
+  const registers = parseContext(bytes, arch);
+  if (registers === null) return null;
+  const sp = registers[x64 ? 'rsp' : 'esp'] ?? 0n;
+  if (sp <= start || (stackHigh !== undefined && sp >= stackHigh)) return null;
+  return registers;
 }

@@ -108,20 +108,30 @@ function exportsOf(image: PeImage): Promise<ExportEntry[]> {
 /** A SymbolProvider over export tables, one parse per image, images found by `imageOf`. */
 export class ExportSymbolProvider implements SymbolProvider {
   readonly #imageOf: (module: ModuleRef) => Promise<PeImage | undefined>;
-  readonly #tables = new Map<string, Promise<ExportEntry[]>>();
+  readonly #tables = new Map<bigint, Promise<ExportEntry[]>>();
+  /** Tables already read, by module base: answered without a promise. */
+  readonly #ready = new Map<bigint, ExportEntry[]>();
 
   constructor(imageOf: (module: ModuleRef) => Promise<PeImage | undefined>) {
     this.#imageOf = imageOf;
   }
 
-  async lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
-    const key = `${module.base}`;
+  lookup(module: ModuleRef, rva: number): SymbolHit | undefined | Promise<SymbolHit | undefined> {
+    const ready = this.#ready.get(module.base);
+    if (ready !== undefined) return nearestExport(ready, rva);
+    return this.#lookup(module, rva);
+  }
+
+  async #lookup(module: ModuleRef, rva: number): Promise<SymbolHit | undefined> {
+    const key = module.base;
     let entries = this.#tables.get(key);
     if (!entries) {
       entries = this.#imageOf(module).then((image) => (image ? exportsOf(image) : []));
       this.#tables.set(key, entries);
     }
-    return nearestExport(await entries, rva);
+    const table = await entries;
+    this.#ready.set(key, table);
+    return nearestExport(table, rva);
   }
 }
 

@@ -6,14 +6,27 @@
 import type { FrameTrust, ImageView, ModuleRef } from './types.js';
 import type { WalkMemory } from './walk-memory.js';
 
+/** A value, or a promise of it when it had to wait: the walk awaits only what waits. */
+export type Maybe<T> = T | Promise<T>;
+
+/** True for a promise (answers that had to wait); SymbolHit and ImageView objects have no `then`. */
+export function waits<T>(value: Maybe<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
 export interface ModuleIndex {
   at(address: bigint): ModuleRef | undefined;
-  image(module: ModuleRef): Promise<ImageView | undefined>;
+  /**
+   * at() for an address given as a number; only there when every module lies below 2^53, so an
+   * address at or above it (or any word whose high half is 2^21 or more) is in no module.
+   */
+  atNumber?(address: number): ModuleRef | undefined;
+  image(module: ModuleRef): Maybe<ImageView | undefined>;
   /**
    * False when a symbol file loaded for `module` puts `rva` (the byte before a return address)
    * in no function; true when it is inside one or no symbol file bounds the module.
    */
-  inFunction?(module: ModuleRef, rva: number): Promise<boolean>;
+  inFunction?(module: ModuleRef, rva: number): Maybe<boolean>;
 }
 
 export interface ScanHit {
@@ -62,10 +75,10 @@ export function endsWithCall(before: Uint8Array): boolean {
 }
 
 /** Does `value` look like a return address? Which trust would it get? */
-export async function returnAddressTrust(
+export function returnAddressTrust(
   value: bigint,
   modules: ModuleIndex,
-): Promise<ScanHit['trust'] | null> {
+): Maybe<ScanHit['trust'] | null> {
   const module = modules.at(value);
   if (module === undefined) return null;
   const offset = value - module.base;
@@ -73,14 +86,47 @@ export async function returnAddressTrust(
   const rva = Number(offset);
   // rust-minidump's instruction_seems_valid and Breakpad's InstructionAddressSeemsValid: with
   // symbols loaded, a return address must fall inside a function they know.
-  if (modules.inFunction !== undefined && !(await modules.inFunction(module, rva - 1))) return null;
-  const image = await modules.image(module);
+  if (modules.inFunction !== undefined) {
+    const inside = modules.inFunction(module, rva - 1);
+    if (waits(inside)) return inside.then((yes) => (yes ? byImage(module, rva, modules) : null));
+    if (!inside) return null;
+  }
+  return byImage(module, rva, modules);
+}
+
+function byImage(
+  module: ModuleRef,
+  rva: number,
+  modules: ModuleIndex,
+): Maybe<ScanHit['trust'] | null> {
+  const image = modules.image(module);
+  return waits(image) ? image.then((found) => inImage(found, rva)) : inImage(image, rva);
+}
+
+function inImage(image: ImageView | undefined, rva: number): Maybe<ScanHit['trust'] | null> {
   if (image === undefined) return 'scan';
   if (!image.isExecutable(rva - 1)) return null;
-  const before = await image.readRva(rva - 7, 7);
-  if (before === null || before.length < 7) return null;
-  return endsWithCall(before) ? 'scan-call' : null;
+  // Candidates recur in every dump of a build: the answer is kept per image (bounded), so only
+  // the first dump reads the code bytes.
+  let checks = CALL_CHECKS.get(image);
+  if (checks === undefined) {
+    checks = new Map();
+    CALL_CHECKS.set(image, checks);
+  }
+  const known = checks.get(rva);
+  if (known !== undefined) return known ? 'scan-call' : null;
+  const kept = checks;
+  return image.readRva(rva - 7, 7).then((before) => {
+    const call = before !== null && before.length >= 7 && endsWithCall(before);
+    if (kept.size < MAX_CALL_CHECKS) kept.set(rva, call);
+    return call ? 'scan-call' : null;
+  });
 }
+
+/** Whether a call ends just before a return address, by image and return-address RVA. */
+const CALL_CHECKS = new WeakMap<ImageView, Map<number, boolean>>();
+/** Per image; past this, answers are read again each time (images themselves are bounded). */
+const MAX_CALL_CHECKS = 1024;
 
 /** The first plausible return address in [from, limit), one word at a time. */
 export async function scanForReturn(
@@ -91,19 +137,30 @@ export async function scanForReturn(
   modules: ModuleIndex,
 ): Promise<ScanHit | null> {
   const size = BigInt(wordSize);
+  const atNumber = modules.atNumber?.bind(modules);
   // Stack slots are word aligned; a misaligned stack pointer is corrupt anyway.
   let slot = from - (from % size);
   while (slot + size <= limit) {
     // A block of words up to the next 512-byte line, read once.
     const lineEnd = slot - (slot % 512n) + 512n;
     const blockEnd = lineEnd < limit ? lineEnd : limit - ((limit - slot) % size);
-    const block = await memory.bytes(slot, Number(blockEnd - slot));
+    const length = Number(blockEnd - slot);
+    let block = memory.bytesNow(slot, length);
+    if (block === undefined) block = await memory.bytes(slot, length);
     if (block === null) return scanWords(slot, limit, wordSize, memory, modules);
     const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
     for (let at = 0; at + wordSize <= block.length; at += wordSize) {
+      // Most words are in no module: with module bounds as numbers they are passed over
+      // without making a BigInt of each.
+      if (atNumber !== undefined) {
+        const low = view.getUint32(at, true);
+        const high = wordSize === 8 ? view.getUint32(at + 4, true) : 0;
+        if (high >= 0x20_0000 || atNumber(high * 0x1_0000_0000 + low) === undefined) continue;
+      }
       const value = wordSize === 8 ? view.getBigUint64(at, true) : BigInt(view.getUint32(at, true));
       if (modules.at(value) === undefined) continue;
-      const trust = await returnAddressTrust(value, modules);
+      let trust = returnAddressTrust(value, modules);
+      if (waits(trust)) trust = await trust;
       if (trust !== null) return { ip: value, slot: slot + BigInt(at), trust };
     }
     slot = blockEnd;

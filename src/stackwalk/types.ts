@@ -104,6 +104,12 @@ export interface StackWalk {
 /** The target's memory (a dump's captured ranges). null or a short answer: not captured. */
 export interface TargetMemory {
   read(address: bigint, length: number): Promise<Uint8Array | null>;
+  /**
+   * What read() would answer, when that is known without waiting (a captured stack already in
+   * hand, an address no captured range holds); undefined when only read() can tell. Optional:
+   * the walker's synchronous path (walk-memory.ts) uses it to read without a promise.
+   */
+  readNow?(address: bigint, length: number): Uint8Array | null | undefined;
 }
 
 /**

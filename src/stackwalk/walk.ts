@@ -13,14 +13,16 @@
 import { unwindAmd64 } from './amd64-unwind.js';
 import { unwindByCfi } from './cfi-unwind.js';
 import { contextRecordAround } from './context-record.js';
-import { scanForReturn, type ModuleIndex } from './scan.js';
+import { scanForReturn, waits, type Maybe, type ModuleIndex } from './scan.js';
 import { isThreadStart, isThreadStartThunk } from './thread-start.js';
 import type {
   FrameTrust,
+  ImageView,
   ModuleRef,
   RegisterSet,
   StackFrame,
   StackWalk,
+  SymbolHit,
   SymbolProvider,
   WalkInput,
 } from './types.js';
@@ -41,8 +43,17 @@ interface Caller {
 /** A sorted module table with binary-search lookup (a process has a few hundred modules). */
 export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
   const sorted = [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
-  const cache = new Map<ModuleRef, Promise<Awaited<ReturnType<ModuleIndex['image']>>>>();
+  // Bounds computed once: a lookup does no BigInt arithmetic.
+  const bases = sorted.map((m) => m.base);
+  const ends = sorted.map((m) => m.base + BigInt(m.size));
+  const below = ends.every((end) => end <= EXACT);
+  const numBases = below ? Float64Array.from(bases, Number) : undefined;
+  const numEnds = below ? Float64Array.from(ends, Number) : undefined;
+  const cache = new Map<ModuleRef, Promise<ImageView | undefined>>();
+  /** Images found so far (null: none), handed out without a promise. */
+  const images = new Map<ModuleRef, ImageView | null>();
   const covered = new Map<ModuleRef, Promise<boolean>>();
+  const coveredNow = new Map<ModuleRef, boolean>();
   const symbols = input.symbols;
   const covers = symbols?.covers?.bind(symbols);
   const index: ModuleIndex = {
@@ -51,37 +62,67 @@ export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): Mo
       let high = sorted.length - 1;
       while (low <= high) {
         const mid = (low + high) >>> 1;
-        const m = sorted[mid]!;
-        if (address < m.base) high = mid - 1;
-        else if (address >= m.base + BigInt(m.size)) low = mid + 1;
-        else return m;
+        if (address < bases[mid]!) high = mid - 1;
+        else if (address >= ends[mid]!) low = mid + 1;
+        else return sorted[mid];
       }
       return undefined;
     },
     image(module) {
-      const images = input.images;
-      if (images === undefined) return Promise.resolve(undefined);
+      const known = images.get(module);
+      if (known !== undefined) return known ?? undefined;
+      const source = input.images;
+      if (source === undefined) return Promise.resolve(undefined);
       let found = cache.get(module);
       if (!found) {
-        found = images.image(module);
+        found = source.image(module);
         cache.set(module, found);
+        found.then(
+          (image) => images.set(module, image ?? null),
+          () => undefined, // the walk that awaits `found` meets the error
+        );
       }
       return found;
     },
   };
+  if (numBases !== undefined && numEnds !== undefined) {
+    index.atNumber = (address) => {
+      let low = 0;
+      let high = sorted.length - 1;
+      while (low <= high) {
+        const mid = (low + high) >>> 1;
+        if (address < numBases[mid]!) high = mid - 1;
+        else if (address >= numEnds[mid]!) low = mid + 1;
+        else return sorted[mid];
+      }
+      return undefined;
+    };
+  }
   if (symbols !== undefined && covers !== undefined) {
-    index.inFunction = async (module, rva) => {
+    const inside = (module: ModuleRef, rva: number): Maybe<boolean> => {
+      const hit = symbols.lookup(module, rva);
+      return waits(hit) ? hit.then((h) => h !== undefined) : hit !== undefined;
+    };
+    index.inFunction = (module, rva) => {
+      const now = coveredNow.get(module);
+      if (now !== undefined) return now ? inside(module, rva) : true;
       let known = covered.get(module);
       if (known === undefined) {
         known = Promise.resolve(covers(module));
         covered.set(module, known);
+        known.then(
+          (yes) => coveredNow.set(module, yes),
+          () => undefined,
+        );
       }
-      if (!(await known)) return true;
-      return (await symbols.lookup(module, rva)) !== undefined;
+      return known.then((yes) => (yes ? inside(module, rva) : true));
     };
   }
   return index;
 }
+
+/** Addresses below this are exact as numbers. */
+const EXACT = 0x20_0000_0000_0000n;
 
 export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<StackWalk> {
   const maxFrames = input.limits?.maxFrames ?? DEFAULT_MAX_FRAMES;
@@ -103,7 +144,8 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     const ip = registers[ipName] ?? 0n;
     const sp = registers[spName] ?? 0n;
     const frame = makeFrame(frames.length, ip, sp, registers, trust, modules, x64);
-    if (input.symbols !== undefined) await nameFrame(frame, input.symbols);
+    const naming = input.symbols === undefined ? undefined : nameFrame(frame, input.symbols);
+    if (naming !== undefined) await naming;
     frames.push(frame);
     if (frames.length >= maxFrames) {
       stop = 'limit';
@@ -189,7 +231,8 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
         modules,
         x64,
       );
-      await nameFrame(probe, input.symbols);
+      const naming = nameFrame(probe, input.symbols);
+      if (naming !== undefined) await naming;
       if (!isThreadStart(probe)) break;
     }
     registers = next.registers;
@@ -294,9 +337,16 @@ function makeFrame(
  * Names a frame at its `instruction`; the offset shown is from the function start to the frame's
  * address, as debuggers print it (`av!main+0x2f` for the return address, not the call).
  */
-async function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> {
-  if (frame.module === undefined) return;
-  const hit = await symbols.lookup(frame.module, Number(frame.instruction - frame.module.base));
+function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> | undefined {
+  const module = frame.module;
+  if (module === undefined) return undefined;
+  const hit = symbols.lookup(module, Number(frame.instruction - module.base));
+  if (waits(hit)) return hit.then((found) => named(frame, found));
+  named(frame, hit);
+  return undefined;
+}
+
+function named(frame: StackFrame, hit: SymbolHit | undefined): void {
   if (hit !== undefined) {
     frame.symbol = { ...hit, offset: hit.offset + Number(frame.address - frame.instruction) };
   }

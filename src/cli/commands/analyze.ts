@@ -102,7 +102,7 @@ builtin symbols the algorithm is cdbh-sig-2+names: frames are module!function wh
 name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
 
 Threads (builtin engine): a batch of ${MIN_DUMPS_FOR_THREADS} dumps or more on a machine with 2+ cores is
-analysed on cores - 1 analyze threads while the main thread writes records and progress; smaller
+analysed on one analyze thread per core (at most 8) while the main thread writes records and progress; smaller
 batches, --jobs 1, a symbol path (each thread would load its own copy of the symbol files) and
 symbol servers stay on one thread, since a thread costs about 0.15 s of CPU to start.
 --threads N asks for N (0: none); the records are the same either way. A thread that dies on a
@@ -187,7 +187,7 @@ export function registerAnalyze(context: CommandContext): void {
     .addOption(
       countOption(
         '--threads <n>',
-        `builtin engine: analyze threads besides the main one (default: cores - 1 for ${MIN_DUMPS_FOR_THREADS} dumps or more without symbol files, else 0; 0: none)`,
+        `builtin engine: analyze threads besides the main one (default: one per core, at most 8, for ${MIN_DUMPS_FOR_THREADS} dumps or more without symbol files, else 0; 0: none)`,
       ),
     )
     .addOption(

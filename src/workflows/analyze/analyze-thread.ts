@@ -11,7 +11,12 @@ import type { DumpRunContext } from './analyze-one.js';
 import { dumpSigner } from './dump-bucket.js';
 import { analyzeInput, type InputRunContext } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import type { ThreadBatchConfig, ThreadReply, ThreadRequest } from './thread-messages.js';
+import type {
+  DumpAnswer,
+  ThreadBatchConfig,
+  ThreadReply,
+  ThreadRequest,
+} from './thread-messages.js';
 
 interface Batch {
   stop: AbortController;
@@ -21,7 +26,37 @@ interface Batch {
 const port = parentPort;
 const batches = new Map<number, Batch>();
 
-const reply = (message: ThreadReply) => port?.postMessage(message);
+/**
+ * Answers not sent yet. They leave FLUSH_AT at a time, or when this thread runs out of dumps, or
+ * FLUSH_MS after the first of them: each message wakes the batch's thread, which on a busy
+ * machine takes the core from this one there and then.
+ */
+let answers: DumpAnswer[] = [];
+let flushTimer: NodeJS.Timeout | undefined;
+/** Half the dumps the batch's thread keeps here (thread-config.ts): the rest go on meanwhile. */
+const FLUSH_AT = 4;
+/** An answer waits at most this long (progress, and the dump deadline counted on the other side). */
+const FLUSH_MS = 20;
+
+function flush(): void {
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
+  if (answers.length === 0) return;
+  port?.postMessage({ type: 'answers', answers } satisfies ThreadReply);
+  answers = [];
+}
+
+function answer(message: DumpAnswer): void {
+  answers.push(message);
+  if (answers.length >= FLUSH_AT) flush();
+  else flushTimer ??= setTimeout(flush, FLUSH_MS);
+}
+
+/** Anything else goes after the answers before it, so `ended` follows its batch's last answer. */
+function reply(message: ThreadReply): void {
+  flush();
+  port?.postMessage(message);
+}
 
 function startBatch(id: number, config: ThreadBatchConfig): void {
   const stop = new AbortController();
@@ -69,10 +104,10 @@ async function runDump(id: number, seq: number, path: string | Uint8Array): Prom
     const outcome = await analyzeInput(bytePath, ctx);
     const ms = performance.now() - started;
     if (!('record' in outcome)) {
-      reply({ type: 'outcome', batch: id, seq, status: outcome.status, ms });
+      answer({ type: 'outcome', batch: id, seq, status: outcome.status, ms });
       return;
     }
-    reply({
+    answer({
       type: 'outcome',
       batch: id,
       seq,
@@ -86,10 +121,35 @@ async function runDump(id: number, seq: number, path: string | Uint8Array): Prom
       batch?.stop.signal.aborted === true ||
       (isHarnessError(error) && error.code === 'ABORTED')
     ) {
-      reply({ type: 'stopped', batch: id, seq });
+      answer({ type: 'stopped', batch: id, seq });
       return;
     }
-    reply({ type: 'fatal', batch: id, seq, error: errorToJSON(error) });
+    answer({ type: 'fatal', batch: id, seq, error: errorToJSON(error) });
+  }
+}
+
+/**
+ * Dumps handed over and not started. The batch's thread keeps several here so this one never
+ * waits for it, but only WORK_AT_ONCE are analysed at a time: every dump in progress is live
+ * data each young-generation collection copies, and this thread's young generation is small
+ * (thread-config.ts THREAD_LIMITS).
+ */
+const waiting: { batch: number; seq: number; path: string | Uint8Array }[] = [];
+let working = 0;
+/** Two, so one dump's file reads (images, symbol files) overlap the other's CPU. */
+const WORK_AT_ONCE = 2;
+
+function pump(): void {
+  while (working < WORK_AT_ONCE) {
+    const next = waiting.shift();
+    if (next === undefined) return;
+    working++;
+    void runDump(next.batch, next.seq, next.path).finally(() => {
+      working--;
+      if (working === 0 && waiting.length === 0) flush();
+      // Through the event loop, so new dumps and aborts come in between.
+      setImmediate(pump);
+    });
   }
 }
 
@@ -110,8 +170,9 @@ port?.on('message', (message: ThreadRequest) => {
     case 'batch':
       startBatch(message.batch, message.config);
       break;
-    case 'dump':
-      void runDump(message.batch, message.seq, message.path);
+    case 'dumps':
+      for (const { seq, path } of message.dumps) waiting.push({ batch: message.batch, seq, path });
+      pump();
       break;
     case 'abort':
       batches.get(message.batch)?.stop.abort(new AbortedError('analysis interrupted'));

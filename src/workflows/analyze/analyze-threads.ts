@@ -17,7 +17,8 @@ import type { AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { emptyRecord } from './analyze-one.js';
 import { sha256File } from './file-hash.js';
 import type { InputOutcome } from './input-outcome.js';
-import type { ThreadBatchConfig, ThreadReply } from './thread-messages.js';
+import { heapTrimmer } from './heap-trim.js';
+import type { DumpAnswer, ThreadBatchConfig } from './thread-messages.js';
 import { AnalyzeThread, type Death, type Pending } from './thread-handle.js';
 
 /** Idle threads are let go after this long without a batch. */
@@ -41,6 +42,8 @@ export class ThreadBatch {
   #soloChain: Promise<void> = Promise.resolve();
   #startDeaths = 0;
   #aborted = false;
+  /** This thread only relays and writes: keep its heap small (heap-trim.ts). */
+  readonly #heap = heapTrimmer();
   /** Set when threads were given up: the reason, said once by the caller. */
   givenUp: string | undefined;
 
@@ -104,20 +107,20 @@ export class ThreadBatch {
   #adopt(thread: AnalyzeThread): void {
     thread.worker.ref();
     thread.send({ type: 'batch', batch: this.#id, config: this.#config });
-    thread.onReply = (reply, p) => this.#onReply(reply, p);
+    thread.onReply = (reply) => {
+      if (reply.type === 'server-down') this.events.onServerDown?.(reply.server, reply.reason);
+    };
+    thread.onAnswer = (answer, p) => this.#onAnswer(answer, p);
     thread.onDeath = (dead, death) => this.#onDeath(dead, death);
   }
 
-  #onReply(reply: ThreadReply, p: Pending | undefined): void {
-    if (reply.type === 'server-down') {
-      this.events.onServerDown?.(reply.server, reply.reason);
-      return;
-    }
-    if (reply.type === 'ended' || reply.type === 'ready' || p === undefined) return;
-    if (reply.type === 'stopped') p.reject(new AbortedError('analysis interrupted'));
-    else if (reply.type === 'fatal') p.reject(fromErrorJson(reply.error));
-    else if (!('json' in reply)) p.resolve({ status: reply.status });
-    else p.resolve(threadOutcome(reply.status, reply.json, reply.analyzed));
+  #onAnswer(answer: DumpAnswer, p: Pending | undefined): void {
+    this.#heap.tick();
+    if (p === undefined) return;
+    if (answer.type === 'stopped') p.reject(new AbortedError('analysis interrupted'));
+    else if (answer.type === 'fatal') p.reject(fromErrorJson(answer.error));
+    else if (!('json' in answer)) p.resolve({ status: answer.status });
+    else p.resolve(threadOutcome(answer.status, answer.json, answer.analyzed));
   }
 
   #onDeath(thread: AnalyzeThread, death: Death): void {
@@ -264,6 +267,7 @@ export class ThreadPool {
     for (const thread of threads) {
       thread.worker.unref();
       thread.onReply = () => undefined;
+      thread.onAnswer = () => undefined;
       thread.onDeath = (dead) => {
         this.#idle = this.#idle.filter((t) => t !== dead);
       };

@@ -42,17 +42,22 @@ export function threadConfig(
   };
 }
 
-/** Dumps each analyze thread holds at once: the next is there when one is done. */
-const THREAD_IN_FLIGHT = 4;
+/**
+ * Dumps each analyze thread holds at once (it works on two of them: analyze-thread.ts), so the
+ * next ones are there while the batch's thread is busy writing.
+ */
+const THREAD_IN_FLIGHT = 8;
 
 /**
  * An analyze thread's heap. The young generation is what a thread's RSS grows by (V8's default
  * semi-spaces took 2,000 example dumps with one thread from 131-139 MB peak to 162-173 MB, and
- * 16 MB took 10,000 from 146 to 158 MB for the same CPU); the
- * old generation's cap only stops a runaway dump, which then ends its thread, not the run.
+ * 16 MB took 10,000 from 146 to 158 MB for the same CPU). With two threads on 2 cores, 8 MB took
+ * 10,000 example dumps to 152-153 MB and 4 MB to 142-145 MB, the time within the machine's noise
+ * (built CLI under GNU time, alternating). The old generation's cap only stops a runaway dump,
+ * which then ends its thread, not the run.
  */
 export const THREAD_LIMITS: ResourceLimits = {
-  maxYoungGenerationSizeMb: 8,
+  maxYoungGenerationSizeMb: 4,
   maxOldGenerationSizeMb: 1024,
 };
 

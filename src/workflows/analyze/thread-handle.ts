@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { BytePath } from '../../common/byte-path.js';
 import type { InputOutcome } from './input-outcome.js';
-import type { ThreadReply, ThreadRequest } from './thread-messages.js';
+import type { DumpAnswer, ThreadReply, ThreadRequest } from './thread-messages.js';
 
 export interface Pending {
   batch: number;
@@ -35,7 +35,8 @@ export class AnalyzeThread {
   dead = false;
   #error: Death | undefined;
   #deadlineMs = 0;
-  onReply: (reply: ThreadReply, pending?: Pending) => void = () => undefined;
+  onReply: (reply: Exclude<ThreadReply, { type: 'ready' | 'answers' }>) => void = () => undefined;
+  onAnswer: (answer: DumpAnswer, pending: Pending | undefined) => void = () => undefined;
   onDeath: (thread: AnalyzeThread, death: Death) => void = () => undefined;
 
   /** Its heap limits as JSON: an idle thread serves a batch asking for the same. */
@@ -50,22 +51,29 @@ export class AnalyzeThread {
         for (const p of this.pending.values()) this.#arm(p);
         return;
       }
-      let p: Pending | undefined;
-      if (reply.type === 'outcome' && this.#deadlineMs > 0 && reply.ms > this.#deadlineMs) {
-        // Past the deadline by the thread's own clock: an answer that beat the timer here (this
-        // thread busy, or the messages read together) is treated as the timer would have.
-        this.#pastDeadline();
+      if (reply.type !== 'answers') {
+        this.onReply(reply);
         return;
       }
-      if (reply.type === 'outcome' || reply.type === 'stopped' || reply.type === 'fatal') {
-        p = this.pending.get(reply.seq);
+      let late = false;
+      for (const answer of reply.answers) {
+        if (answer.type === 'outcome' && this.#deadlineMs > 0 && answer.ms > this.#deadlineMs) {
+          // Past the deadline by the thread's own clock: an answer that beat the timer here (this
+          // thread busy, or the messages read together) is treated as the timer would have. The
+          // dump stays pending, so the thread's end hands it on (analyze-threads.ts); the answers
+          // around it are complete and taken.
+          late = true;
+          continue;
+        }
+        const p = this.pending.get(answer.seq);
         if (p !== undefined) {
           clearTimeout(p.timer);
-          this.pending.delete(reply.seq);
+          this.pending.delete(answer.seq);
           p.release?.();
         }
+        this.onAnswer(answer, p);
       }
-      this.onReply(reply, p);
+      if (late) this.#pastDeadline();
     });
     this.worker.on('error', (error) => {
       this.#error ??= {
@@ -75,6 +83,9 @@ export class AnalyzeThread {
     });
     this.worker.on('exit', (exitCode) => {
       this.dead = true;
+      // Dumps not sent yet are pending like the others: the batch decides what becomes of them.
+      clearImmediate(this.#sending);
+      this.#outbox = undefined;
       for (const p of this.pending.values()) clearTimeout(p.timer);
       this.onDeath(
         this,
@@ -86,7 +97,13 @@ export class AnalyzeThread {
     });
   }
 
+  /** Dumps dispatched this turn, sent together (thread-messages.ts says why). */
+  #outbox: { batch: number; dumps: { seq: number; path: string | Uint8Array }[] } | undefined;
+  #sending: NodeJS.Immediate | undefined;
+
+  /** Any other request goes after the dumps dispatched before it. */
   send(request: ThreadRequest): void {
+    this.#flush();
     if (!this.dead) this.worker.postMessage(request);
   }
 
@@ -94,12 +111,23 @@ export class AnalyzeThread {
     this.#deadlineMs = deadlineMs;
     this.pending.set(p.seq, p);
     if (this.ready) this.#arm(p);
-    this.send({
-      type: 'dump',
-      batch: p.batch,
+    if (this.#outbox !== undefined && this.#outbox.batch !== p.batch) this.#flush();
+    this.#outbox ??= { batch: p.batch, dumps: [] };
+    this.#outbox.dumps.push({
       seq: p.seq,
       path: typeof p.path === 'string' ? p.path : new Uint8Array(p.path),
     });
+    // Once this turn's lanes have all taken their next dump.
+    this.#sending ??= setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    clearImmediate(this.#sending);
+    this.#sending = undefined;
+    const outbox = this.#outbox;
+    this.#outbox = undefined;
+    if (outbox === undefined || this.dead) return;
+    this.worker.postMessage({ type: 'dumps', ...outbox } satisfies ThreadRequest);
   }
 
   /** The dump deadline counts from when the thread is ready (not while its modules load). */
@@ -118,6 +146,7 @@ export class AnalyzeThread {
 
   stop(): Promise<number> {
     this.dead = true;
+    clearImmediate(this.#sending);
     return this.worker.terminate();
   }
 }

@@ -65,14 +65,19 @@ export function threadPlan(input: ThreadPlanInput): ThreadPlan {
   if (input.inputs < MIN_DUMPS_FOR_THREADS) {
     return none(`fewer than ${MIN_DUMPS_FOR_THREADS} dumps`);
   }
-  // The batch's thread dispatches and writes while the others analyse. On 2 cores one thread
-  // keeps 10,000 example dumps at 140-151 MB peak (167-172 MB on one thread, 5-10% less CPU);
-  // two (167-177 MB) or the main thread analysing too (178 MB) went over issue 19's 150 MB.
+  // One analyze thread per core; the batch's thread only hands out dumps and writes records
+  // (~0.2 ms of CPU a dump), its heap kept small (heap-trim.ts). On 2 cores two threads took
+  // 10,000 example dumps to a 142-149 MB peak, against 147-154 MB with the one thread that was the
+  // default before (while the batch's thread analysed nothing either) and 174-177 MB with none,
+  // in 20-35% less time than one thread (on a busy machine; bench/analyze-walk.ts measures it).
   return {
-    threads: input.cores - 1,
+    threads: Math.min(input.cores, MAX_THREADS),
     reason: `${input.inputs} dumps, ${input.cores} cores`,
   };
 }
+
+/** The default's cap: each thread holds its own heap, image cache and compiled code (~20-25 MB). */
+export const MAX_THREADS = 8;
 
 function hasSymbolServer(symbolPath: string): boolean {
   return parseSymbolPath(symbolPath, '').elements.some(

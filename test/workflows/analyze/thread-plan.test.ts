@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  MAX_THREADS,
   MIN_DUMPS_FOR_THREADS,
   threadPlan,
   type ThreadPlanInput,
@@ -14,9 +15,10 @@ const big: ThreadPlanInput = {
 };
 
 describe('threadPlan (when analyze uses threads)', () => {
-  it('gives a big builtin batch one thread per core besides the main one', () => {
-    expect(threadPlan(big)).to.deep.include({ threads: 3 });
-    expect(threadPlan({ ...big, cores: 2 })).to.deep.include({ threads: 1 });
+  it('gives a big builtin batch one thread per core, up to MAX_THREADS', () => {
+    expect(threadPlan(big)).to.deep.include({ threads: 4 });
+    expect(threadPlan({ ...big, cores: 2 })).to.deep.include({ threads: 2 });
+    expect(threadPlan({ ...big, cores: 64 })).to.deep.include({ threads: MAX_THREADS });
   });
 
   it('keeps small batches, one core, --jobs 1 and debugger engines on one thread', () => {
