@@ -2,6 +2,7 @@
 // sorted address map (memory-map.ts), the MemoryList winning where the two overlap, with the
 // totals `inspect` prints and what a cut file no longer holds counted past its end.
 import type { DumpStreams } from './dump-streams.js';
+import { memoryListView } from './memory-list-view.js';
 import { MemoryMap, type MemoryMapStats } from './memory-map.js';
 import { StreamType } from './stream-types.js';
 import {
@@ -41,6 +42,12 @@ export async function readCapturedMemory(streams: DumpStreams): Promise<Captured
     // synchronous step, before any other dump of the batch can run and reuse it.
     // The columns are not kept: the map holds its own copy.
     const merged = await streams.parse(StreamType.MemoryList, null, (ctx) => {
+      // Every range in the file, below 2^52 and apart from the others: read where it lies.
+      const view = memoryListView(ctx);
+      if (view !== undefined) {
+        const map = MemoryMap.fromListView(view);
+        return { declaredBytes: view.totalBytes, missingBytes: 0, map };
+      }
       const list = parseMemoryList(ctx, scratchRangeColumns);
       const { declaredBytes, missingBytes } = list;
       return { declaredBytes, missingBytes, map: MemoryMap.fromColumns([list.ranges]) };

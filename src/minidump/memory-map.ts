@@ -16,7 +16,8 @@ import {
   type RangeColumns,
 } from './streams/memory-lists.js';
 import { uninitializedBuffer } from './bytes.js';
-import { mergeOrder, sortedOrder, workSpace } from './range-order.js';
+import { MemoryListView } from './memory-list-view.js';
+import { mergeRuns, sortedOrder, workSpace } from './range-order.js';
 
 const U64_END = 1n << 64n;
 const TWO_32 = 0x1_0000_0000;
@@ -66,16 +67,23 @@ function allocSorted(count: number, withStarts = false): SortedRanges {
 }
 
 export class MemoryMap {
-  readonly #sorted: SortedRanges;
+  /** The merged ranges: sorted columns, or a MemoryList read where it lies (memory-list-view.ts). */
+  readonly #sorted: SortedRanges | MemoryListView;
   #bigStarts: BigUint64Array | undefined;
   /** Exclusive ends; an end of exactly 2^64 cannot be stored, so such ranges end one byte early. */
   #bigEnds: BigUint64Array | undefined;
   #ranges: CapturedRange[] | undefined;
   readonly stats: MemoryMapStats;
 
-  private constructor(sorted: SortedRanges, stats: MemoryMapStats) {
+  private constructor(sorted: SortedRanges | MemoryListView, stats: MemoryMapStats) {
     this.#sorted = sorted;
     this.stats = stats;
+  }
+
+  /** A MemoryList whose ranges need no merge (memory-list-view.ts): nothing trimmed or dropped. */
+  static fromListView(view: MemoryListView): MemoryMap {
+    const { count, totalBytes } = view;
+    return new MemoryMap(view, { rangeCount: count, totalBytes, overlapCount: 0, overlapBytes: 0 });
   }
 
   /** From range objects (tests, callers with their own ranges). */
@@ -123,15 +131,15 @@ export class MemoryMap {
     const { size: sizes, fileOffset: fileOffsets, source: sources, startHi, startLo } = all;
     const space = workSpace(count);
     const starts = space.starts;
-    // Where each sorted run begins, then `count` (range-order.ts mergeOrder's run bounds).
+    // Where each sorted run begins, then `count` (range-order.ts mergeRuns' run bounds).
     const runs = [0];
     let prev = -1;
     let prevSize = 0;
     for (let i = 0; i < count; i++) {
-      const hi = startHi[i] ?? 0;
+      const high = startHi[i] ?? 0;
       const size = sizes[i] ?? 0;
-      if (hi >= FAST_HI_LIMIT || size >= FAST_LIMIT) return undefined;
-      const start = hi * TWO_32 + (startLo[i] ?? 0);
+      if (high >= FAST_HI_LIMIT || size >= FAST_LIMIT) return undefined;
+      const start = high * TWO_32 + (startLo[i] ?? 0);
       starts[i] = start;
       // In order means by start, then the bigger range first (which the merge keeps whole).
       if (start < prev || (start === prev && size > prevSize)) runs.push(i);
@@ -139,40 +147,44 @@ export class MemoryMap {
       prevSize = size;
     }
     runs.push(count);
-    const order =
-      runs.length <= 2 ? undefined : mergeOrder(count, starts, sizes, space.a, space.b, runs);
+    // The ranges in order: stretches lo[s]..hi[s]-1 of capture order.
+    const stretches = mergeRuns(count, starts, sizes, runs, space);
+    const { lo, hi } = space;
     const out = allocSorted(count, true);
     const outStarts = out.numStarts ?? new Float64Array(count);
+    const { sizes: outSizes, fileOffsets: outOffsets, sources: outSources } = out;
     let overlapCount = 0;
     let overlapBytes = 0;
     let totalBytes = 0;
     let prevEnd = 0;
     let n = 0;
-    for (let k = 0; k < count; k++) {
-      const i = order === undefined ? k : (order[k] ?? 0);
-      let start = starts[i] ?? 0;
-      let size = sizes[i] ?? 0;
-      let fileOffset = fileOffsets[i] ?? 0;
-      const end = start + size;
-      if (n > 0 && start < prevEnd) {
-        overlapCount++;
-        if (end <= prevEnd) {
-          overlapBytes += size;
-          continue;
+    for (let s = 0; s < stretches; s++) {
+      const last = hi[s] ?? 0;
+      for (let i = lo[s] ?? 0; i < last; i++) {
+        let start = starts[i] ?? 0;
+        let size = sizes[i] ?? 0;
+        let fileOffset = fileOffsets[i] ?? 0;
+        const end = start + size;
+        if (n > 0 && start < prevEnd) {
+          overlapCount++;
+          if (end <= prevEnd) {
+            overlapBytes += size;
+            continue;
+          }
+          const skip = prevEnd - start;
+          overlapBytes += skip;
+          start = prevEnd;
+          fileOffset += skip;
+          size -= skip;
         }
-        const skip = prevEnd - start;
-        overlapBytes += skip;
-        start = prevEnd;
-        fileOffset += skip;
-        size -= skip;
+        outStarts[n] = start;
+        outSizes[n] = size;
+        outOffsets[n] = fileOffset;
+        outSources[n] = sources[i] ?? 0;
+        n++;
+        totalBytes += size;
+        prevEnd = end;
       }
-      outStarts[n] = start;
-      out.sizes[n] = size;
-      out.fileOffsets[n] = fileOffset;
-      out.sources[n] = sources[i] ?? 0;
-      n++;
-      totalBytes += size;
-      prevEnd = end;
     }
     out.count = n;
     return new MemoryMap(out, { rangeCount: n, totalBytes, overlapCount, overlapBytes });
@@ -245,9 +257,12 @@ export class MemoryMap {
     for (let i = 0; i < sorted.count; i++) {
       ranges.push({
         start: this.#start(i),
-        size: sorted.sizes[i] ?? 0,
-        fileOffset: sorted.fileOffsets[i] ?? 0,
-        source: RANGE_SOURCES[sorted.sources[i] ?? 0] ?? 'MemoryList',
+        size: this.#size(i),
+        fileOffset: this.#fileOffset(i),
+        source:
+          sorted instanceof MemoryListView
+            ? 'MemoryList'
+            : (RANGE_SOURCES[sorted.sources[i] ?? 0] ?? 'MemoryList'),
       });
     }
     this.#ranges = ranges;
@@ -262,7 +277,11 @@ export class MemoryMap {
 
   /** Index of the range holding `address`, or -1. */
   find(address: bigint): number {
-    const { count, numStarts, sizes } = this.#sorted;
+    const sorted = this.#sorted;
+    if (sorted instanceof MemoryListView) {
+      return address < 0n || address >= SAFE_END ? -1 : sorted.find(Number(address));
+    }
+    const { count, numStarts, sizes } = sorted;
     if (numStarts !== undefined) {
       // Every range ends at or below 2^53 here, so a higher (or negative) address is in none.
       if (address < 0n || address >= SAFE_END) return -1;
@@ -301,11 +320,11 @@ export class MemoryMap {
     let left = length;
     while (left > 0 && index < sorted.count) {
       const start = this.#start(index);
-      const size = sorted.sizes[index] ?? 0;
+      const size = this.#size(index);
       if (at < start || at >= start + BigInt(size)) break;
       const inRange = Number(at - start);
       const take = Math.min(left, size - inRange);
-      pieces.push({ fileOffset: (sorted.fileOffsets[index] ?? 0) + inRange, length: take });
+      pieces.push({ fileOffset: this.#fileOffset(index) + inRange, length: take });
       left -= take;
       at += BigInt(take);
       index++;
@@ -314,21 +333,33 @@ export class MemoryMap {
   }
 
   #start(i: number): bigint {
-    const { numStarts, startHi, startLo } = this.#sorted;
+    const sorted = this.#sorted;
+    if (sorted instanceof MemoryListView) return BigInt(sorted.start(i));
+    const { numStarts, startHi, startLo } = sorted;
     if (numStarts !== undefined) return BigInt(numStarts[i] ?? 0);
     return (BigInt(startHi?.[i] ?? 0) << 32n) | BigInt(startLo?.[i] ?? 0);
   }
 
+  #size(i: number): number {
+    const sorted = this.#sorted;
+    return sorted instanceof MemoryListView ? sorted.size(i) : (sorted.sizes[i] ?? 0);
+  }
+
+  #fileOffset(i: number): number {
+    const sorted = this.#sorted;
+    return sorted instanceof MemoryListView ? sorted.fileOffset(i) : (sorted.fileOffsets[i] ?? 0);
+  }
+
   #bigTables(): { starts: BigUint64Array; ends: BigUint64Array } {
     if (this.#bigStarts === undefined || this.#bigEnds === undefined) {
-      const { count, sizes } = this.#sorted;
+      const count = this.#sorted.count;
       const starts = new BigUint64Array(count);
       const ends = new BigUint64Array(count);
       for (let i = 0; i < count; i++) {
         const start = this.#start(i);
         starts[i] = start;
         // The merge cut every range to end by 2^64 - 1, so this fits.
-        ends[i] = start + BigInt(sizes[i] ?? 0);
+        ends[i] = start + BigInt(this.#size(i));
       }
       this.#bigStarts = starts;
       this.#bigEnds = ends;
