@@ -9,7 +9,7 @@ import type { StreamInfo } from './directory.js';
 import type { PositionedFileReader } from './file-reader.js';
 import { MAX_REFERENCED_BYTES, MAX_STREAM_BYTES, streamReadLength } from './read-limits.js';
 import type { StreamContext } from './stream-context.js';
-import { readMinidumpString } from './strings.js';
+import { readMinidumpString, readMinidumpStringNow } from './strings.js';
 
 export class DumpStreams {
   readonly #reader: PositionedFileReader;
@@ -21,11 +21,18 @@ export class DumpStreams {
   readonly #strings = new Map<number, string>();
   #referencedBytes = 0;
   readonly #cache = new Map<string, Promise<unknown>>();
+  /** The stream contexts' functions that are the same for every stream, made once a dump. */
+  readonly #warn: StreamContext['warn'];
+  readonly #read: StreamContext['read'];
+  readonly #follow: StreamContext['followReference'];
 
   constructor(reader: PositionedFileReader, streams: StreamInfo[], warnings: WarningLog) {
     this.#reader = reader;
     this.#streams = streams;
     this.#warnings = warnings;
+    this.#warn = (message, kind) => this.#warnings.add(message, kind);
+    this.#read = (offset, n) => this.#reader.read(offset, n);
+    this.#follow = (bytes) => this.#spend(bytes);
   }
 
   /** Every non-padding directory entry, in directory order (copies). */
@@ -123,8 +130,9 @@ export class DumpStreams {
       );
     }
     const data = await this.#reader.read(info.rva, length);
-    const warn = (message: string, kind?: string) => this.#warnings.add(message, kind);
-    const read = (offset: number, n: number) => this.#reader.read(offset, n);
+    const warn = this.#warn;
+    const read = this.#read;
+    const follow = this.#follow;
     const pastEnd = (what: string) => this.notePastEnd(`${info.name} ${what}`);
     return {
       file: this.#reader.path,
@@ -134,7 +142,7 @@ export class DumpStreams {
       warn,
       read,
       pastEnd,
-      followReference: (bytes) => this.#spend(bytes),
+      followReference: follow,
       readString: async (rva, what) => {
         const known = this.#strings.get(rva);
         if (known !== undefined) return known;
@@ -142,7 +150,11 @@ export class DumpStreams {
           pastEnd('strings');
           return null;
         }
-        const result = await readMinidumpString(read, rva, fileSize, (n) => this.#spend(n));
+        const whole = this.#reader.heldBytes();
+        const result =
+          whole === undefined
+            ? await readMinidumpString(read, rva, fileSize, follow)
+            : readMinidumpStringNow(whole, rva, follow);
         if (result.ok) {
           this.#strings.set(rva, result.value);
           return result.value;
