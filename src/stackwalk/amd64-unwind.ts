@@ -4,6 +4,7 @@
 // the documented algorithm (https://learn.microsoft.com/en-us/cpp/build/exception-handling-x64)
 // as Wine's RtlVirtualUnwind implements it (dlls/ntdll/signal_x86_64.c in the Wine sources).
 import type { ImageView, RegisterSet } from './types.js';
+import { readRvaKept } from './image-reads.js';
 import type { WalkMemory } from './walk-memory.js';
 
 /** UNWIND_INFO register numbers. */
@@ -64,7 +65,8 @@ export async function unwindAmd64(
   const rip = registers['rip'] ?? 0n;
   const rva = Number(rip - base);
   const lookup = exact ? rva : rva - 1;
-  const fn = await image.runtimeFunction(lookup);
+  let fn = image.runtimeFunctionNow?.(lookup);
+  if (fn === undefined) fn = await image.runtimeFunction(lookup);
   const regs: RegisterSet = { ...registers };
   if (fn === null) {
     // No unwind data: a leaf function, which never moves RSP: the return address is at RSP.
@@ -77,7 +79,7 @@ export async function unwindAmd64(
   let info = fn.unwindInfo;
   let begin = fn.begin;
   for (let depth = 0; depth < MAX_CHAIN; depth++) {
-    const head = await image.readRva(info, 4);
+    const head = await readRvaKept(image, info, 4);
     if (head === null || head.length < 4)
       return { kind: 'failed', reason: 'unwind info not readable' };
     const version = head[0]! & 7;
@@ -89,7 +91,7 @@ export async function unwindAmd64(
     const frameReg = head[3]! & 15;
     const frameOffset = (head[3]! >> 4) * 16;
     // The codes, padded to an even count, then a chained RUNTIME_FUNCTION when flagged.
-    const codes = await image.readRva(info + 4, (count + (count & 1)) * 2 + 12);
+    const codes = await readRvaKept(image, info + 4, (count + (count & 1)) * 2 + 12);
     if (codes === null || codes.length < count * 2) {
       return { kind: 'failed', reason: 'unwind codes not readable' };
     }
@@ -117,7 +119,7 @@ export async function unwindAmd64(
       const rsp = regs['rsp'] ?? 0n;
       switch (op) {
         case UWOP_PUSH_NONVOL: {
-          const value = await memory.u64(rsp);
+          const value = await u64(memory, rsp);
           if (value === null) return unreadable(rsp);
           regs[AMD64_REGISTERS[opInfo]!] = value;
           regs['rsp'] = rsp + 8n;
@@ -143,7 +145,7 @@ export async function unwindAmd64(
             (op === UWOP_SAVE_NONVOL
               ? BigInt(view.getUint16(i * 2 + 2, true)) * 8n
               : BigInt(view.getUint32(i * 2 + 2, true)));
-          const value = await memory.u64(at);
+          const value = await u64(memory, at);
           if (value === null) return unreadable(at);
           regs[AMD64_REGISTERS[opInfo]!] = value;
           break;
@@ -154,8 +156,8 @@ export async function unwindAmd64(
         case UWOP_PUSH_MACHFRAME: {
           // The CPU pushed SS, RSP, EFLAGS, CS, RIP (and an error code when info is 1).
           const top = rsp + (opInfo === 1 ? 8n : 0n);
-          const ip = await memory.u64(top);
-          const sp = await memory.u64(top + 24n);
+          const ip = await u64(memory, top);
+          const sp = await u64(memory, top + 24n);
           if (ip === null || sp === null) return unreadable(top);
           regs['rip'] = ip;
           regs['rsp'] = sp;
@@ -190,7 +192,7 @@ async function popReturn(
   how: 'cfi' | 'leaf' | 'epilog',
 ): Promise<UnwindOutcome> {
   const rsp = regs['rsp'] ?? 0n;
-  const ip = await memory.u64(rsp);
+  const ip = await u64(memory, rsp);
   if (ip === null) return unreadable(rsp);
   regs['rip'] = ip;
   regs['rsp'] = rsp + 8n;
@@ -213,7 +215,7 @@ async function emulateEpilog(
   regs: RegisterSet,
   memory: WalkMemory,
 ): Promise<UnwindOutcome | null> {
-  const code = await image.readRva(rva, 64);
+  const code = await readRvaKept(image, rva, 64);
   if (code === null) return null;
   const next: RegisterSet = { ...regs };
   let at = 0;
@@ -260,9 +262,15 @@ async function emulateEpilog(
 
 async function pop(regs: RegisterSet, name: string, memory: WalkMemory): Promise<boolean> {
   const rsp = regs['rsp'] ?? 0n;
-  const value = await memory.u64(rsp);
+  const value = await u64(memory, rsp);
   if (value === null) return false;
   regs[name] = value;
   regs['rsp'] = rsp + 8n;
   return true;
+}
+
+/** A stack word, without a promise when the walk's memory has it at hand. */
+function u64(memory: WalkMemory, address: bigint): bigint | null | Promise<bigint | null> {
+  const now = memory.u64Now(address);
+  return now !== undefined ? now : memory.u64(address);
 }

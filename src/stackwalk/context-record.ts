@@ -46,7 +46,10 @@ export async function contextRecordAround(
     const lowest = at - LOOK_BACK[arch];
     for (let start = at - (at % align); start >= lowest && start >= 0; start -= align) {
       let flags: number | null | undefined = memory.cachedU32At(start + flagsAt);
-      if (flags === undefined) flags = await flagsOf(BigInt(start + flagsAt), memory);
+      if (flags === undefined) {
+        const read = flagsOf(BigInt(start + flagsAt), memory);
+        flags = typeof read === 'object' && read !== null ? await read : read;
+      }
       if (flags === null || !flagsFit(flags, x64)) continue;
       const registers = await recordAt(BigInt(start), arch, memory, stackHigh);
       if (registers !== null) return registers;
@@ -72,9 +75,13 @@ const EXACT = 0x20_0000_0000_0000n;
  * on it, and the whole record is read only for one that passes (each window read whole cost a
  * copy of up to 256 bytes, 17 windows per scan hit on x64).
  */
-async function flagsOf(address: bigint, memory: WalkMemory): Promise<number | null> {
-  let head = memory.bytesNow(address, 4);
-  if (head === undefined) head = await memory.bytes(address, 4);
+function flagsOf(address: bigint, memory: WalkMemory): number | null | Promise<number | null> {
+  const head = memory.bytesNow(address, 4);
+  if (head === undefined) return memory.bytes(address, 4).then(flagsIn);
+  return flagsIn(head);
+}
+
+function flagsIn(head: Uint8Array | null): number | null {
   if (head === null) return null;
   return (head[0] ?? 0) | ((head[1] ?? 0) << 8) | ((head[2] ?? 0) << 16) | ((head[3] ?? 0) << 24);
 }

@@ -25,6 +25,8 @@ export class PeImage implements ImageView {
   readonly headers: PeHeaders;
   readonly #bytes: ImageBytes;
   readonly #blocks = new Map<number, Promise<Uint8Array | null>>();
+  /** Blocks read so far (null: not readable), for the synchronous search. */
+  readonly #views = new Map<number, DataView | null>();
   readonly #pdataCount: number;
 
   constructor(bytes: ImageBytes, headers: PeHeaders) {
@@ -62,6 +64,8 @@ export class PeImage implements ImageView {
 
   /** Binary search of the sorted RUNTIME_FUNCTION table. */
   async runtimeFunction(rva: number): Promise<RuntimeFunction | null> {
+    const now = this.runtimeFunctionNow(rva);
+    if (now !== undefined) return now;
     let low = 0;
     let high = this.#pdataCount - 1;
     while (low <= high) {
@@ -71,6 +75,33 @@ export class PeImage implements ImageView {
       if (rva < entry.begin) high = mid - 1;
       else if (rva >= entry.end) low = mid + 1;
       else return entry;
+    }
+    return null;
+  }
+
+  /**
+   * runtimeFunction() when every block its search visits was read before (an image shared by a
+   * batch's dumps: from the second dump on), without a promise or an object per step; undefined
+   * when a block must be read first.
+   */
+  runtimeFunctionNow(rva: number): RuntimeFunction | null | undefined {
+    let low = 0;
+    let high = this.#pdataCount - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const view = this.#views.get(Math.floor(mid / BLOCK_ENTRIES));
+      if (view === undefined) return undefined;
+      const at = (mid % BLOCK_ENTRIES) * 12;
+      if (view === null || at + 12 > view.byteLength) return null;
+      if (rva < view.getUint32(at, true)) high = mid - 1;
+      else if (rva >= view.getUint32(at + 4, true)) low = mid + 1;
+      else {
+        return {
+          begin: view.getUint32(at, true),
+          end: view.getUint32(at + 4, true),
+          unwindInfo: view.getUint32(at + 8, true),
+        };
+      }
     }
     return null;
   }
@@ -85,9 +116,11 @@ export class PeImage implements ImageView {
       this.#blocks.set(block, loading);
     }
     const bytes = await loading;
+    const view =
+      bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.#views.set(block, view);
     const at = (index % BLOCK_ENTRIES) * 12;
-    if (bytes === null || at + 12 > bytes.length) return null;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (view === null || at + 12 > view.byteLength) return null;
     return {
       begin: view.getUint32(at, true),
       end: view.getUint32(at + 4, true),

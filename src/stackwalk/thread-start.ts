@@ -24,11 +24,14 @@ function key(frame: StackFrame): string | undefined {
 
 /** True when the frame is in a thread's start routine: the walk's last frame. */
 export function isThreadStart(frame: StackFrame): boolean {
+  // Every start routine's name says "Start": most frames are passed over without a key.
+  if (frame.symbol?.function.includes('Start') !== true) return false;
   const k = key(frame);
   return k !== undefined && START_ROUTINES.has(k);
 }
 
 /** kernel32!BaseThreadInitThunk: its only caller is ntdll!RtlUserThreadStart. */
 export function isThreadStartThunk(frame: StackFrame): boolean {
+  if (frame.symbol?.function.includes('BaseThreadInitThunk') !== true) return false;
   return key(frame) === 'kernel32:BaseThreadInitThunk';
 }

@@ -244,4 +244,11 @@ export interface ImageView {
   isExecutable(rva: number): boolean;
   /** The x64 RUNTIME_FUNCTION covering `rva` (begin, end, unwind-info RVA), if any. */
   runtimeFunction(rva: number): Promise<{ begin: number; end: number; unwindInfo: number } | null>;
+  /**
+   * runtimeFunction() when the answer is at hand without a read (the table's blocks already read);
+   * undefined when only runtimeFunction() can tell. Optional: the walker's synchronous path.
+   */
+  runtimeFunctionNow?(
+    rva: number,
+  ): { begin: number; end: number; unwindInfo: number } | null | undefined;
 }

@@ -42,13 +42,31 @@ interface Caller {
 
 /** A sorted module table with binary-search lookup (a process has a few hundred modules). */
 export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
-  const sorted = [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
+  // Module lists are mostly in address order already: sorted only when not.
+  let inOrder = true;
+  for (let i = 1; i < modules.length && inOrder; i++) {
+    if (modules[i]!.base < modules[i - 1]!.base) inOrder = false;
+  }
+  const sorted = inOrder
+    ? modules
+    : [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
   // Bounds computed once: a lookup does no BigInt arithmetic.
-  const bases = sorted.map((m) => m.base);
-  const ends = sorted.map((m) => m.base + BigInt(m.size));
-  const below = ends.every((end) => end <= EXACT);
-  const numBases = below ? Float64Array.from(bases, Number) : undefined;
-  const numEnds = below ? Float64Array.from(ends, Number) : undefined;
+  const count = sorted.length;
+  const bases: bigint[] = new Array<bigint>(count);
+  const ends: bigint[] = new Array<bigint>(count);
+  let numBases: Float64Array | undefined = new Float64Array(count);
+  let numEnds: Float64Array | undefined = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const module = sorted[i]!;
+    const end = module.base + BigInt(module.size);
+    bases[i] = module.base;
+    ends[i] = end;
+    if (end > EXACT) numBases = numEnds = undefined;
+    else if (numBases !== undefined && numEnds !== undefined) {
+      numBases[i] = Number(module.base);
+      numEnds[i] = Number(end);
+    }
+  }
   const cache = new Map<ModuleRef, Promise<ImageView | undefined>>();
   /** Images found so far (null: none), handed out without a promise. */
   const images = new Map<ModuleRef, ImageView | null>();
@@ -137,6 +155,13 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
   const frames: StackFrame[] = [];
   const stackHigh = input.stack?.high;
 
+  /** A caller is plausible when its stack pointer grows, stays in the stack, and its ip is in a module. */
+  const plausible = (candidate: RegisterSet, sp: bigint): boolean => {
+    const nextSp = candidate[spName] ?? 0n;
+    if (nextSp <= sp) return false; // a cycle, or a stack pointer going down
+    if (stackHigh !== undefined && nextSp > stackHigh) return false;
+    return modules.at(candidate[ipName] ?? 0n) !== undefined;
+  };
   let registers: RegisterSet = { ...input.registers };
   let trust: FrameTrust = 'context';
   let stop: StackWalk['stop'] = 'end';
@@ -162,7 +187,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     const scanned = trust === 'scan' || trust === 'scan-call';
     // Frame 0 and a frame from a CONTEXT record stand at their instruction, not after a call.
     const caller = await callerOf(registers, trust === 'context', input, memory, modules);
-    let next = caller && plausible(caller.registers) ? caller : null;
+    let next = caller && plausible(caller.registers, sp) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
     // (the thread's first function): a scan there would only find leftovers. Not so for a
     // scanned frame: the data describes the function the scan guessed, perhaps wrongly.
@@ -188,7 +213,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       // frame's own registers: better than the word, and than whatever the record holds.
       const record =
         hit === null ? null : await contextRecordAround(hit.slot, input.arch, memory, stackHigh);
-      if (record !== null && plausible(record)) {
+      if (record !== null && plausible(record, sp)) {
         next = { registers: record, trust: 'context' };
       } else if (hit !== null) {
         // x64 frame 0 without unwind data whose return address sits at RSP: a leaf function.
@@ -237,14 +262,6 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     }
     registers = next.registers;
     trust = next.trust;
-
-    function plausible(candidate: RegisterSet): boolean {
-      const nextIp = candidate[ipName] ?? 0n;
-      const nextSp = candidate[spName] ?? 0n;
-      if (nextSp <= sp) return false; // a cycle, or a stack pointer going down
-      if (stackHigh !== undefined && nextSp > stackHigh) return false;
-      return modules.at(nextIp) !== undefined;
-    }
   }
   const last = frames[frames.length - 1];
   if (stop === 'lost' && last !== undefined && last.module === undefined) {

@@ -140,18 +140,10 @@ export class RecordAppender {
   append(record: AnalyzeDumpRecord, json?: string): Promise<void> {
     if (this.closed) return Promise.reject(new Error('record file already closed'));
     try {
-      const text = `${json ?? JSON.stringify(record)}\n`;
-      // The file is opened for appending: every write lands at its end. The text is written as
-      // it is (Node encodes it outside the JS heap): a Buffer made of it first was ~12% of what
-      // the batch's thread allocates while analyze threads work, garbage that grows its heap.
-      const written = writeSync(this.handle.fd, text);
-      const length = Buffer.byteLength(text);
-      if (written < length) {
-        // A short write (a full disk frees up, a signal): the rest, by bytes.
-        const line = Buffer.from(text);
-        for (let done = written; done < length;) {
-          done += writeSync(this.handle.fd, line, done, length - done);
-        }
+      const line = Buffer.from(`${json ?? JSON.stringify(record)}\n`);
+      // The file is opened for appending: every write lands at its end.
+      for (let done = 0; done < line.length;) {
+        done += writeSync(this.handle.fd, line, done, line.length - done);
       }
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));

@@ -74,7 +74,8 @@ export interface AnalyzeOptions {
   jobs?: number;
   /**
    * Builtin engine: analyze threads besides this one (worker_threads). Default: chosen by
-   * thread-plan.ts (cores - 1 for batches of MIN_DUMPS_FOR_THREADS dumps or more); 0: none.
+   * thread-plan.ts (one per core, at most 8, for batches of MIN_DUMPS_FOR_THREADS dumps or more);
+   * 0: none.
    */
   threads?: number;
   /** Builtin engine: heap limits of each analyze thread (a thread over them dies, not the run). */
