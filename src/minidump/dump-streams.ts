@@ -21,6 +21,8 @@ export class DumpStreams {
   readonly #strings = new Map<number, string>();
   #referencedBytes = 0;
   readonly #cache = new Map<string, Promise<unknown>>();
+  /** Parsed streams by type (a number key: no `stream:N` text made per call). */
+  readonly #parsed = new Map<number, Promise<unknown>>();
   /** The stream contexts' functions that are the same for every stream, made once a dump. */
   readonly #warn: StreamContext['warn'];
   readonly #read: StreamContext['read'];
@@ -83,10 +85,13 @@ export class DumpStreams {
     parse: (ctx: StreamContext) => T | Promise<T>,
     maxBytes = MAX_STREAM_BYTES,
   ): Promise<T> {
-    return this.once(`stream:${type}`, () => {
+    let cached = this.#parsed.get(type) as Promise<T> | undefined;
+    if (cached === undefined) {
       const info = this.find(type);
-      return info ? this.guard(info, fallback, parse, maxBytes) : Promise.resolve(fallback);
-    });
+      cached = info ? this.guard(info, fallback, parse, maxBytes) : Promise.resolve(fallback);
+      this.#parsed.set(type, cached);
+    }
+    return cached;
   }
 
   /** Runs one stream parser; a malformed stream becomes a warning and `fallback`. */
