@@ -9,7 +9,7 @@ import type { StreamInfo } from './directory.js';
 import type { PositionedFileReader } from './file-reader.js';
 import { MAX_REFERENCED_BYTES, MAX_STREAM_BYTES, streamReadLength } from './read-limits.js';
 import type { StreamContext } from './stream-context.js';
-import { readMinidumpString } from './strings.js';
+import { readMinidumpString, readMinidumpStringNow } from './strings.js';
 
 export class DumpStreams {
   readonly #reader: PositionedFileReader;
@@ -21,11 +21,20 @@ export class DumpStreams {
   readonly #strings = new Map<number, string>();
   #referencedBytes = 0;
   readonly #cache = new Map<string, Promise<unknown>>();
+  /** Parsed streams by type (a number key: no `stream:N` text made per call). */
+  readonly #parsed = new Map<number, Promise<unknown>>();
+  /** The stream contexts' functions that are the same for every stream, made once a dump. */
+  readonly #warn: StreamContext['warn'];
+  readonly #read: StreamContext['read'];
+  readonly #follow: StreamContext['followReference'];
 
   constructor(reader: PositionedFileReader, streams: StreamInfo[], warnings: WarningLog) {
     this.#reader = reader;
     this.#streams = streams;
     this.#warnings = warnings;
+    this.#warn = (message, kind) => this.#warnings.add(message, kind);
+    this.#read = (offset, n) => this.#reader.read(offset, n);
+    this.#follow = (bytes) => this.#spend(bytes);
   }
 
   /** Every non-padding directory entry, in directory order (copies). */
@@ -76,10 +85,13 @@ export class DumpStreams {
     parse: (ctx: StreamContext) => T | Promise<T>,
     maxBytes = MAX_STREAM_BYTES,
   ): Promise<T> {
-    return this.once(`stream:${type}`, () => {
+    let cached = this.#parsed.get(type) as Promise<T> | undefined;
+    if (cached === undefined) {
       const info = this.find(type);
-      return info ? this.guard(info, fallback, parse, maxBytes) : Promise.resolve(fallback);
-    });
+      cached = info ? this.guard(info, fallback, parse, maxBytes) : Promise.resolve(fallback);
+      this.#parsed.set(type, cached);
+    }
+    return cached;
   }
 
   /** Runs one stream parser; a malformed stream becomes a warning and `fallback`. */
@@ -123,8 +135,9 @@ export class DumpStreams {
       );
     }
     const data = await this.#reader.read(info.rva, length);
-    const warn = (message: string, kind?: string) => this.#warnings.add(message, kind);
-    const read = (offset: number, n: number) => this.#reader.read(offset, n);
+    const warn = this.#warn;
+    const read = this.#read;
+    const follow = this.#follow;
     const pastEnd = (what: string) => this.notePastEnd(`${info.name} ${what}`);
     return {
       file: this.#reader.path,
@@ -134,7 +147,7 @@ export class DumpStreams {
       warn,
       read,
       pastEnd,
-      followReference: (bytes) => this.#spend(bytes),
+      followReference: follow,
       readString: async (rva, what) => {
         const known = this.#strings.get(rva);
         if (known !== undefined) return known;
@@ -142,7 +155,11 @@ export class DumpStreams {
           pastEnd('strings');
           return null;
         }
-        const result = await readMinidumpString(read, rva, fileSize, (n) => this.#spend(n));
+        const whole = this.#reader.heldBytes();
+        const result =
+          whole === undefined
+            ? await readMinidumpString(read, rva, fileSize, follow)
+            : readMinidumpStringNow(whole, rva, follow);
         if (result.ok) {
           this.#strings.set(rva, result.value);
           return result.value;

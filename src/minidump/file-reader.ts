@@ -76,6 +76,14 @@ export class PositionedFileReader {
     return this.#bytes === undefined ? this.#pageSize : Number.MAX_SAFE_INTEGER;
   }
 
+  /**
+   * The whole file, when it is held in memory (FileReaderOptions.bytes) and no abort was asked
+   * for: a caller may then read it without a promise a read. Not to be written to.
+   */
+  heldBytes(): Buffer | undefined {
+    return this.#signal?.aborted === true ? undefined : this.#bytes;
+  }
+
   /** Bytes actually read from the file so far (cache hits cost nothing). */
   get bytesRead(): number {
     return this.#bytesRead;

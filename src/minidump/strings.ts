@@ -8,6 +8,9 @@ export const MAX_STRING_BYTES = 64 * 1024;
 
 export type ReadAt = (offset: number, length: number) => Promise<Buffer>;
 
+export type StringResult =
+  { ok: true; value: string } | { ok: false; reason: string; pastEnd?: boolean };
+
 /**
  * The string at `rva`. `pastEnd` marks a string the file does not hold (a truncated file); `spend`
  * is asked before the body is read (a per-dump budget) and may refuse.
@@ -17,7 +20,34 @@ export async function readMinidumpString(
   rva: number,
   fileSize: number,
   spend: (bytes: number) => boolean = () => true,
-): Promise<{ ok: true; value: string } | { ok: false; reason: string; pastEnd?: boolean }> {
+): Promise<StringResult> {
+  const refused = refuseRva(rva, fileSize);
+  if (refused !== undefined) return refused;
+  const length = u32(await read(rva, 4), 0);
+  const bad = refuseLength(rva, length, fileSize, spend);
+  if (bad !== undefined) return bad;
+  const body = await read(rva + 4, length);
+  return { ok: true, value: body.toString('utf16le') };
+}
+
+/**
+ * readMinidumpString on a file held in memory (`file` is all of it): the same answers, without
+ * the two promises per string (a module list reads one name a module, dump after dump).
+ */
+export function readMinidumpStringNow(
+  file: Buffer,
+  rva: number,
+  spend: (bytes: number) => boolean = () => true,
+): StringResult {
+  const refused = refuseRva(rva, file.length);
+  if (refused !== undefined) return refused;
+  const length = u32(file, rva);
+  const bad = refuseLength(rva, length, file.length, spend);
+  if (bad !== undefined) return bad;
+  return { ok: true, value: file.toString('utf16le', rva + 4, rva + 4 + length) };
+}
+
+function refuseRva(rva: number, fileSize: number): StringResult | undefined {
   if (rva === 0) return { ok: false, reason: 'no string (RVA 0)' };
   if (rva + 4 > fileSize)
     return {
@@ -25,8 +55,15 @@ export async function readMinidumpString(
       reason: `string RVA 0x${rva.toString(16)} is past the end of the file`,
       pastEnd: true,
     };
-  const head = await read(rva, 4);
-  const length = u32(head, 0);
+  return undefined;
+}
+
+function refuseLength(
+  rva: number,
+  length: number,
+  fileSize: number,
+  spend: (bytes: number) => boolean,
+): StringResult | undefined {
   if (length % 2 !== 0)
     return {
       ok: false,
@@ -48,6 +85,5 @@ export async function readMinidumpString(
   if (!spend(length)) {
     return { ok: false, reason: `string at 0x${rva.toString(16)} is over the dump's budget` };
   }
-  const body = await read(rva + 4, length);
-  return { ok: true, value: body.toString('utf16le') };
+  return undefined;
 }

@@ -79,8 +79,12 @@ export function boundRecordJson(record: AnalyzeDumpRecord): {
   return { record: refused, json: JSON.stringify(refused) };
 }
 
+/**
+ * The UTF-8 length of `json`, or its UTF-16 length when even three bytes a code unit (UTF-8's
+ * most for one) keep it under the bound: the usual record (a few KB) is never encoded to count.
+ */
 function jsonBytes(json: string): number {
-  return Buffer.byteLength(json);
+  return json.length * 3 <= MAX_RECORD_BYTES ? json.length : Buffer.byteLength(json);
 }
 
 function cutLongStrings(value: unknown): unknown {
