@@ -220,10 +220,12 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       } else if (hit !== null) {
         // x64 frame 0 without unwind data whose return address sits at RSP: a leaf function.
         const leaf = x64 && frames.length === 1 && hit.slot === sp && hit.trust === 'scan';
-        next = {
-          registers: { ...registers, [ipName]: hit.ip, [spName]: hit.slot + BigInt(wordSize) },
-          trust: leaf ? 'leaf' : hit.trust,
-        };
+        // A copy, then the two registers the scan moved: a spread with computed keys took twice
+        // as long (profile of the example dumps' walks: a third of this loop's own time).
+        const moved: RegisterSet = { ...registers };
+        moved[ipName] = hit.ip;
+        moved[spName] = hit.slot + BigInt(wordSize);
+        next = { registers: moved, trust: leaf ? 'leaf' : hit.trust };
       }
     }
     if (memory.exhausted) {
