@@ -30,7 +30,33 @@ const LOOK_BACK = { amd64: 0x100, x86: 0xc0 } as const;
  * stack pointer lies above the record, inside the stack: the caller still checks the
  * instruction pointer lies in a module.
  */
-export async function contextRecordAround(
+export function contextRecordAround(
+  slot: bigint,
+  arch: StackArch,
+  memory: WalkMemory,
+  stackHigh: bigint | undefined,
+): RegisterSet | null | Promise<RegisterSet | null> {
+  // Most scan hits have no record around them, and every candidate's flags word is in a line
+  // the walk already holds: then the answer is "none", given without a promise. A candidate
+  // whose flags are not cached, or that passes, sends the whole probe down the path that reads
+  // (this pass only looked at cached lines: it read and spent nothing).
+  if (slot >= 0n && slot < EXACT) {
+    const x64 = arch === 'amd64';
+    const align = x64 ? 16 : 4;
+    const flagsAt = x64 ? 0x30 : 0;
+    const at = Number(slot);
+    const lowest = at - LOOK_BACK[arch];
+    let start = at - (at % align);
+    for (; start >= lowest && start >= 0; start -= align) {
+      const flags = memory.cachedU32At(start + flagsAt);
+      if (flags === undefined || flagsFit(flags, x64)) break;
+    }
+    if (!(start >= lowest && start >= 0)) return null;
+  }
+  return probe(slot, arch, memory, stackHigh);
+}
+
+async function probe(
   slot: bigint,
   arch: StackArch,
   memory: WalkMemory,

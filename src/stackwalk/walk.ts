@@ -186,7 +186,8 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     }
     const scanned = trust === 'scan' || trust === 'scan-call';
     // Frame 0 and a frame from a CONTEXT record stand at their instruction, not after a call.
-    const caller = await callerOf(registers, trust === 'context', input, memory, modules);
+    const asked = callerOf(registers, trust === 'context', input, memory, modules);
+    const caller = waits(asked) ? await asked : asked;
     let next = caller && plausible(caller.registers, sp) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
     // (the thread's first function): a scan there would only find leftovers. Not so for a
@@ -211,8 +212,9 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
       // A CONTEXT record around the word found (an exception frame) gives the interrupted
       // frame's own registers: better than the word, and than whatever the record holds.
-      const record =
-        hit === null ? null : await contextRecordAround(hit.slot, input.arch, memory, stackHigh);
+      const around =
+        hit === null ? null : contextRecordAround(hit.slot, input.arch, memory, stackHigh);
+      const record = waits(around) ? await around : around;
       if (record !== null && plausible(record, sp)) {
         next = { registers: record, trust: 'context' };
       } else if (hit !== null) {
@@ -270,7 +272,25 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
   return { threadId: input.threadId, frames, warnings, stop };
 }
 
-async function callerOf(
+function callerOf(
+  registers: RegisterSet,
+  first: boolean,
+  input: WalkInput,
+  memory: WalkMemory,
+  modules: ModuleIndex,
+): Maybe<Caller | null> {
+  // x64 without an image (known already) and without STACK CFI: no unwind data to ask, the
+  // answer (none: the walk scans) needs no promise. Most frames of dumps without images.
+  if (input.arch === 'amd64' && input.unwind?.cfi === undefined) {
+    const module = modules.at(registers['rip'] ?? 0n);
+    if (module === undefined) return null;
+    const image = modules.image(module);
+    if (!waits(image) && image === undefined) return null;
+  }
+  return unwindCaller(registers, first, input, memory, modules);
+}
+
+async function unwindCaller(
   registers: RegisterSet,
   first: boolean,
   input: WalkInput,

@@ -265,5 +265,32 @@ describe('stack walk heuristics (synthetic stacks, no images)', () => {
       registers: { rip: 0x14000101an, rsp: 0x7ff100n },
     });
     expect(forged.frames[1]?.address).to.equal(0x140006010n);
+    // The same stacks through memory that answers at once (TargetMemory.readNow, the walk's
+    // synchronous path): the same frames, and no read waits.
+    for (const [cs, frames] of [
+      [0x33, walk.frames],
+      [0x10, forged.frames],
+    ] as const) {
+      const memory = build(cs);
+      let waited = 0;
+      const now: TargetMemory = {
+        read: (address, length) => {
+          waited++;
+          return memory.read(address, length);
+        },
+        readNow: (address, length) => {
+          const at = Number(address - memory.base);
+          if (at < 0 || at >= memory.bytes.length) return null;
+          return memory.bytes.subarray(at, Math.min(memory.bytes.length, at + length));
+        },
+      };
+      const again = await walkStack({
+        ...x64Input(memory),
+        memory: now,
+        registers: { rip: 0x14000101an, rsp: 0x7ff100n },
+      });
+      expect(again.frames).to.deep.equal(frames);
+      expect(waited).to.equal(0);
+    }
   });
 });
