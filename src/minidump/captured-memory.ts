@@ -27,13 +27,16 @@ export interface CapturedMemory {
   summary: MemorySummary;
 }
 
+/** No list: shared by every dump (nothing writes to zero columns), not made for each. */
+const EMPTY: MemoryListResult = {
+  ranges: allocRangeColumns(0),
+  declaredBytes: 0,
+  missingBytes: 0,
+};
+
 /** Reads both memory lists of the dump (once: the caller keeps the answer) into one map. */
 export async function readCapturedMemory(streams: DumpStreams): Promise<CapturedMemory> {
-  const empty: MemoryListResult = {
-    ranges: allocRangeColumns(0),
-    declaredBytes: 0,
-    missingBytes: 0,
-  };
+  const empty = EMPTY;
   let small: MemoryListResult;
   let big = empty;
   let map: MemoryMap;
