@@ -17,7 +17,6 @@ import type { AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { emptyRecord } from './analyze-one.js';
 import { sha256File } from './file-hash.js';
 import type { InputOutcome } from './input-outcome.js';
-import { heapTrimmer } from './heap-trim.js';
 import type { DumpAnswer, ThreadBatchConfig } from './thread-messages.js';
 import { AnalyzeThread, type Death, type Pending } from './thread-handle.js';
 
@@ -42,8 +41,6 @@ export class ThreadBatch {
   #soloChain: Promise<void> = Promise.resolve();
   #startDeaths = 0;
   #aborted = false;
-  /** This thread only relays and writes: keep its heap small (heap-trim.ts). */
-  readonly #heap = heapTrimmer();
   /** Set when threads were given up: the reason, said once by the caller. */
   givenUp: string | undefined;
 
@@ -115,7 +112,6 @@ export class ThreadBatch {
   }
 
   #onAnswer(answer: DumpAnswer, p: Pending | undefined): void {
-    this.#heap.tick();
     if (p === undefined) return;
     if (answer.type === 'stopped') p.reject(new AbortedError('analysis interrupted'));
     else if (answer.type === 'fatal') p.reject(fromErrorJson(answer.error));

@@ -1,11 +1,10 @@
-// The batch's own thread, while analyze threads do the analysing, only hands out dumps and writes
-// their records, with ~10-15 MB of live data at 10,000 dumps. V8 still lets its heap reach 45-60 MB
-// (the young generation grown to its 32 MB maximum, the old one filling with garbage up to its
-// first limit), more than an analyze thread uses: measured on the built CLI over 10,000 example
-// dumps with two analyze threads (`v8.getHeapStatistics()` sampled every 50 ms), where this thread's
-// heap was 59 MB of a 172-176 MB peak. Collecting it whenever it holds twice what the last
-// collection left (a full collection of ~15 MB takes a few ms) kept it at ~23 MB and the peak at
-// 142 MB.
+// The batch's own thread holds ~10-15 MB of live data at 10,000 dumps (the summary's tallies and
+// the report's rows), yet V8 lets its heap reach 45-65 MB: the young generation grows to its 32 MB
+// maximum and the old one fills with garbage up to its first limit. Collecting it every
+// CHECK_EVERY records once it is past FLOOR_BYTES keeps a long batch's peak down, measured on the
+// built CLI over 10,000 example dumps (GNU time, alternating runs): with two analyze threads,
+// 151-155 MB against 172-183 MB without, the same CPU; analysing on this thread (--threads 0),
+// 142 MB against 169 MB for ~7% more CPU. Batches of fewer than CHECK_EVERY dumps never collect.
 //
 // Node has no collector call without `--expose-gc`; setting the flag at run time and taking `gc`
 // from a fresh context is what Jest's leak detector does
@@ -15,12 +14,12 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * The heap is looked at once per this many answers. A full collection costs this thread 10-30 ms
+ * The heap is looked at once per this many records. A full collection costs this thread 10-30 ms
  * and frees little at once (the young generation keeps its size: 24 -> 24, 40 -> 39 MB), so
  * this is about as often as it helps: what keeps the heap small is collecting before the young
- * generation grows. Every 32 answers was ~300 collections in 10,000 dumps (28% of this thread's
- * time); every 256, 37 (0.6-1.1 s, ~0.1 ms a dump) for a 142-148 MB peak; collecting only once
- * the heap grew 8 MB past what the last collection left, 4 collections and a 165 MB peak.
+ * generation grows. Every 32 records was ~300 collections in 10,000 dumps (28% of this thread's
+ * time with analyze threads); every 256, 37 (0.6-1.1 s); collecting only once the heap grew 8 MB
+ * past what the last collection left, 4 collections and a 165 MB peak.
  */
 const CHECK_EVERY = 256;
 /** Below this the heap is left alone. */
@@ -48,7 +47,7 @@ function collector(): (() => void) | null {
 }
 
 export interface HeapTrimmer {
-  /** One more answer relayed: now and then, collects the heap when it has grown. */
+  /** One more record written: now and then, collects the heap when it has grown. */
   tick(): void;
   /** Collections made so far. */
   readonly collections: number;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { runInNewContext } from 'node:vm';
 import { heapTrimmer } from '../../../src/workflows/analyze/heap-trim.js';
 
-describe('heapTrimmer (the batch thread heap, kept small while analyze threads work)', () => {
-  it('collects once the heap passes its limit, looking only every 256 answers', () => {
+describe('heapTrimmer (the batch thread heap, kept small over a long batch)', () => {
+  it('collects once the heap passes its limit, looking only every 256 records', () => {
     // A floor of one byte: every look finds the heap above it.
     const trimmer = heapTrimmer(1);
     for (let i = 0; i < 255; i++) trimmer.tick();
