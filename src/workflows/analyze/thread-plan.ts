@@ -66,10 +66,9 @@ export function threadPlan(input: ThreadPlanInput): ThreadPlan {
     return none(`fewer than ${MIN_DUMPS_FOR_THREADS} dumps`);
   }
   // One analyze thread per core; the batch's thread only hands out dumps and writes records
-  // (~0.2 ms of CPU a dump), its heap kept small (heap-trim.ts). On 2 cores two threads took
-  // 10,000 example dumps to a 142-149 MB peak, against 147-154 MB with the one thread that was the
-  // default before (while the batch's thread analysed nothing either) and 174-177 MB with none,
-  // in 20-35% less time than one thread (on a busy machine; bench/analyze-walk.ts measures it).
+  // (~0.2 ms of CPU a dump). On 2 cores two threads took 10,000 example dumps in 8.0-10.5 s
+  // (950-1,245 dumps/s), peak 145-146 MB, where the batch's thread alone took 11.2-12.6 s (built
+  // CLI, three alternating pairs, a quiet moment of a shared VM; bench/analyze-walk.ts measures it).
   return {
     threads: Math.min(input.cores, MAX_THREADS),
     reason: `${input.inputs} dumps, ${input.cores} cores`,
