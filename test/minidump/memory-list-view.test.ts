@@ -11,6 +11,7 @@ import { memoryListView } from '../../src/minidump/memory-list-view.js';
 import type { StreamContext } from '../../src/minidump/stream-context.js';
 import { parseMemoryList } from '../../src/minidump/streams/memory-lists.js';
 import { REPO_ROOT } from '../helpers/wine.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 interface Descriptor {
   start: bigint;
@@ -56,19 +57,6 @@ function merged(ctx: StreamContext): MemoryMap {
   return MemoryMap.fromColumns([parseMemoryList(ctx).ranges]);
 }
 
-/** Deterministic pseudo-random numbers (xorshift32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
-}
-
 /** Addresses worth asking about: every start, last byte and end, and the gaps around them. */
 function probes(ranges: readonly CapturedRange[]): bigint[] {
   const out = [0n, -1n, 2n ** 53n, 2n ** 64n - 1n];
@@ -96,7 +84,7 @@ function expectSameMap(view: MemoryMap, reference: MemoryMap, label: string): vo
 describe('MemoryList read where it lies (minidump/memory-list-view)', function () {
   it('answers as the merge does on disjoint ranges written in interleaved sorted runs', function () {
     for (let seed = 1; seed <= 30; seed++) {
-      const random = rng(seed);
+      const random = seededRandom(seed);
       // Disjoint ranges in address order, some touching (reads run across them), some apart.
       const ordered: Descriptor[] = [];
       let at = 0x10000n + BigInt(Math.floor(random() * 0x1000));

@@ -10,6 +10,7 @@ import {
   RANGE_SOURCES,
   type RangeColumns,
 } from '../../src/minidump/streams/memory-lists.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const range = (
   start: bigint,
@@ -17,19 +18,6 @@ const range = (
   fileOffset: number,
   source: CapturedRange['source'] = 'MemoryList',
 ): CapturedRange => ({ start, size, fileOffset, source });
-
-/** Deterministic pseudo-random numbers (xorshift32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
-}
 
 function context(data: Buffer, fileSize: number, warnings: string[]): StreamContext {
   return {
@@ -116,7 +104,7 @@ describe('MemoryMap on columns', function () {
 
   it('gives the same merge below 2^52 (doubles) as far above it (BigInts), sorted or not', function () {
     for (let seed = 1; seed <= 40; seed++) {
-      const random = rng(seed);
+      const random = seededRandom(seed);
       const input: CapturedRange[] = [];
       let at = 0x10000;
       for (let i = 0; i < 300; i++) {

@@ -6,19 +6,7 @@ import { expect } from 'chai';
 import type { ModuleRef, StackWalk, WalkInput } from '../../src/stackwalk/types.js';
 import { walkStack } from '../../src/stackwalk/walk.js';
 import { FakeImage, FakeMemory } from './helpers/fake-image.js';
-
-/** xorshift32: small, deterministic. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-}
+import { xorshift32 } from '../helpers/seeded-random.js';
 
 const MODULE: ModuleRef = {
   name: 'app.exe',
@@ -66,7 +54,7 @@ describe('stack walk on corrupt stacks (fuzz)', function () {
 
   for (const arch of ['amd64', 'x86'] as const) {
     it(`${arch}: 200 random stacks (x64: random unwind data too) each end with a bounded walk`, async () => {
-      const next = prng(arch === 'amd64' ? 0x1234 : 0x5678);
+      const next = xorshift32(arch === 'amd64' ? 0x1234 : 0x5678);
       for (let run = 0; run < 200; run++) {
         const memory = new FakeMemory();
         const stack = memory.range(STACK_LOW, STACK_SIZE);
