@@ -27,12 +27,8 @@ import { boundRecordJson } from '../src/workflows/analyze/record-bounds.js';
 import { RunRecords } from '../src/workflows/analyze/run-records.js';
 import { builtinSupplier } from '../src/workflows/analyze/symbols-setup.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
+import { option } from './bench-options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-};
 const COUNT = Number(option('--dumps', '500'));
 const ROUNDS = Number(option('--rounds', '5'));
 const given = option('--input', '');

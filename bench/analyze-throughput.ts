@@ -14,12 +14,9 @@ import { join } from 'node:path';
 import { analyzeDumps } from '../src/workflows/analyze/analyze.js';
 import { readRecords } from '../src/report/analyze/records-file.js';
 import { REPO_ROOT, wineEnv, wineRigReady } from '../test/helpers/wine.js';
+import { option } from './bench-options.js';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-};
 const EXAMPLES = join(REPO_ROOT, 'examples', 'dumps');
 
 /** A temp folder with `count` copies of the example dumps (round robin). */

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { REPO_ROOT } from '../test/helpers/wine.js';
+import { option } from './bench-options.js';
 
 // The V8 setting bin/cdb-harness.js gives every CLI run (its comment says why), set before the
 // analyze modules load, as there: this process measures what the CLI's code does.
@@ -29,11 +30,6 @@ if (!process.execArgv.some((flag) => flag.startsWith('--interrupt-budget'))) {
 const { readRecords } = await import('../src/report/analyze/records-file.js');
 const { analyzeDumps } = await import('../src/workflows/analyze/analyze.js');
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-};
 const COUNT = Number(option('--dumps', '500'));
 const RUNS = Number(option('--runs', '3'));
 const imagePath = option('--image-path', '');

@@ -13,12 +13,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { peerCorpus } from '../test/peer/breakpad-compare.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
+import { option } from './bench-options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-};
 const RUNS = Number(option('--runs', '5'));
 const baseline = option('--baseline', '');
 const counts = {

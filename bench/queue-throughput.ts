@@ -23,12 +23,8 @@ import { runWorker } from '../src/queue/worker.js';
 import { analyzeDumps } from '../src/workflows/analyze/analyze.js';
 import { RedisServer } from '../test/helpers/redis-server.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
+import { option } from './bench-options.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 && args[at + 1] !== undefined ? args[at + 1]! : fallback;
-};
 const DUMPS = Number(option('--dumps', '2000'));
 const ROUNDS = Number(option('--rounds', '3'));
 const WORKER_COUNTS = option('--workers', '1,2,4').split(',').map(Number);
