@@ -8,9 +8,10 @@ import { join, relative } from 'node:path';
 import type { SymbolModule } from '../../../src/symbols/supplier/module-identity-key.js';
 import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
 import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
+import { symbolModule, TEST_DEBUG_ID } from '../../helpers/symbol-module.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
-const ID = '0123456789ABCDEF0123456789ABCDEF1';
+const ID = TEST_DEBUG_ID;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -22,16 +23,6 @@ function dirsUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isDirectory())
     .map((e) => join(e.parentPath, e.name));
-}
-
-function module(pdbName: string, debugId = ID, name = 'app.dll'): SymbolModule {
-  return {
-    name,
-    path: `C:\\app\\${name}`,
-    timestamp: 0x5f3a1b2c,
-    size: 0x8000,
-    codeView: { pdbName, debugId },
-  };
 }
 
 describe('symbols: symbolizer with hostile names from dumps', () => {
@@ -66,7 +57,7 @@ describe('symbols: symbolizer with hostile names from dumps', () => {
   ];
   for (const [pdbName, debugId, why] of refused) {
     it(`refuses PDB name ${JSON.stringify(pdbName.slice(0, 20))} / id ${JSON.stringify(debugId.slice(-6))}, asks nobody`, async () => {
-      const state = await symbolizer.forModule(module(pdbName, debugId));
+      const state = await symbolizer.forModule(symbolModule(pdbName, debugId));
       expect(state.ok).to.equal(false);
       if (!state.ok) expect(state.reason).to.match(why);
       expect(server.requests).to.deep.equal([]);
@@ -85,7 +76,7 @@ describe('symbols: symbolizer with hostile names from dumps', () => {
       'app.pdb',
     ];
     for (const name of names) {
-      const state = await symbolizer.forModule(module(name));
+      const state = await symbolizer.forModule(symbolModule(name));
       // The server's bytes are not a PDB: refused as corrupt, but only after the download.
       expect(state.ok, name).to.equal(false);
     }
@@ -121,11 +112,11 @@ describe('symbols: symbolizer memory stays bounded', () => {
       maxRemembered: 4,
     });
     try {
-      const first = module('first.pdb');
+      const first = symbolModule('first.pdb');
       const asked = symbolizer.forModule(first);
       expect((await asked).ok).to.equal(false);
       expect(symbolizer.forModule(first)).to.equal(asked); // remembered while within the bound
-      for (let i = 0; i < 8; i++) await symbolizer.forModule(module(`other${i}.pdb`));
+      for (let i = 0; i < 8; i++) await symbolizer.forModule(symbolModule(`other${i}.pdb`));
       const again = symbolizer.forModule(first);
       expect(again).to.not.equal(asked); // forgotten, so looked up afresh
       expect(await again).to.deep.equal(await asked);
@@ -144,7 +135,7 @@ describe('symbols: symbolizer memory stays bounded', () => {
         join(dir, 'store', `lib${i}.sym`),
         `MODULE windows x86_64 ${id} lib${i}.pdb\nFUNC 1000 40 0 function_of_lib${i}\n`,
       );
-      modules.push(module(`lib${i}.pdb`, id, `lib${i}.dll`));
+      modules.push(symbolModule(`lib${i}.pdb`, id, `lib${i}.dll`));
     }
     return modules;
   }
