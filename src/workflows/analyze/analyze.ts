@@ -29,7 +29,6 @@ import {
 import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
-import { heapTrimmer } from './heap-trim.js';
 import { threadPlan } from './thread-plan.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { RunRecords } from './run-records.js';
@@ -266,8 +265,6 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const onStop = () => batch?.abort();
   stop.signal.addEventListener('abort', onStop, { once: true });
   let givenUpSaid = false;
-  // Long batches keep this thread's heap small (heap-trim.ts), whether it analyses or relays.
-  const heap = heapTrimmer();
 
   // A lane takes the next input until none is left: on this thread (`lane` undefined) or on
   // analyze thread `lane`, whose outcome comes back as a message (analyze-threads.ts).
@@ -312,7 +309,6 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
       // complete, so it is written.
       // A thread's record is parsed from its line here (the summary and report fold it in).
       await appender.append(outcome.record, outcome.json);
-      heap.tick();
       if (outcome.analyzed) analyzed++;
       if (options.onEvent !== undefined) {
         emit(

@@ -7,6 +7,7 @@ import type { AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { RecordAppender } from '../../report/analyze/records-file.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
+import { heapTrimmer } from './heap-trim.js';
 
 /** What a run gathered for its summary and report (outputs.ts writeSummaryAndReport). */
 export interface CollectedOutputs {
@@ -15,6 +16,9 @@ export interface CollectedOutputs {
 }
 
 export class RunRecords {
+  /** A long batch keeps this thread's heap small (heap-trim.ts), whether it analyses or relays. */
+  readonly #heap = heapTrimmer();
+
   private constructor(
     private readonly appender: RecordAppender,
     /** Undefined when the summary and report must be read back from the file (--resume). */
@@ -39,6 +43,7 @@ export class RunRecords {
     // In the order of the lines: appends are chained in call order (records-file.ts).
     this.collected?.summary.add(record);
     this.collected?.rows.add(record);
+    this.#heap.tick();
     return written;
   }
 
