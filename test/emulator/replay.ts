@@ -72,6 +72,12 @@ function differingMiddle(recorded: string, live: string): [string, string] | nul
   ) {
     end++;
   }
+  // Whole words only: two random markers can share letters at the edge of where they differ
+  // (recorded "…a2sa3", live "…a2ke3" differ in "sa"/"ke" alone), and a substitution that short
+  // turned cdb's "SendMessageW" into "SendMeskegeW" in later output.
+  const word = /\w/;
+  while (start > 0 && word.test(recorded[start - 1] ?? '')) start--;
+  while (end > 0 && word.test(recorded[recorded.length - end] ?? '')) end--;
   return [recorded.slice(start, recorded.length - end), live.slice(start, live.length - end)];
 }
 
