@@ -5,7 +5,6 @@
 // may reach into the previous block's output (so it is inflated with that block as dictionary).
 // LZX and Quantum folders are refused with a clear error (no decoder here). Expanded block by
 // block into the caller's sink, never whole in memory.
-import { constants, inflateRawSync } from 'node:zlib';
 import { BadSymbolsError } from '../errors.js';
 import { BufferSource, type ByteSource } from './byte-source.js';
 
@@ -51,6 +50,9 @@ export async function expandCab(
   options: { maxBytes: number; write: (chunk: Buffer) => Promise<void> },
 ): Promise<{ name: string; size: number }> {
   const bad = (why: string) => new BadSymbolsError(label, `${label}: not a usable cabinet: ${why}`);
+  // Loaded here, not at the top: only a download from a symbol server is ever a cabinet, and
+  // zlib's module costs every `inspect` and `analyze` start-up ~3 ms of CPU otherwise.
+  const { constants, inflateRawSync } = await import('node:zlib');
   const head = await source.read(0, Math.min(source.size, 4096));
   if (head.length < HEADER_SIZE || !isCab(head)) throw bad('no MSCF header');
   const folders = head.readUInt16LE(26);

@@ -4,7 +4,6 @@
 import { errorMessage } from '../../errors.js';
 import { createReadStream, existsSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { AnalyzeDumpRecord } from './analyze-record.js';
 
 export const RECORDS_FILE = 'records.ndjson';
@@ -48,6 +47,8 @@ async function* readNumbered(
   options: ReadRecordsOptions = {},
 ): AsyncGenerator<{ record: AnalyzeDumpRecord; line: number }> {
   if (!existsSync(path)) return;
+  // Loaded when records are read back (--resume, --merge, a big report), not at every start-up.
+  const { createInterface } = await import('node:readline');
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   let lineNumber = 0;
   for await (const line of lines) {

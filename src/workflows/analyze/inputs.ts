@@ -4,7 +4,6 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { bytePathOf, joinBytePath, type BytePath } from '../../common/byte-path.js';
 import { pathFromArgv } from '../argv-path.js';
 import { UsageError } from '../../errors.js';
@@ -69,9 +68,14 @@ export async function expandInputs(
       // cannot reach (EACCES) becomes that input's failed record with the reason, not a
       // silent "matched nothing".
       add(absolute);
-    } else if (isDynamicPattern(arg)) {
-      const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
-      for (const f of found) add((await pathFromArgv(resolve(f))).path);
+    } else {
+      // Only a path that names nothing may be a pattern: the glob library (tinyglobby with fdir
+      // and picomatch, ~100 KB of code) is loaded then, not at every start-up.
+      const { glob, isDynamicPattern } = await import('tinyglobby');
+      if (isDynamicPattern(arg)) {
+        const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
+        for (const f of found) add((await pathFromArgv(resolve(f))).path);
+      }
     }
     if (files.size === before) unmatched.push(arg);
   }
