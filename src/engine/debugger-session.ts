@@ -78,7 +78,8 @@ export class DebuggerSession {
     const recorder =
       options.recordPath === undefined ? null : new TranscriptRecorder(options.recordPath, startMs);
     this.channel = new SessionChannel(dialect, pty, recorder, startMs);
-    this.channel.onExited = () => this.removeSessionAbort?.();
+    const onExited = () => this.removeSessionAbort?.();
+    this.channel.onExited = onExited;
   }
 
   /** Spawns the debugger, waits for its first prompt and runs the dialect's setup commands. */
@@ -137,7 +138,8 @@ export class DebuggerSession {
         const signal = this.options.signal;
         const onAbort = () => this.onSessionAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        this.removeSessionAbort = () => signal.removeEventListener('abort', onAbort);
+        const remove = () => signal.removeEventListener('abort', onAbort);
+        this.removeSessionAbort = remove;
       }
       for (const command of this.dialect.setupCommands(this.target)) {
         await this.execute(command, { timeoutMs });

@@ -32,9 +32,15 @@ export class DumpStreams {
     this.#reader = reader;
     this.#streams = streams;
     this.#warnings = warnings;
-    this.#warn = (message, kind) => this.#warnings.add(message, kind);
-    this.#read = (offset, n) => this.#reader.read(offset, n);
-    this.#follow = (bytes) => this.#spend(bytes);
+    // Made as locals, then stored: a function literal assigned straight to a property is
+    // allocated in V8's old space (eslint.config.js, noFunctionLiteralIntoProperty), and an old
+    // closure would keep this dump's streams alive through every scavenge of the batch.
+    const warn: StreamContext['warn'] = (message, kind) => this.#warnings.add(message, kind);
+    const read: StreamContext['read'] = (offset, n) => this.#reader.read(offset, n);
+    const follow: StreamContext['followReference'] = (bytes) => this.#spend(bytes);
+    this.#warn = warn;
+    this.#read = read;
+    this.#follow = follow;
   }
 
   /** Every non-padding directory entry, in directory order (copies). */

@@ -104,7 +104,8 @@ export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): Mo
     },
   };
   if (numBases !== undefined && numEnds !== undefined) {
-    index.atNumber = (address) => {
+    // A local first, then stored (eslint.config.js, noFunctionLiteralIntoProperty).
+    const atNumber: NonNullable<ModuleIndex['atNumber']> = (address) => {
       let low = 0;
       let high = sorted.length - 1;
       while (low <= high) {
@@ -115,13 +116,14 @@ export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): Mo
       }
       return undefined;
     };
+    index.atNumber = atNumber;
   }
   if (symbols !== undefined && covers !== undefined) {
     const inside = (module: ModuleRef, rva: number): Maybe<boolean> => {
       const hit = symbols.lookup(module, rva);
       return waits(hit) ? hit.then((h) => h !== undefined) : hit !== undefined;
     };
-    index.inFunction = (module, rva) => {
+    const inFunction: NonNullable<ModuleIndex['inFunction']> = (module, rva) => {
       const now = coveredNow.get(module);
       if (now !== undefined) return now ? inside(module, rva) : true;
       let known = covered.get(module);
@@ -135,6 +137,7 @@ export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): Mo
       }
       return known.then((yes) => (yes ? inside(module, rva) : true));
     };
+    index.inFunction = inFunction;
   }
   return index;
 }

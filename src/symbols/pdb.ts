@@ -57,10 +57,11 @@ export class PdbFile implements ModuleSymbolFile {
     this.#info = info;
     this.#dbi = dbi;
     const rvas = dbi.sectionRvas;
-    this.#toRva = (section, offset) => {
+    const toRva = (section: number, offset: number): number | undefined => {
       const base = rvas[section - 1];
       return base === undefined ? undefined : base + offset;
     };
+    this.#toRva = toRva;
     const guidKey = info.guid.replace(/-/g, '').toUpperCase();
     this.identity = {
       guid: info.guid,

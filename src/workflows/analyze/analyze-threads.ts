@@ -104,11 +104,15 @@ export class ThreadBatch {
   #adopt(thread: AnalyzeThread): void {
     thread.worker.ref();
     thread.send({ type: 'batch', batch: this.#id, config: this.#config });
-    thread.onReply = (reply) => {
+    // Locals, then stored (eslint.config.js, noFunctionLiteralIntoProperty).
+    const onReply: AnalyzeThread['onReply'] = (reply) => {
       if (reply.type === 'server-down') this.events.onServerDown?.(reply.server, reply.reason);
     };
-    thread.onAnswer = (answer, p) => this.#onAnswer(answer, p);
-    thread.onDeath = (dead, death) => this.#onDeath(dead, death);
+    const onAnswer: AnalyzeThread['onAnswer'] = (answer, p) => this.#onAnswer(answer, p);
+    const onDeath: AnalyzeThread['onDeath'] = (dead, death) => this.#onDeath(dead, death);
+    thread.onReply = onReply;
+    thread.onAnswer = onAnswer;
+    thread.onDeath = onDeath;
   }
 
   #onAnswer(answer: DumpAnswer, p: Pending | undefined): void {
@@ -245,16 +249,18 @@ export class ThreadPool {
       const timer = setTimeout(() => {
         void thread.stop().then(() => resolve(false));
       }, ms);
-      thread.onDeath = () => {
+      const onDeath = () => {
         clearTimeout(timer);
         resolve(false);
       };
-      thread.onReply = (reply) => {
+      const onReply: AnalyzeThread['onReply'] = (reply) => {
         if (reply.type === 'ended' && reply.batch === id) {
           clearTimeout(timer);
           resolve(true);
         }
       };
+      thread.onDeath = onDeath;
+      thread.onReply = onReply;
       thread.send({ type: 'end', batch: id });
     });
   }
@@ -262,11 +268,13 @@ export class ThreadPool {
   release(threads: AnalyzeThread[]): void {
     for (const thread of threads) {
       thread.worker.unref();
-      thread.onReply = () => undefined;
-      thread.onAnswer = () => undefined;
-      thread.onDeath = (dead) => {
+      const ignore = () => undefined;
+      const onDeath = (dead: AnalyzeThread) => {
         this.#idle = this.#idle.filter((t) => t !== dead);
       };
+      thread.onReply = ignore;
+      thread.onAnswer = ignore;
+      thread.onDeath = onDeath;
       this.#idle.push(thread);
     }
     clearTimeout(this.#timer);
@@ -299,16 +307,27 @@ function key(path: BytePath): string {
 
 /** A thread's outcome; the record is parsed from its line only if someone reads it. */
 function threadOutcome(status: InputOutcome['status'], json: string, analyzed: boolean) {
-  let record: AnalyzeDumpRecord | undefined;
-  return {
-    status,
-    json,
-    analyzed,
-    get record(): AnalyzeDumpRecord {
-      record ??= JSON.parse(json) as AnalyzeDumpRecord;
-      return record;
-    },
-  } as InputOutcome;
+  return new ThreadOutcome(status, json, analyzed) as InputOutcome;
+}
+
+/**
+ * A class for its lazy getter: an object literal's getter is a closure V8 keeps through every
+ * scavenge until a full GC, with the record's text it closes over (image-locator.ts,
+ * DumpImageSet, says how that was measured).
+ */
+class ThreadOutcome {
+  #record: AnalyzeDumpRecord | undefined;
+
+  constructor(
+    readonly status: InputOutcome['status'],
+    readonly json: string,
+    readonly analyzed: boolean,
+  ) {}
+
+  get record(): AnalyzeDumpRecord {
+    this.#record ??= JSON.parse(this.json) as AnalyzeDumpRecord;
+    return this.#record;
+  }
 }
 
 /** The record of a dump its thread died on, alone, `deaths` times. */
