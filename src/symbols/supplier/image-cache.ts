@@ -34,6 +34,7 @@ export function createImageCache(): ImageCache {
     own(reader) {
       readers.push(reader);
     },
+    // eslint-disable-next-line no-restricted-syntax -- made once per batch, not per dump
     get bytesRead() {
       return readers.reduce((sum, r) => sum + r.bytesRead, 0);
     },

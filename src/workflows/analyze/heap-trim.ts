@@ -71,6 +71,7 @@ export function heapTrimmer(floorBytes = FLOOR_BYTES): HeapTrimmer {
       collections++;
       limit = Math.max(floorBytes, 2 * getHeapStatistics().used_heap_size);
     },
+    // eslint-disable-next-line no-restricted-syntax -- made once per batch, not per dump
     get collections() {
       return collections;
     },
