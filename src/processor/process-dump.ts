@@ -44,6 +44,14 @@ export interface ProcessOptions {
    */
   threads?: 'all' | 'exception' | 'none';
   /**
+   * `triage`: leave out the streams no triage record shows (MemoryInfoList, HandleData,
+   * UnloadedModuleList, ProcessVmCounters): they are neither parsed nor warned about, and the
+   * state has no `memory.info`, `handles`, `unloadedModules` or process memory counters. analyze
+   * uses it (its records never show them; a MemoryInfoList is hundreds of 48-byte entries a
+   * dump); the default reads every stream, as `inspect` shows them.
+   */
+  streams?: 'all' | 'triage';
+  /**
    * Where symbol files (names, and unwind data from .sym files) and module images come from, for
    * every dump of a run (createSymbolSupplier()). Without one: images from the dump and the paths
    * it recorded, no symbol files.
@@ -97,6 +105,7 @@ export async function processDump(
 }
 
 async function readDump(dump: Minidump, options: ProcessOptions): Promise<ProcessState> {
+  const all = options.streams !== 'triage';
   const [
     systemInfo,
     miscInfo,
@@ -114,10 +123,10 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     dump.exception(),
     dump.threads(),
     dump.modules(),
-    dump.unloadedModules(),
-    dump.handles(),
-    dump.memoryInfo(),
-    dump.vmCounters(),
+    all ? dump.unloadedModules() : [],
+    all ? dump.handles() : null,
+    all || options.regions === true ? dump.memoryInfo() : null,
+    all ? dump.vmCounters() : null,
     dump.comments(),
   ]);
   const breakpad = await dump.breakpadInfo();

@@ -8,6 +8,7 @@ import { processDump } from '../../src/processor/process-dump.js';
 import type { ProcessState } from '../../src/processor/process-state.js';
 import { inspectJson } from '../../src/report/inspect/inspect-json.js';
 import { processSupplied } from '../helpers/supplied.js';
+import { richDump } from '../minidump/helpers/rich-dump.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
@@ -75,6 +76,35 @@ describe('processDump (src/processor/process-dump.ts)', () => {
     const typed = state.threads.find((t) => t.faulting)?.callStack?.frames[1];
     expect(frame?.address).to.equal(`0x${typed?.address.toString(16)}`);
     expect(frame?.module).to.equal(typed?.module?.name);
+  });
+
+  it('reads for triage only what a triage record shows, and the rest as before', async () => {
+    const path = join(makeTempDir('process-dump-triage'), 'rich.dmp');
+    writeFileSync(path, richDump());
+    const all = await processDump(path, { threads: 'none' });
+    const triage = await processDump(path, { threads: 'none', streams: 'triage' });
+    if (!all.ok || !triage.ok) throw new Error('expected both to read');
+    // The synthetic dump has each of the four streams triage leaves out.
+    expect(all.memory.info).to.not.equal(undefined);
+    expect(all.handles).to.not.equal(undefined);
+    expect(all.unloadedModules).to.have.length(1);
+    expect(all.process.privateUsage).to.be.a('number');
+    expect(triage.memory.info).to.equal(undefined);
+    expect(triage.handles).to.equal(undefined);
+    expect(triage.unloadedModules).to.deep.equal([]);
+    expect(triage.process.privateUsage).to.equal(undefined);
+    // Everything else is the same state.
+    const rest = (state: ProcessState) => ({
+      ...state,
+      memory: { ...state.memory, info: undefined },
+      handles: undefined,
+      unloadedModules: [],
+      process: { ...state.process, privateUsage: undefined, workingSetSize: undefined },
+    });
+    expect(rest(triage)).to.deep.equal(rest(all));
+    // heap-trend's regions still get their MemoryInfoList.
+    const regions = await processDump(path, { threads: 'none', streams: 'triage', regions: true });
+    expect(regions.ok && regions.regions?.regions?.length).to.be.greaterThan(0);
   });
 
   it('answers a file that is not a dump with ok: false and the reason, never a throw', async () => {

@@ -68,6 +68,7 @@ export async function analyzeOneDump(
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     ...(hashed.bytes === undefined ? {} : { bytes: hashed.bytes }),
     threads: walk ? 'exception' : 'none',
+    streams: 'triage',
     ...(ctx.supplier === undefined ? {} : { supplier: ctx.supplier }),
   });
   if (!inspected.ok) {

@@ -46,6 +46,7 @@ export async function bucketOfDump(
 ): Promise<DumpBucket> {
   const state = await processDump(path, {
     threads: 'exception',
+    streams: 'triage',
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.supplier === undefined ? {} : { supplier: options.supplier }),
   });
