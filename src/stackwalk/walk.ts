@@ -10,8 +10,6 @@
 // and the walk ends at the thread's start routine. Bounds: maxFrames, a read budget,
 // maxScanBytes per scan. Nothing here throws on bad data: a corrupt stack ends the walk with a
 // warning.
-import { unwindAmd64 } from './amd64-unwind.js';
-import { unwindByCfi } from './cfi-unwind.js';
 import { contextRecordAround } from './context-record.js';
 import { scanForReturn, waits, type Maybe, type ModuleIndex } from './scan.js';
 import { isThreadStart, isThreadStartThunk } from './thread-start.js';
@@ -26,19 +24,14 @@ import type {
   SymbolProvider,
   WalkInput,
 } from './types.js';
+import { unwindCaller, type Caller } from './unwind-caller.js';
 import { WalkMemory } from './walk-memory.js';
-import { unwindX86ByFrameData, unwindX86ByFramePointer } from './x86-unwind.js';
 
 export const DEFAULT_MAX_FRAMES = 256;
 export const DEFAULT_MAX_READS = 4096;
 export const DEFAULT_MAX_SCAN_BYTES = 8192;
 /** Below this no code is mapped on Windows: an instruction pointer there ends the walk. */
 const LOWEST_CODE = 0x10000n;
-
-interface Caller {
-  registers: RegisterSet;
-  trust: FrameTrust;
-}
 
 /** A sorted module table with binary-search lookup (a process has a few hundred modules). */
 export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
@@ -293,63 +286,6 @@ function callerOf(
     if (!waits(image) && image === undefined) return null;
   }
   return unwindCaller(registers, first, input, memory, modules);
-}
-
-async function unwindCaller(
-  registers: RegisterSet,
-  first: boolean,
-  input: WalkInput,
-  memory: WalkMemory,
-  modules: ModuleIndex,
-): Promise<Caller | null> {
-  const x64 = input.arch === 'amd64';
-  const ip = registers[x64 ? 'rip' : 'eip'] ?? 0n;
-  const module = modules.at(ip);
-  // A caller's return address is looked up one byte back (the call's last byte).
-  const rva = module === undefined ? 0 : Number(ip - module.base) - (first ? 0 : 1);
-  if (x64) {
-    if (module === undefined) return null;
-    const image = await modules.image(module);
-    if (image !== undefined) {
-      const outcome = await unwindAmd64(image, module.base, registers, memory, first);
-      if (outcome.kind === 'unwound') return { registers: outcome.registers, trust: 'cfi' };
-    }
-    // No image (most dumps users get): a Breakpad .sym file's STACK CFI for the function.
-    return await cfiCaller(module, rva, registers, input, memory);
-  }
-  if (module !== undefined && input.unwind?.x86Frame !== undefined) {
-    const data = await input.unwind.x86Frame(module, rva);
-    if (data !== undefined) {
-      const outcome = await unwindX86ByFrameData(registers, data, memory);
-      if (outcome.kind === 'unwound') return { registers: outcome.registers, trust: 'cfi' };
-    }
-  }
-  if (module !== undefined) {
-    const viaCfi = await cfiCaller(module, rva, registers, input, memory);
-    if (viaCfi !== null) return viaCfi;
-  }
-  const esp = registers['esp'] ?? 0n;
-  const ebp = registers['ebp'] ?? 0n;
-  // EBP must point into the stack above ESP for the chain to mean anything.
-  if (ebp < esp || (input.stack !== undefined && ebp >= input.stack.high)) return null;
-  const outcome = await unwindX86ByFramePointer(registers, memory);
-  return outcome.kind === 'unwound'
-    ? { registers: outcome.registers, trust: 'frame-pointer' }
-    : null;
-}
-
-async function cfiCaller(
-  module: ModuleRef,
-  rva: number,
-  registers: RegisterSet,
-  input: WalkInput,
-  memory: WalkMemory,
-): Promise<Caller | null> {
-  if (input.unwind?.cfi === undefined) return null;
-  const rules = await input.unwind.cfi(module, rva);
-  if (rules === undefined) return null;
-  const out = await unwindByCfi(registers, rules, memory, input.arch);
-  return out === null ? null : { registers: out, trust: 'cfi' };
 }
 
 function makeFrame(

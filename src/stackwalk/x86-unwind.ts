@@ -12,13 +12,43 @@ export type X86Outcome =
   | { kind: 'unwound'; registers: RegisterSet; how: 'cfi' | 'frame-pointer' }
   | { kind: 'failed'; reason: string };
 
-export async function unwindX86ByFramePointer(
+/**
+ * The EBP-chain step. Answers without a promise when both words are at hand
+ * (WalkMemory.u32Now: a cached line or memory that answers at once), as for every frame of a dump
+ * held in memory: most x86 frames of dumps without symbols are found this way, and each promise
+ * made and awaited here was a third of the walk's own allocation (the peer corpus's heap profile).
+ * The reads, their order and the budget spent are the asynchronous form's.
+ */
+export function unwindX86ByFramePointer(
   registers: RegisterSet,
   memory: WalkMemory,
-): Promise<X86Outcome> {
+): X86Outcome | Promise<X86Outcome> {
   const ebp = registers['ebp'] ?? 0n;
-  const savedEbp = await memory.u32(ebp);
+  const savedEbp = memory.u32Now(ebp);
+  if (savedEbp === undefined) return framePointerLater(registers, memory, ebp, undefined);
+  const eip = memory.u32Now(ebp + 4n);
+  if (eip === undefined) return framePointerLater(registers, memory, ebp, savedEbp);
+  return framePointerOutcome(registers, ebp, savedEbp, eip);
+}
+
+/** The rest of unwindX86ByFramePointer once a read must wait (`savedEbp` when already read). */
+async function framePointerLater(
+  registers: RegisterSet,
+  memory: WalkMemory,
+  ebp: bigint,
+  savedEbp: bigint | null | undefined,
+): Promise<X86Outcome> {
+  const saved = savedEbp === undefined ? await memory.u32(ebp) : savedEbp;
   const eip = await memory.u32(ebp + 4n);
+  return framePointerOutcome(registers, ebp, saved, eip);
+}
+
+function framePointerOutcome(
+  registers: RegisterSet,
+  ebp: bigint,
+  savedEbp: bigint | null,
+  eip: bigint | null,
+): X86Outcome {
   if (savedEbp === null || eip === null) {
     return { kind: 'failed', reason: `frame at ebp 0x${ebp.toString(16)} was not captured` };
   }
