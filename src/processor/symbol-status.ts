@@ -20,7 +20,8 @@ export async function moduleSymbolStatus(
   for (const module of modules) if (!seen.has(module.name)) seen.set(module.name, module);
   const out: ModuleSymbolStatus[] = [];
   for (const [name, module] of seen) {
-    const loaded = await symbols.forModule(module);
+    // Settled already for every module a walk met: no promise to wait for then.
+    const loaded = symbols.answerNow(module) ?? (await symbols.forModule(module));
     const failure = provider.failures.get(moduleIdentityKey(module));
     if (loaded.ok) {
       out.push({

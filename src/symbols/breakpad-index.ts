@@ -13,18 +13,22 @@ const WINDOW = 4 << 20;
 /** A record line longer than this is malformed (no real name or rule runs to 64 KiB). */
 export const MAX_LINE = 64 * 1024;
 
+// The record patterns are sticky (`y`): each is tried at a line's start in the latin1 text of the
+// whole window read (forEachLine), so no string is made per line. Latin1 gives one character per
+// byte at the same offsets, and every pattern matches ASCII only, so it matches what it would in
+// the line decoded as UTF-8, and never runs past the line (no pattern matches \n or \r).
 // Sample: "FUNC m 1690 30 0 store_value" (hex address, size, parameter size; `m` optional)
-const FUNC = /^FUNC (?:m )?([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) [0-9a-fA-F]+ /;
+const FUNC = /FUNC (?:m )?([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) [0-9a-fA-F]+ /y;
 // Sample: "PUBLIC m 14b0 0 WinMainCRTStartup"
-const PUBLIC = /^PUBLIC (?:m )?([0-9a-fA-F]{1,16}) [0-9a-fA-F]+ /;
+const PUBLIC = /PUBLIC (?:m )?([0-9a-fA-F]{1,16}) [0-9a-fA-F]+ /y;
 // Sample: "MODULE windows x86_64 66788DE2EE469EF54C4C44205044422E1 symcrash.pdb"
 const MODULE = /^MODULE (\S+) (\S+) ([0-9a-fA-F]+) (.+)$/;
 // Sample: "FILE 1 /work/src/symcrash.c" / "INLINE_ORIGIN 3 inner_helper"
-const NUMBERED = /^(?:FILE|INLINE_ORIGIN) (\d{1,9}) /;
+const NUMBERED = /(?:FILE|INLINE_ORIGIN) (\d{1,9}) /y;
 // Sample: "STACK CFI INIT 1690 30 .cfa: $rsp 8 + .ra: .cfa -8 + ^"
-const CFI_INIT = /^STACK CFI INIT ([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) /;
+const CFI_INIT = /STACK CFI INIT ([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) /y;
 // Sample: "STACK WIN 4 1600 25 4 0 0 0 8 0 1 $T0 $ebp = …" (type, rva, code size, …)
-const WIN = /^STACK WIN [0-9a-fA-F]+ ([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) /;
+const WIN = /STACK WIN [0-9a-fA-F]+ ([0-9a-fA-F]{1,16}) ([0-9a-fA-F]{1,16}) /y;
 // Sample: "INFO CODE_ID 6B06303D3C000 symcrash.exe"
 const CODE_ID = /^INFO CODE_ID (\S+)/;
 
@@ -45,15 +49,34 @@ export class Columns {
     this.#width = width;
     this.#data = new Float64Array(width * 64);
   }
-  push(...values: number[]): void {
-    if ((this.length + 1) * this.#width > this.#data.length) {
-      const bigger = new Float64Array(this.#data.length * 2);
-      bigger.set(this.#data);
-      this.#data = bigger;
-    }
-    this.#data.set(values, this.length * this.#width);
+  /** A row of two columns (no rest array per row: a .sym file has tens of thousands). */
+  push2(a: number, b: number): void {
+    const at = this.length * this.#width;
+    const data = at + this.#width > this.#data.length ? this.#grow() : this.#data;
+    data[at] = a;
+    data[at + 1] = b;
     this.length++;
   }
+
+  /** A row of four columns. */
+  push4(a: number, b: number, c: number, d: number): void {
+    const at = this.length * this.#width;
+    const data = at + this.#width > this.#data.length ? this.#grow() : this.#data;
+    data[at] = a;
+    data[at + 1] = b;
+    data[at + 2] = c;
+    data[at + 3] = d;
+    this.length++;
+  }
+
+  /** Twice the room (called once per doubling, not per row). */
+  #grow(): Float64Array {
+    const bigger = new Float64Array(this.#data.length * 2);
+    bigger.set(this.#data);
+    this.#data = bigger;
+    return bigger;
+  }
+
   get(row: number, column: number): number {
     return this.#data[row * this.#width + column] ?? 0;
   }
@@ -62,9 +85,17 @@ export class Columns {
   }
   /** Rows sorted by one column; returns the sorted key column (for floorIndex) and the order. */
   sortedBy(column: number): { keys: Float64Array; order: Uint32Array } {
-    const order = Uint32Array.from({ length: this.length }, (_, i) => i);
-    order.sort((a, b) => this.get(a, column) - this.get(b, column));
-    return { keys: Float64Array.from(order, (row) => this.get(row, column)), order };
+    const key = new Float64Array(this.length);
+    const order = new Uint32Array(this.length);
+    for (let row = 0; row < this.length; row++) {
+      key[row] = this.#data[row * this.#width + column] ?? 0;
+      order[row] = row;
+    }
+    // A typed array's sort with a comparator is stable: rows with equal keys keep file order.
+    order.sort((a, b) => key[a]! - key[b]!);
+    const keys = new Float64Array(this.length);
+    for (let i = 0; i < order.length; i++) keys[i] = key[order[i]!]!;
+    return { keys, order };
   }
   /** Drops the spare capacity once the pass is over. */
   trim(): void {
@@ -103,7 +134,14 @@ export async function indexBreakpad(source: ByteSource, name: string): Promise<B
   /** Which record later lines extend: a FUNC (line/INLINE records) or a CFI INIT (deltas). */
   let open: 'func' | 'cfi' | undefined;
   let first = true;
-  const onLine = (bytes: Buffer, from: number, to: number, start: number, end: number) => {
+  const onLine = (
+    bytes: Buffer,
+    text: string,
+    from: number,
+    to: number,
+    start: number,
+    end: number,
+  ) => {
     let stop = to;
     if (stop > from && bytes[stop - 1] === 13) stop--;
     if (stop === from) return;
@@ -147,24 +185,22 @@ export async function indexBreakpad(source: ByteSource, name: string): Promise<B
       malformed++;
       return;
     }
-    const text = bytes.toString('utf8', from, stop);
-    let m: RegExpExecArray | null;
-    if ((m = FUNC.exec(text))) {
-      funcs.push(parseInt(m[1] ?? '', 16), parseInt(m[2] ?? '', 16), start, end);
+    const kind = recordAt(text, from);
+    if (kind === FUNC_RECORD) {
+      funcs.push4(fields[0]!, fields[1]!, start, end);
       open = 'func';
-    } else if ((m = CFI_INIT.exec(text))) {
-      cfi.push(parseInt(m[1] ?? '', 16), parseInt(m[2] ?? '', 16), start, end);
+    } else if (kind === CFI_RECORD) {
+      cfi.push4(fields[0]!, fields[1]!, start, end);
       open = 'cfi';
-    } else if ((m = PUBLIC.exec(text))) {
-      publics.push(parseInt(m[1] ?? '', 16), start);
-    } else if ((m = NUMBERED.exec(text))) {
-      (text.startsWith('FILE') ? files : origins).push(Number(m[1]), start);
-    } else if ((m = WIN.exec(text))) {
-      win.push(parseInt(m[1] ?? '', 16), parseInt(m[2] ?? '', 16), start, end);
-    } else if ((m = CODE_ID.exec(text))) {
-      codeId = m[1];
-    } else if (!text.startsWith('INFO ')) {
-      malformed++;
+    } else if (kind === PUBLIC_RECORD) publics.push2(fields[0]!, start);
+    else if (kind === FILE_RECORD) files.push2(fields[0]!, start);
+    else if (kind === ORIGIN_RECORD) origins.push2(fields[0]!, start);
+    else if (kind === WIN_RECORD) win.push4(fields[0]!, fields[1]!, start, end);
+    else {
+      const line = bytes.toString('utf8', from, stop);
+      const m = CODE_ID.exec(line);
+      if (m) codeId = m[1];
+      else if (!line.startsWith('INFO ')) malformed++;
     }
   };
   await forEachLine(source, onLine);
@@ -173,14 +209,75 @@ export async function indexBreakpad(source: ByteSource, name: string): Promise<B
   return { module, codeId, funcs, publics, files, origins, cfi, win, malformed };
 }
 
+export const NONE = 0;
+export const FUNC_RECORD = 1;
+export const PUBLIC_RECORD = 2;
+export const FILE_RECORD = 3;
+export const ORIGIN_RECORD = 4;
+export const CFI_RECORD = 5;
+export const WIN_RECORD = 6;
+
 /**
- * Calls `onLine(bytes, from, to, start, end)` for every line: bytes[from, to) is the line without
- * its `\n`, [start, end) its place in the file (end past the `\n`). Lines longer than a window are
+ * The numbers of the record recordAt() matched last: [address, size] of FUNC, STACK CFI INIT
+ * and STACK WIN (its rva and code size), [address] of PUBLIC, [id] of FILE and INLINE_ORIGIN.
+ */
+export const fields = [0, 0];
+
+/**
+ * The kind of the record line starting at `at` in `text` (the window as latin1), NONE for none of
+ * the patterns, its numbers in `fields`. Exported for its test.
+ */
+export function recordAt(text: string, at: number): number {
+  // Each pattern starts with its own words: the first letters say which one can match.
+  const c = text.charCodeAt(at);
+  const pattern =
+    c === 0x46 // F: FUNC or FILE
+      ? text.charCodeAt(at + 1) === 0x55
+        ? FUNC
+        : NUMBERED
+      : c === 0x50 // P: PUBLIC
+        ? PUBLIC
+        : c === 0x49 // I: INLINE_ORIGIN
+          ? NUMBERED
+          : c === 0x53 // S: STACK CFI INIT or STACK WIN
+            ? text.charCodeAt(at + 6) === 0x43
+              ? CFI_INIT
+              : WIN
+            : undefined;
+  if (pattern === undefined) return NONE;
+  pattern.lastIndex = at;
+  const m = pattern.exec(text);
+  if (m === null) return NONE;
+  if (pattern === NUMBERED) {
+    fields[0] = Number(m[1]);
+    return c === 0x46 ? FILE_RECORD : ORIGIN_RECORD;
+  }
+  fields[0] = parseInt(m[1] ?? '', 16);
+  fields[1] = m[2] === undefined ? 0 : parseInt(m[2], 16);
+  return pattern === FUNC
+    ? FUNC_RECORD
+    : pattern === PUBLIC
+      ? PUBLIC_RECORD
+      : pattern === CFI_INIT
+        ? CFI_RECORD
+        : WIN_RECORD;
+}
+
+/**
+ * Calls `onLine(bytes, text, from, to, start, end)` for every line: bytes[from, to) is the line
+ * without its `\n` (text is bytes as latin1, offset for offset), [start, end) its place in the file (end past the `\n`). Lines longer than a window are
  * passed cut (from..to holds their first bytes; the caller refuses them by length).
  */
 async function forEachLine(
   source: ByteSource,
-  onLine: (bytes: Buffer, from: number, to: number, start: number, end: number) => void,
+  onLine: (
+    bytes: Buffer,
+    text: string,
+    from: number,
+    to: number,
+    start: number,
+    end: number,
+  ) => void,
 ): Promise<void> {
   let offset = 0;
   let carry: Buffer | undefined;
@@ -193,18 +290,23 @@ async function forEachLine(
     const base = carry === undefined ? offset : carryStart;
     carry = undefined;
     let at = 0;
+    // The window as a one-byte string (latin1: one character a byte, the same offsets), made
+    // once: newlines are found with String#indexOf (a plain builtin call, where Buffer#indexOf
+    // checks its arguments in JavaScript for each of a file's tens of thousands of lines) and
+    // the record patterns run on it in place (recordAt).
+    const text = bytes.toString('latin1');
     for (;;) {
-      const nl = bytes.indexOf(10, at);
+      const nl = text.indexOf('\n', at);
       if (nl === -1) break;
       if (skipping) skipping = false;
-      else onLine(bytes, at, nl, base + at, base + nl + 1);
+      else onLine(bytes, text, at, nl, base + at, base + nl + 1);
       at = nl + 1;
     }
     offset += read.length;
     if (at < bytes.length) {
       if (bytes.length - at > MAX_LINE) {
         // A line with no end in sight: passed once, cut, and the rest of it skipped.
-        if (!skipping) onLine(bytes, at, bytes.length, base + at, base + bytes.length);
+        if (!skipping) onLine(bytes, text, at, bytes.length, base + at, base + bytes.length);
         skipping = true;
       } else {
         carry = bytes.subarray(at);
@@ -213,7 +315,7 @@ async function forEachLine(
     }
   }
   if (carry !== undefined && !skipping) {
-    onLine(carry, 0, carry.length, carryStart, carryStart + carry.length);
+    onLine(carry, carry.toString('latin1'), 0, carry.length, carryStart, carryStart + carry.length);
   }
 }
 

@@ -21,7 +21,13 @@ export class StackIndex {
   readonly #cfi: { keys: Float64Array; order: Uint32Array };
   readonly #win: { keys: Float64Array; order: Uint32Array };
   readonly #index: BreakpadIndex;
-  readonly #recent = new Map<string, Promise<StackRecords>>();
+  /**
+   * The few STACK records read lately, by index row: the promise while the read is under way,
+   * then the parsed records themselves, so a walker asking again gets its answer without a
+   * promise (cfiRulesAtNow, winAtNow).
+   */
+  readonly #recentCfi = new Map<number, Promise<StackRecords> | StackRecords>();
+  readonly #recentWin = new Map<number, Promise<StackRecords> | StackRecords>();
 
   constructor(source: ByteSource, index: BreakpadIndex) {
     this.#source = source;
@@ -32,49 +38,77 @@ export class StackIndex {
 
   /** CFI rules in force at rva: INIT rules then every delta up to rva, in order. */
   async cfiAt(rva: number): Promise<{ entry: StackCfiEntry; rules: string[] } | undefined> {
-    const records = await this.#records('cfi', this.#cfi, rva);
+    const records = await this.#records('cfi', rva);
     return records?.cfiAt(rva);
   }
 
   /** The rules in force at rva as register → postfix expression (StackRecords.cfiRulesAt). */
   async cfiRulesAt(rva: number): Promise<CfiRuleSet | undefined> {
-    const records = await this.#records('cfi', this.#cfi, rva);
+    const records = await this.#records('cfi', rva);
     return records?.cfiRulesAt(rva);
   }
 
   /** The STACK WIN record covering rva. */
   async winAt(rva: number): Promise<StackWinEntry | undefined> {
-    const records = await this.#records('win', this.#win, rva);
+    const records = await this.#records('win', rva);
     return records?.winAt(rva);
   }
 
-  async #records(
-    kind: 'cfi' | 'win',
-    sorted: { keys: Float64Array; order: Uint32Array },
-    rva: number,
-  ): Promise<StackRecords | undefined> {
+  /**
+   * What cfiRulesAt(rva) answers, when that is known without reading the file (its record was
+   * read lately); null when only cfiRulesAt can tell.
+   */
+  cfiRulesAtNow(rva: number): CfiRuleSet | undefined | null {
+    const records = this.#recordsNow('cfi', rva);
+    return records === null || records === undefined ? records : records.cfiRulesAt(rva);
+  }
+
+  /** What winAt(rva) answers, when known without reading the file; null when not. */
+  winAtNow(rva: number): StackWinEntry | undefined | null {
+    const records = this.#recordsNow('win', rva);
+    return records === null || records === undefined ? records : records.winAt(rva);
+  }
+
+  /** The index row of the record covering rva, or -1. */
+  #row(kind: 'cfi' | 'win', rva: number): number {
+    const sorted = kind === 'cfi' ? this.#cfi : this.#win;
     const at = floorIndex(sorted.keys, rva);
     const row = at < 0 ? undefined : sorted.order[at];
-    if (row === undefined) return undefined;
+    if (row === undefined) return -1;
     const columns = this.#index[kind];
-    if (rva >= columns.get(row, 0) + Math.max(columns.get(row, 1), 1)) return undefined;
-    const key = `${kind}${row}`;
-    let hit = this.#recent.get(key);
-    if (!hit) {
-      const start = columns.get(row, 2);
-      const end = Math.min(columns.get(row, 3), start + MAX_CFI_BLOCK);
-      hit = this.#source.read(start, end - start).then((bytes) => {
-        const records = new StackRecords();
-        for (const line of bytes.toString('utf8').split('\n')) {
-          const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-          if (text.length > 0) records.add(text);
-        }
-        records.finish();
-        return records;
-      });
-      if (this.#recent.size >= 64) this.#recent.clear();
-      this.#recent.set(key, hit);
-    }
+    return rva >= columns.get(row, 0) + Math.max(columns.get(row, 1), 1) ? -1 : row;
+  }
+
+  /** The records covering rva when already parsed, undefined when none covers it, else null. */
+  #recordsNow(kind: 'cfi' | 'win', rva: number): StackRecords | undefined | null {
+    const row = this.#row(kind, rva);
+    if (row < 0) return undefined;
+    const hit = (kind === 'cfi' ? this.#recentCfi : this.#recentWin).get(row);
+    return hit === undefined || hit instanceof Promise ? null : hit;
+  }
+
+  #records(kind: 'cfi' | 'win', rva: number): Promise<StackRecords | undefined> | StackRecords {
+    const row = this.#row(kind, rva);
+    if (row < 0) return Promise.resolve(undefined);
+    const recent = kind === 'cfi' ? this.#recentCfi : this.#recentWin;
+    const known = recent.get(row);
+    if (known !== undefined) return known;
+    const columns = this.#index[kind];
+    const start = columns.get(row, 2);
+    const end = Math.min(columns.get(row, 3), start + MAX_CFI_BLOCK);
+    const hit = this.#source.read(start, end - start).then((bytes) => {
+      const records = new StackRecords();
+      for (const line of bytes.toString('utf8').split('\n')) {
+        const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+        if (text.length > 0) records.add(text);
+      }
+      records.finish();
+      // Settled: kept as the records themselves (unless forgotten meanwhile).
+      if (recent.get(row) === hit) recent.set(row, records);
+      return records;
+    });
+    if (recent.size >= 64) recent.clear();
+    recent.set(row, hit);
     return hit;
   }
 }

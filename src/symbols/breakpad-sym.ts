@@ -72,9 +72,17 @@ export class BreakpadSymbols implements ModuleSymbolFile {
   readonly #publics: { keys: Float64Array; order: Uint32Array };
   readonly #files: { keys: Float64Array; order: Uint32Array };
   readonly #origins: { keys: Float64Array; order: Uint32Array };
-  /** FUNC blocks parsed lately, by index row (a walk asks for the same few again and again). */
-  readonly #parsed = new Map<number, Promise<Func | undefined>>();
-  readonly #names = new Map<string, Promise<string | undefined>>();
+  /**
+   * FUNC blocks parsed lately, by index row (a walk asks for the same few again and again): the
+   * promise while the block is read, then the block itself (null: not a FUNC block), so a lookup
+   * asked again is answered without a promise (lookupNow).
+   */
+  readonly #parsed = new Map<number, Promise<Func | undefined> | Func | null>();
+  /** FILE and INLINE_ORIGIN names by number, the same way (null: no such record). */
+  readonly #fileNames = new Map<number, Promise<string | undefined> | string | null>();
+  readonly #originNames = new Map<number, Promise<string | undefined> | string | null>();
+  /** PUBLIC records read lately, by index row (null: the line did not parse). */
+  readonly #publicLines = new Map<number, Promise<PublicLine | undefined> | PublicLine | null>();
 
   private constructor(source: ByteSource, name: string, index: BreakpadIndex) {
     this.#source = source;
@@ -101,6 +109,8 @@ export class BreakpadSymbols implements ModuleSymbolFile {
   }
 
   async lookup(rva: number): Promise<BreakpadLookup | undefined> {
+    const now = this.lookupNow(rva);
+    if (now !== null) return now;
     const at = floorIndex(this.#funcs.keys, rva);
     const row = at < 0 ? undefined : this.#funcs.order[at];
     const funcs = this.#index.funcs;
@@ -124,25 +134,72 @@ export class BreakpadSymbols implements ModuleSymbolFile {
     const p = floorIndex(this.#publics.keys, rva);
     const publicRow = p < 0 ? undefined : this.#publics.order[p];
     if (publicRow === undefined) return undefined;
-    const line = await readLine(this.#source, this.#index.publics.get(publicRow, 1));
-    const m = line === undefined ? null : PUBLIC.exec(line);
-    if (!m) return undefined;
-    const start = parseInt(m[1] ?? '', 16);
-    return { function: m[3] ?? '', functionOffset: rva - start, kind: 'public' };
+    const line = await this.#publicLine(publicRow);
+    if (line === undefined) return undefined;
+    return { function: line.name, functionOffset: rva - line.start, kind: 'public' };
+  }
+
+  /**
+   * What lookup(rva) answers, when everything it needs was read lately (a walk asks for the same
+   * few functions again and again); null when only lookup() can tell. Same answers, no promise.
+   */
+  lookupNow(rva: number): BreakpadLookup | undefined | null {
+    const at = floorIndex(this.#funcs.keys, rva);
+    const row = at < 0 ? undefined : this.#funcs.order[at];
+    const funcs = this.#index.funcs;
+    if (row !== undefined && rva < funcs.get(row, 0) + Math.max(funcs.get(row, 1), 1)) {
+      const f = this.#parsed.get(row);
+      if (f === undefined || f instanceof Promise) return null;
+      if (f !== null) {
+        const i = floorIndex(f.lineRvas, rva);
+        const hasLine = i >= 0 && rva < (f.lineEnds[i] ?? 0);
+        let file: string | undefined;
+        if (hasLine) {
+          const name = this.#nameNow(this.#fileNames, f.lineFiles[i] ?? -1);
+          if (name === null) return null;
+          file = name;
+        }
+        let inlines: InlineFrame[] | undefined;
+        if (f.inlines.length > 0) {
+          const found = this.#inlinesNow(f, rva);
+          if (found === null) return null;
+          if (found.length > 0) inlines = found;
+        }
+        return {
+          function: f.name,
+          functionOffset: rva - f.rva,
+          kind: 'function',
+          ...(file === undefined ? {} : { file }),
+          ...(hasLine ? { line: f.lineNumbers[i] ?? 0 } : {}),
+          ...(inlines === undefined ? {} : { inlines }),
+        };
+      }
+    }
+    const p = floorIndex(this.#publics.keys, rva);
+    const publicRow = p < 0 ? undefined : this.#publics.order[p];
+    if (publicRow === undefined) return undefined;
+    const line = this.#publicLines.get(publicRow);
+    if (line === undefined || line instanceof Promise) return null;
+    if (line === null) return undefined;
+    return { function: line.name, functionOffset: rva - line.start, kind: 'public' };
   }
 
   /** The FUNC record at index row, with its lines and inlines, read again from the file. */
   #func(row: number): Promise<Func | undefined> {
-    let hit = this.#parsed.get(row);
-    if (hit) {
+    const known = this.#parsed.get(row);
+    if (known !== undefined) {
       this.#parsed.delete(row);
-      this.#parsed.set(row, hit);
-      return hit;
+      this.#parsed.set(row, known);
+      return known instanceof Promise ? known : Promise.resolve(known ?? undefined);
     }
     const funcs = this.#index.funcs;
     const start = funcs.get(row, 2);
     const end = Math.min(funcs.get(row, 3), start + MAX_FUNC_BLOCK);
-    hit = this.#source.read(start, end - start).then((bytes) => parseFuncBlock(bytes));
+    const hit = this.#source.read(start, end - start).then((bytes) => {
+      const f = parseFuncBlock(bytes);
+      if (this.#parsed.get(row) === hit) this.#parsed.set(row, f ?? null);
+      return f;
+    });
     this.#parsed.set(row, hit);
     if (this.#parsed.size > MAX_PARSED) {
       const oldest = this.#parsed.keys().next();
@@ -151,32 +208,65 @@ export class BreakpadSymbols implements ModuleSymbolFile {
     return hit;
   }
 
+  /** The PUBLIC record at index row, read again from the file. */
+  #publicLine(row: number): Promise<PublicLine | undefined> {
+    const known = this.#publicLines.get(row);
+    if (known !== undefined) {
+      return known instanceof Promise ? known : Promise.resolve(known ?? undefined);
+    }
+    const hit = readLine(this.#source, this.#index.publics.get(row, 1)).then((line) => {
+      const m = line === undefined ? null : PUBLIC.exec(line);
+      const parsed = m ? { start: parseInt(m[1] ?? '', 16), name: m[3] ?? '' } : undefined;
+      if (this.#publicLines.get(row) === hit) this.#publicLines.set(row, parsed ?? null);
+      return parsed;
+    });
+    if (this.#publicLines.size > MAX_PARSED * 4) this.#publicLines.clear();
+    this.#publicLines.set(row, hit);
+    return hit;
+  }
+
   #fileName(id: number): Promise<string | undefined> {
-    return this.#numbered('FILE', this.#files, this.#index.files, id);
+    return this.#numbered(this.#fileNames, this.#files, this.#index.files, id);
   }
 
   #numbered(
-    kind: 'FILE' | 'INLINE_ORIGIN',
+    names: Map<number, Promise<string | undefined> | string | null>,
     sorted: { keys: Float64Array; order: Uint32Array },
     columns: BreakpadIndex['files'],
     id: number,
   ): Promise<string | undefined> {
-    const key = `${kind} ${id}`;
-    let hit = this.#names.get(key);
-    if (!hit) {
-      const at = floorIndex(sorted.keys, id);
-      const row = at < 0 ? undefined : sorted.order[at];
-      hit =
-        row === undefined || columns.get(row, 0) !== id
-          ? Promise.resolve(undefined)
-          : readLine(this.#source, columns.get(row, 1)).then((line) => {
-              const m = line === undefined ? null : NUMBERED.exec(line);
-              return m ? (m[2] ?? '') : undefined;
-            });
-      if (this.#names.size > MAX_PARSED * 4) this.#names.clear();
-      this.#names.set(key, hit);
+    const known = names.get(id);
+    if (known !== undefined) {
+      return known instanceof Promise ? known : Promise.resolve(known ?? undefined);
     }
+    const at = floorIndex(sorted.keys, id);
+    const row = at < 0 ? undefined : sorted.order[at];
+    let hit: Promise<string | undefined>;
+    if (row === undefined || columns.get(row, 0) !== id) {
+      hit = Promise.resolve(undefined);
+      if (names.size > MAX_PARSED * 4) names.clear();
+      names.set(id, null);
+      return hit;
+    }
+    hit = readLine(this.#source, columns.get(row, 1)).then((line) => {
+      const m = line === undefined ? null : NUMBERED.exec(line);
+      const name = m ? (m[2] ?? '') : undefined;
+      if (names.get(id) === hit) names.set(id, name ?? null);
+      return name;
+    });
+    if (names.size > MAX_PARSED * 4) names.clear();
+    names.set(id, hit);
     return hit;
+  }
+
+  /** A FILE or INLINE_ORIGIN name already read: the name, undefined (none), or null (not yet). */
+  #nameNow(
+    names: Map<number, Promise<string | undefined> | string | null>,
+    id: number,
+  ): string | undefined | null {
+    const known = names.get(id);
+    if (known === undefined || known instanceof Promise) return null;
+    return known ?? undefined;
   }
 
   async #inlinesAt(f: Func, rva: number): Promise<InlineFrame[]> {
@@ -187,7 +277,7 @@ export class BreakpadSymbols implements ModuleSymbolFile {
     for (const inline of active) {
       const callFile = await this.#fileName(inline.callFile);
       const origin = await this.#numbered(
-        'INLINE_ORIGIN',
+        this.#originNames,
         this.#origins,
         this.#index.origins,
         inline.origin,
@@ -201,10 +291,35 @@ export class BreakpadSymbols implements ModuleSymbolFile {
     return out;
   }
 
+  /** #inlinesAt's answer from names already read; null when one is not. */
+  #inlinesNow(f: Func, rva: number): InlineFrame[] | null {
+    const active = f.inlines
+      .filter((inline) => inline.ranges.some(([s, e]) => rva >= s && rva < e))
+      .sort((a, b) => a.depth - b.depth);
+    const out: InlineFrame[] = [];
+    for (const inline of active) {
+      const callFile = this.#nameNow(this.#fileNames, inline.callFile);
+      const origin = this.#nameNow(this.#originNames, inline.origin);
+      if (callFile === null || origin === null) return null;
+      out.push({
+        function: origin ?? `inline#${inline.origin}`,
+        callLine: inline.callLine,
+        ...(callFile === undefined ? {} : { callFile }),
+      });
+    }
+    return out;
+  }
+
   /** The file name for messages. */
   get name(): string {
     return this.#name;
   }
+}
+
+/** A PUBLIC record's address and name. */
+interface PublicLine {
+  start: number;
+  name: string;
 }
 
 /** Longest FUNC block read for one lookup (a hostile file may give one FUNC a million lines). */

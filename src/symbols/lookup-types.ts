@@ -18,4 +18,9 @@ export interface SymbolLookup {
 export interface ModuleSymbolFile {
   readonly format: 'pdb' | 'breakpad';
   lookup(rva: number): Promise<SymbolLookup | undefined>;
+  /**
+   * What lookup(rva) answers when that is known without reading the file (the records it needs
+   * were read lately); null when only lookup() can tell. Optional: files without it always wait.
+   */
+  lookupNow?(rva: number): SymbolLookup | undefined | null;
 }

@@ -87,6 +87,35 @@ describe('symbols: Breakpad .sym reader', () => {
     expect(await sym.stack.cfiAt(0x1040)).to.equal(undefined);
   });
 
+  it('answers without a promise, once the records are read, exactly what the reads answered', async () => {
+    const warm = await BreakpadSymbols.parse(Buffer.from(EVERY_KIND), 'demo.sym');
+    // Nothing read yet: only the waiting lookups can tell.
+    expect(warm.lookupNow(0x1015)).to.equal(null);
+    expect(warm.lookupNow(0x1205)).to.equal(null);
+    expect(warm.stack.cfiRulesAtNow(0x1002)).to.equal(null);
+    expect(warm.stack.winAtNow(0x1020)).to.equal(null);
+    // An address no record covers needs no read at all.
+    expect(warm.lookupNow(0x0fff)).to.equal(undefined);
+    expect(warm.stack.winAtNow(0x1140)).to.equal(undefined);
+    for (let rva = 0x0ff0; rva < 0x1320; rva++) {
+      // A file of its own per address: its answer comes from reading, not from memory.
+      const fresh = await BreakpadSymbols.parse(Buffer.from(EVERY_KIND), 'demo.sym');
+      const name = await fresh.lookup(rva);
+      const cfi = await fresh.stack.cfiRulesAt(rva);
+      const win = await fresh.stack.winAt(rva);
+      await warm.lookup(rva);
+      await warm.stack.cfiRulesAt(rva);
+      await warm.stack.winAt(rva);
+      const at = `rva 0x${rva.toString(16)}`;
+      expect(warm.lookupNow(rva), at).to.deep.equal(name);
+      expect(warm.stack.cfiRulesAtNow(rva), at).to.deep.equal(cfi);
+      expect(warm.stack.winAtNow(rva), at).to.deep.equal(win);
+    }
+    // Inlined calls, a line's file and a public name all come back from memory.
+    expect(warm.lookupNow(0x1015)?.inlines).to.have.length(2);
+    expect(warm.lookupNow(0x1205)).to.deep.include({ function: '_public_only@4', kind: 'public' });
+  });
+
   it('counts malformed lines and keeps the rest', async () => {
     const text = EVERY_KIND.replace('FUNC 1100 20 0 second', 'FUNC zz 20 0 second')
       .replace('PUBLIC 1300 0 another_public', 'PUBLIC nonsense')

@@ -34,6 +34,11 @@ export class OpenSymbolFiles {
     return this.#files.size;
   }
 
+  /** False while files past the budget wait for their readers to finish before they close. */
+  get withinBudget(): boolean {
+    return this.#bytes <= this.#maxBytes || this.#files.size <= 1;
+  }
+
   /** A read of `key`'s file begins (before its load is awaited). */
   hold(key: string): void {
     this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
@@ -43,6 +48,22 @@ export class OpenSymbolFiles {
       this.#files.delete(key);
       this.#files.set(key, open);
     }
+  }
+
+  /**
+   * A read of `key`'s file that ends before anything else runs (a synchronous read of data
+   * already in memory): what hold() then release() do, without a promise, when the budget holds.
+   * False when the batch is past its budget (a file held earlier is still to close): the caller
+   * then reads through hold/release, which closes it.
+   */
+  touch(key: string): boolean {
+    if (!this.withinBudget) return false;
+    const open = this.#files.get(key);
+    if (open !== undefined) {
+      this.#files.delete(key);
+      this.#files.set(key, open);
+    }
+    return true;
   }
 
   /** That read ended; files past the budget are closed (settles when they are). */

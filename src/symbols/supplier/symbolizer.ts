@@ -83,6 +83,10 @@ export class Symbolizer {
   readonly #locator: SymbolLocator;
   readonly #options: SymbolizerOptions;
   readonly #modules = new Map<string, Promise<ModuleSymbolsState>>();
+  /** The answers of #modules that have settled, by the same key (answerNow, settledNow). */
+  readonly #settled = new Map<string, ModuleSymbolsState>();
+  /** Counts answers forgotten (a file closed by the budget, an answer past the bound). */
+  #generation = 0;
   /** Keys of #modules whose answer holds no open file: the ones that may be forgotten. */
   readonly #noFile = new Set<string>();
   /** Image files found on the symbol path, by module identity (one search per batch). */
@@ -101,7 +105,7 @@ export class Symbolizer {
     this.#options = options;
     this.#locator = new SymbolLocator(parsed.elements, options);
     this.#openFiles = new OpenSymbolFiles(options.maxOpenBytes ?? DEFAULT_MAX_OPEN_BYTES, (key) =>
-      this.#modules.delete(key),
+      this.#forget(key),
     );
   }
 
@@ -115,8 +119,10 @@ export class Symbolizer {
         return { ok: false, reason: shortErrorMessage(error) };
       });
       this.#modules.set(key, state);
-      void state.then(
+      const loading = state;
+      void loading.then(
         (settled) => {
+          if (this.#modules.get(key) === loading) this.#settled.set(key, settled);
           if (!settled.ok && this.#modules.get(key) !== undefined) this.#noFile.add(key);
         },
         () => undefined,
@@ -124,6 +130,40 @@ export class Symbolizer {
       this.#forgetPastBound();
     }
     return state;
+  }
+
+  /**
+   * The module's answer when it has settled (what forModule() would give), without a promise;
+   * undefined when only forModule() can tell.
+   */
+  answerNow(module: SymbolModule): ModuleSymbolsState | undefined {
+    return this.#settled.get(moduleIdentityKey(module));
+  }
+
+  /**
+   * The settled answer for a read that ends before anything else runs (a lookup answered from
+   * records already in memory): a loaded file is marked most recently used, as use() does, and
+   * stays open, for nothing can close it while the read runs. Undefined when the answer has not
+   * settled, or when files past the budget wait to close (use() then closes them).
+   */
+  settledNow(module: SymbolModule): ModuleSymbolsState | undefined {
+    const key = moduleIdentityKey(module);
+    const state = this.#settled.get(key);
+    if (state === undefined || !this.#openFiles.touch(key)) return undefined;
+    return state;
+  }
+
+  /** False while files past the budget wait to close: settledNow() answers nothing then. */
+  get readsNow(): boolean {
+    return this.#openFiles.withinBudget;
+  }
+
+  /**
+   * Changes whenever an answer is forgotten (its file closed to make room, or past the bound): a
+   * caller keeping answers from settledNow() drops them then.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** Name for an address inside a module (rva = address − base), or why there is none. */
@@ -167,9 +207,15 @@ export class Symbolizer {
     if (this.#modules.size <= this.#bound) return;
     for (const key of this.#noFile) {
       this.#noFile.delete(key);
-      this.#modules.delete(key);
+      this.#forget(key);
       if (this.#modules.size <= this.#bound) return;
     }
+  }
+
+  #forget(key: string): void {
+    this.#modules.delete(key);
+    this.#settled.delete(key);
+    this.#generation++;
   }
 
   async close(): Promise<void> {

@@ -83,6 +83,30 @@ describe('symbols: walker hooks (SymbolProvider, UnwindProvider)', () => {
     expect(await provider.cfi?.(module, 0x2000)).to.equal(undefined);
   });
 
+  it('once a module is read, answers the next lookups without a promise, the same as the first', async () => {
+    const provider = symbolFileProvider(symbolizer);
+    const first = {
+      name: await provider.lookup(module, 0x1010),
+      cfi: await provider.cfi?.(module, 0x1002),
+      win: await provider.x86Frame?.(module, 0x1020),
+    };
+    const again = {
+      name: provider.lookup(module, 0x1010),
+      cfi: provider.cfi?.(module, 0x1002),
+      win: provider.x86Frame?.(module, 0x1020),
+    };
+    for (const answer of Object.values(again)) expect(answer).to.not.be.instanceOf(Promise);
+    expect(again).to.deep.equal(first);
+    expect(first.name).to.include({ function: 'outer_function' });
+    // A module without symbols: said once, then without waiting too.
+    const other = { ...module, codeView: { pdbName: 'other.pdb', debugId: ID } };
+    expect(await provider.lookup(other, 0x1010)).to.equal(undefined);
+    expect(provider.lookup(other, 0x1010)).to.equal(undefined);
+    expect(provider.cfi?.(other, 0x1002)).to.equal(undefined);
+    // A dump's second provider sees the batch's settled answers at once.
+    expect(symbolFileProvider(symbolizer).lookup(module, 0x1010)).to.deep.equal(first.name);
+  });
+
   it("says in the dump's failures when a PDB was read only in part (no name, or no line)", async () => {
     const pdb: PdbSpec = {
       guid: 'ABCDEF0123456789ABCDEF0123456789',

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { SymbolModule } from '../../../src/symbols/supplier/module-identity-key.js';
+import { symbolFileProvider } from '../../../src/symbols/supplier/symbol-provider.js';
 import { Symbolizer } from '../../../src/symbols/supplier/symbolizer.js';
 import { startSymbolServer, type SymbolServer } from '../../helpers/symbol-server.js';
 import { symbolModule, TEST_DEBUG_ID } from '../../helpers/symbol-module.js';
@@ -178,6 +179,38 @@ describe('symbols: symbolizer memory stays bounded', () => {
       await symbolizer.close();
     }
     expect(fdsUnder(join(dir, 'store'))).to.equal(0);
+  });
+
+  it('lookups answered from memory keep the budget and mark their file most recently used', async () => {
+    const dir = makeTempDir('symbolizer-lru');
+    const modules = symStore(dir, 4).map((m) => ({ ...m, base: 0x10000000n }));
+    const symbolizer = new Symbolizer({
+      symbolPath: join(dir, 'store'),
+      defaultCache: join(dir, 'cache'),
+      maxOpenBytes: 2 << 20, // two .sym files
+    });
+    try {
+      const provider = symbolFileProvider(symbolizer);
+      const [lib0, lib1, lib2, lib3] = modules;
+      await provider.lookup(lib0!, 0x1010);
+      await provider.lookup(lib1!, 0x1010);
+      // From memory (no promise), and lib0 is now the most recently used of the two...
+      expect(provider.lookup(lib0!, 0x1010)).to.deep.include({ function: 'function_of_lib0' });
+      await provider.lookup(lib2!, 0x1010);
+      // ...so opening lib2 closed lib1's file, not lib0's.
+      expect(symbolizer.answerNow(lib0!)?.ok).to.equal(true);
+      expect(symbolizer.answerNow(lib1!)).to.equal(undefined);
+      expect(symbolizer.openFiles).to.equal(2);
+      // Every module, in any order, still gets its name, within the budget.
+      for (const m of [lib3, lib1, lib0, lib3, lib2, lib1]) {
+        const hit = await provider.lookup(m!, 0x1010);
+        expect(hit).to.deep.include({ function: `function_of_${m!.name.replace('.dll', '')}` });
+        expect(symbolizer.openFiles).to.be.at.most(2);
+      }
+      expect(provider.failures.size).to.equal(0);
+    } finally {
+      await symbolizer.close();
+    }
   });
 
   it('never closes a file under a lookup: concurrent lookups over more files than the budget all get their names', async () => {
