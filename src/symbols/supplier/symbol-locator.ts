@@ -151,8 +151,7 @@ export class SymbolLocator {
             ? {}
             : { imageExtension: options.imageExtension }),
         });
-        for (const hit of await existingFiles(element.path, candidates, element.path))
-          found.push(hit);
+        for (const hit of existingFiles(element.path, candidates, element.path)) found.push(hit);
       } else {
         for (const store of [...element.downstream, element.upstream]) {
           if (isHttpLocation(store)) {
@@ -167,11 +166,7 @@ export class SymbolLocator {
             if (hit) found.push(hit);
           } else {
             const twoTier = await this.#isTwoTier(store);
-            const hits = await existingFiles(
-              store,
-              storeCandidates(key, { twoTier, image }),
-              store,
-            );
+            const hits = existingFiles(store, storeCandidates(key, { twoTier, image }), store);
             for (const hit of hits) found.push(hit);
           }
           if (found.length > 0 && options.all !== true) break;
@@ -378,7 +373,7 @@ export class SymbolLocator {
   #isTwoTier(root: string): Promise<boolean> {
     let known = this.#twoTier.get(root);
     if (!known) {
-      known = isFile(join(root, 'index2.txt'));
+      known = Promise.resolve(isFile(join(root, 'index2.txt')));
       this.#twoTier.set(root, known);
     }
     return known;

@@ -330,7 +330,7 @@ export class Symbolizer {
     const prefix = this.#options.winePrefix ?? winePrefixOf(this.#options.env ?? process.env);
     let local = 0;
     for (const path of localPaths(module.path, prefix)) {
-      if (!(await isFile(path))) continue;
+      if (!isFile(path)) continue;
       local++;
       const found = await this.#imageIdentity(path, codeId, notes);
       if (found) return found;
