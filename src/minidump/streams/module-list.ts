@@ -57,8 +57,8 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
       codeId: codeIdOf(timeDateStamp, size),
     };
     if (u32(d, at + 24) === VS_FFI_SIGNATURE) {
-      const fileVersion = version(u32(d, at + 32), u32(d, at + 36));
-      const productVersion = version(u32(d, at + 40), u32(d, at + 44));
+      const fileVersion = fixedFileVersion(u32(d, at + 32), u32(d, at + 36));
+      const productVersion = fixedFileVersion(u32(d, at + 40), u32(d, at + 44));
       if (fileVersion !== '0.0.0.0') module.fileVersion = fileVersion;
       if (productVersion !== '0.0.0.0') module.productVersion = productVersion;
     }
@@ -85,6 +85,31 @@ export async function parseModuleList(ctx: StreamContext): Promise<DumpModule[]>
   return modules;
 }
 
-function version(ms: number, ls: number): string {
-  return `${ms >>> 16}.${ms & 0xffff}.${ls >>> 16}.${ls & 0xffff}`;
+/** Text of one version at a time: four 16-bit numbers and three dots, at most 23 characters. */
+const versionText = Buffer.alloc(24);
+
+/**
+ * `a.b.c.d` from the two 32-bit halves of VS_FIXEDFILEINFO's version, written as ASCII and made
+ * one string (a template literal made four number strings and the joins: two versions a module).
+ */
+export function fixedFileVersion(ms: number, ls: number): string {
+  let at = decimal(ms >>> 16, 0);
+  versionText[at++] = 0x2e; // '.'
+  at = decimal(ms & 0xffff, at);
+  versionText[at++] = 0x2e;
+  at = decimal(ls >>> 16, at);
+  versionText[at++] = 0x2e;
+  at = decimal(ls & 0xffff, at);
+  return versionText.toString('latin1', 0, at);
+}
+
+/** Writes `value` (0..65535) in decimal into versionText at `at`; the index after it. */
+function decimal(value: number, at: number): number {
+  const digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10000 ? 4 : 5;
+  let rest = value;
+  for (let i = at + digits - 1; i >= at; i--) {
+    versionText[i] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
 }
