@@ -9,7 +9,7 @@ import type { StreamInfo } from './directory.js';
 import type { PositionedFileReader } from './file-reader.js';
 import { MAX_REFERENCED_BYTES, MAX_STREAM_BYTES, streamReadLength } from './read-limits.js';
 import type { StreamContext } from './stream-context.js';
-import { readMinidumpString, readMinidumpStringNow } from './strings.js';
+import { readMinidumpString, readMinidumpStringNow, type StringResult } from './strings.js';
 
 export class DumpStreams {
   readonly #reader: PositionedFileReader;
@@ -27,6 +27,7 @@ export class DumpStreams {
   readonly #warn: StreamContext['warn'];
   readonly #read: StreamContext['read'];
   readonly #follow: StreamContext['followReference'];
+  readonly #held: NonNullable<StreamContext['heldBytes']>;
 
   constructor(reader: PositionedFileReader, streams: StreamInfo[], warnings: WarningLog) {
     this.#reader = reader;
@@ -38,7 +39,9 @@ export class DumpStreams {
     const warn: StreamContext['warn'] = (message, kind) => this.#warnings.add(message, kind);
     const read: StreamContext['read'] = (offset, n) => this.#reader.read(offset, n);
     const follow: StreamContext['followReference'] = (bytes) => this.#spend(bytes);
+    const held: NonNullable<StreamContext['heldBytes']> = () => this.#reader.heldBytes();
     this.#warn = warn;
+    this.#held = held;
     this.#read = read;
     this.#follow = follow;
   }
@@ -154,7 +157,8 @@ export class DumpStreams {
       read,
       pastEnd,
       followReference: follow,
-      readString: async (rva, what) => {
+      heldBytes: this.#held,
+      readString: (rva, what) => {
         const known = this.#strings.get(rva);
         if (known !== undefined) return known;
         if (rva !== 0 && rva + 4 > fileSize) {
@@ -162,18 +166,36 @@ export class DumpStreams {
           return null;
         }
         const whole = this.#reader.heldBytes();
-        const result =
-          whole === undefined
-            ? await readMinidumpString(read, rva, fileSize, follow)
-            : readMinidumpStringNow(whole, rva, follow);
-        if (result.ok) {
-          this.#strings.set(rva, result.value);
-          return result.value;
+        if (whole === undefined) {
+          return readMinidumpString(read, rva, fileSize, follow).then((result) =>
+            this.#stringRead(result, rva, what, info, pastEnd),
+          );
         }
-        if (result.pastEnd === true) pastEnd('strings');
-        else warn(`${info.name}: ${what}: ${result.reason}`);
-        return null;
+        return this.#stringRead(
+          readMinidumpStringNow(whole, rva, follow),
+          rva,
+          what,
+          info,
+          pastEnd,
+        );
       },
     };
+  }
+
+  /** A string read's answer: kept by RVA, or a warning (or a count past the end) and null. */
+  #stringRead(
+    result: StringResult,
+    rva: number,
+    what: string,
+    info: StreamInfo,
+    pastEnd: (what: string) => void,
+  ): string | null {
+    if (result.ok) {
+      this.#strings.set(rva, result.value);
+      return result.value;
+    }
+    if (result.pastEnd === true) pastEnd('strings');
+    else this.#warnings.add(`${info.name}: ${what}: ${result.reason}`);
+    return null;
   }
 }

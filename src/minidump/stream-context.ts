@@ -19,8 +19,17 @@ export interface StreamContext {
   followReference(bytes: number): boolean;
   /** Bytes at a file offset (fewer at EOF). */
   read(offset: number, length: number): Promise<Buffer>;
-  /** A MINIDUMP_STRING at `rva`, or null (with a warning) when it cannot be read. */
-  readString(rva: number, what: string): Promise<string | null>;
+  /**
+   * The whole file when it is held in memory (and no abort was asked for): `read()` of a range
+   * inside it answers `subarray(offset, end)` of these bytes, so a parser may take them without
+   * a promise. Undefined when reads must go through `read()`.
+   */
+  heldBytes?(): Buffer | undefined;
+  /**
+   * A MINIDUMP_STRING at `rva`, or null (with a warning) when it cannot be read. Answers without
+   * a promise when it needs no file read (a string seen before, or a dump held in memory).
+   */
+  readString(rva: number, what: string): string | null | Promise<string | null>;
 }
 
 export interface ListLayout {

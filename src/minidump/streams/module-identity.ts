@@ -16,18 +16,26 @@ export interface ModuleIdentity {
   name: string;
 }
 
-/** `what` names the entry in the warning about an unreadable name (`module 3`). */
-export async function readModuleIdentity(
+/**
+ * `what` names the entry in the warning about an unreadable name (`module 3`). Answers without a
+ * promise when the name needs no file read (StreamContext.readString).
+ */
+export function readModuleIdentity(
   ctx: StreamContext,
   at: number,
   what: string,
-): Promise<ModuleIdentity> {
-  const path = (await ctx.readString(u32(ctx.data, at + 20), `name of ${what}`)) ?? '';
+): ModuleIdentity | Promise<ModuleIdentity> {
+  const path = ctx.readString(u32(ctx.data, at + 20), `name of ${what}`);
+  if (path instanceof Promise) return path.then((text) => identityAt(ctx.data, at, text ?? ''));
+  return identityAt(ctx.data, at, path ?? '');
+}
+
+function identityAt(data: Buffer, at: number, path: string): ModuleIdentity {
   return {
-    base: u64(ctx.data, at),
-    size: u32(ctx.data, at + 8),
-    checksum: u32(ctx.data, at + 12),
-    timeDateStamp: u32(ctx.data, at + 16),
+    base: u64(data, at),
+    size: u32(data, at + 8),
+    checksum: u32(data, at + 12),
+    timeDateStamp: u32(data, at + 16),
     path,
     name: baseName(path),
   };
