@@ -14,25 +14,42 @@ export type SymbolModule = Pick<
  * the file name alone: two builds of `app.dll` in one batch are two modules.
  */
 export function moduleIdentityKey(module: SymbolModule): string {
-  // Asked on every lookup a walk makes (each frame's name and unwind data, each scanned word's
-  // "inside a function?"): the key is built once per module object and kept while the fields it
-  // is made of are the same objects.
+  // Asked for every module a walk meets in every dump, and each dump parses its own module
+  // objects: the key is kept by the fields it is made of (name, then the build's ids), so the
+  // same build in the next dump finds it by comparing strings, without building it again.
   const cv = module.codeView;
-  const known = identityKeys.get(module);
-  if (
-    known !== undefined &&
-    known.name === module.name &&
-    known.codeId === module.codeId &&
-    known.cv === cv
-  ) {
-    return known.key;
+  const builds = keysByName.get(module.name);
+  if (builds !== undefined) {
+    for (const known of builds) {
+      if (
+        known.codeId === module.codeId &&
+        known.pdbName === cv?.pdbName &&
+        known.debugId === cv?.debugId
+      ) {
+        return known.key;
+      }
+    }
   }
   const key = `${module.name.toLowerCase()}|${module.codeId ?? ''}|${cv?.pdbName ?? ''}|${cv?.debugId ?? ''}`;
-  identityKeys.set(module, { key, name: module.name, codeId: module.codeId, cv });
+  const known = { key, codeId: module.codeId, pdbName: cv?.pdbName, debugId: cv?.debugId };
+  if (builds === undefined) {
+    // Bounded: a batch over more names than this starts the list again.
+    if (keysByName.size >= MAX_NAMES) keysByName.clear();
+    keysByName.set(module.name, [known]);
+  } else if (builds.length < MAX_BUILDS_PER_NAME) {
+    builds.push(known);
+  }
   return key;
 }
 
-const identityKeys = new WeakMap<
-  SymbolModule,
-  { key: string; name: string; codeId: string | undefined; cv: SymbolModule['codeView'] }
->();
+interface KnownKey {
+  key: string;
+  codeId: string | undefined;
+  pdbName: string | undefined;
+  debugId: string | undefined;
+}
+
+/** Keys made lately, by module name as the dump spells it. */
+const keysByName = new Map<string, KnownKey[]>();
+const MAX_NAMES = 4096;
+const MAX_BUILDS_PER_NAME = 16;
