@@ -285,6 +285,16 @@ export class Minidump {
     return this.#reader.read(rva, length);
   }
 
+  /**
+   * What readLocation() would answer, without a promise, when the dump is held in memory
+   * (PositionedFileReader.heldBytes); undefined otherwise. For a location inside the file.
+   */
+  readLocationNow(rva: number, size: number): Buffer | undefined {
+    const held = this.#reader.heldBytes();
+    if (held === undefined || rva < 0 || size <= 0 || rva + size > held.length) return undefined;
+    return held.subarray(rva, rva + size);
+  }
+
   /** The module whose image holds `address`. */
   async moduleAt(address: bigint): Promise<DumpModule | undefined> {
     return (await this.modules()).find(

@@ -216,6 +216,8 @@ function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
     },
     readNow(address, length) {
       if (direct && address >= start && address < end) {
+        // A dump held in memory: the stack is at hand from the start (no first read to wait for).
+        stack ??= dump.readLocationNow(rva, size);
         if (stack === undefined) return undefined;
         const at = Number(address - start);
         return stack.subarray(at, Math.min(stack.length, at + length));
