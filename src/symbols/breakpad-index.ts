@@ -134,14 +134,7 @@ export async function indexBreakpad(source: ByteSource, name: string): Promise<B
   /** Which record later lines extend: a FUNC (line/INLINE records) or a CFI INIT (deltas). */
   let open: 'func' | 'cfi' | undefined;
   let first = true;
-  const onLine = (
-    bytes: Buffer,
-    text: string,
-    from: number,
-    to: number,
-    start: number,
-    end: number,
-  ) => {
+  const onLine: LineVisitor = (bytes, text, from, to, start, end) => {
     let stop = to;
     if (stop > from && bytes[stop - 1] === 13) stop--;
     if (stop === from) return;
@@ -263,22 +256,22 @@ export function recordAt(text: string, at: number): number {
         : WIN_RECORD;
 }
 
+/** What forEachLine() calls for each line (see there). */
+type LineVisitor = (
+  bytes: Buffer,
+  text: string,
+  from: number,
+  to: number,
+  start: number,
+  end: number,
+) => void;
+
 /**
  * Calls `onLine(bytes, text, from, to, start, end)` for every line: bytes[from, to) is the line
  * without its `\n` (text is bytes as latin1, offset for offset), [start, end) its place in the file (end past the `\n`). Lines longer than a window are
  * passed cut (from..to holds their first bytes; the caller refuses them by length).
  */
-async function forEachLine(
-  source: ByteSource,
-  onLine: (
-    bytes: Buffer,
-    text: string,
-    from: number,
-    to: number,
-    start: number,
-    end: number,
-  ) => void,
-): Promise<void> {
+async function forEachLine(source: ByteSource, onLine: LineVisitor): Promise<void> {
   let offset = 0;
   let carry: Buffer | undefined;
   let carryStart = 0;

@@ -8,55 +8,25 @@
 // MB of index, not GBs of objects).
 import { BufferSource, type ByteSource } from './byte-source.js';
 import { indexBreakpad, MAX_LINE, type BreakpadIndex } from './breakpad-index.js';
-import type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
+import type { ModuleSymbolFile } from './lookup-types.js';
 import { floorIndex } from './module-stream.js';
 import { StackIndex } from './breakpad-stack.js';
+import {
+  functionHit,
+  parseFuncBlock,
+  type BreakpadLookup,
+  type Func,
+  type InlineFrame,
+} from './breakpad-func-block.js';
 
 import type { BreakpadModuleLine } from './breakpad-index.js';
 export type { BreakpadModuleLine } from './breakpad-index.js';
+export type { BreakpadLookup, InlineFrame } from './breakpad-func-block.js';
 
-interface Func {
-  rva: number;
-  size: number;
-  name: string;
-  /** Line records: parallel arrays sorted by address. */
-  lineRvas: number[];
-  lineEnds: number[];
-  lineNumbers: number[];
-  lineFiles: number[];
-  inlines: Inline[];
-}
-
-interface Inline {
-  depth: number;
-  callLine: number;
-  callFile: number;
-  origin: number;
-  ranges: [number, number][];
-}
-
-export interface InlineFrame {
-  function: string;
-  /** Where the inlined call sits in its caller. */
-  callFile?: string;
-  callLine: number;
-}
-
-export interface BreakpadLookup extends SymbolLookup {
-  /** Inlined calls active at the address, outermost first. */
-  inlines?: InlineFrame[];
-}
-
-// Sample: "FUNC m 1690 30 0 store_value" (hex address, size, parameter size; `m` optional)
-const FUNC = /^FUNC (?:m )?([0-9a-fA-F]+) ([0-9a-fA-F]+) ([0-9a-fA-F]+) (.*)$/;
 // Sample: "PUBLIC m 14b0 0 WinMainCRTStartup"
 const PUBLIC = /^PUBLIC (?:m )?([0-9a-fA-F]+) ([0-9a-fA-F]+) (.*)$/;
-// Sample: "16af 8 5 1" (hex address, hex size, decimal line, decimal file number)
-const LINE = /^([0-9a-fA-F]+) ([0-9a-fA-F]+) (-?\d+) (\d+)$/;
 // Sample: "FILE 1 /work/src/symcrash.c" / "INLINE_ORIGIN 3 inner_helper"
 const NUMBERED = /^(?:FILE|INLINE_ORIGIN) (\d+) (.*)$/;
-// Sample: "INLINE 0 12 1 3 16a0 8 16b0 4" (depth, call line, call file, origin, then hex ranges)
-const INLINE = /^INLINE (\d+) (\d+) (\d+) (\d+)((?: [0-9a-fA-F]+ [0-9a-fA-F]+)+)$/;
 
 export class BreakpadSymbols implements ModuleSymbolFile {
   readonly format = 'breakpad';
@@ -121,14 +91,13 @@ export class BreakpadSymbols implements ModuleSymbolFile {
         const hasLine = i >= 0 && rva < (f.lineEnds[i] ?? 0);
         const file = hasLine ? await this.#fileName(f.lineFiles[i] ?? -1) : undefined;
         const inlines = await this.#inlinesAt(f, rva);
-        return {
-          function: f.name,
-          functionOffset: rva - f.rva,
-          kind: 'function',
-          ...(file === undefined ? {} : { file }),
-          ...(hasLine ? { line: f.lineNumbers[i] ?? 0 } : {}),
-          ...(inlines.length === 0 ? {} : { inlines }),
-        };
+        return functionHit(
+          f,
+          rva,
+          file,
+          hasLine ? i : -1,
+          inlines.length === 0 ? undefined : inlines,
+        );
       }
     }
     const p = floorIndex(this.#publics.keys, rva);
@@ -165,14 +134,7 @@ export class BreakpadSymbols implements ModuleSymbolFile {
           if (found === null) return null;
           if (found.length > 0) inlines = found;
         }
-        return {
-          function: f.name,
-          functionOffset: rva - f.rva,
-          kind: 'function',
-          ...(file === undefined ? {} : { file }),
-          ...(hasLine ? { line: f.lineNumbers[i] ?? 0 } : {}),
-          ...(inlines === undefined ? {} : { inlines }),
-        };
+        return functionHit(f, rva, file, hasLine ? i : -1, inlines);
       }
     }
     const p = floorIndex(this.#publics.keys, rva);
@@ -328,61 +290,6 @@ const MAX_FUNC_BLOCK = 16 << 20;
 const MAX_PARSED = 256;
 
 /** A FUNC line and the line and INLINE records under it. */
-function parseFuncBlock(bytes: Buffer): Func | undefined {
-  let current: Func | undefined;
-  let start = 0;
-  while (start < bytes.length) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    const raw = bytes.toString('utf8', start, end > start && bytes[end - 1] === 13 ? end - 1 : end);
-    start = end + 1;
-    if (raw.length === 0) continue;
-    if (current === undefined) {
-      const m = FUNC.exec(raw);
-      if (!m) return undefined;
-      current = {
-        rva: parseInt(m[1] ?? '', 16),
-        size: parseInt(m[2] ?? '', 16),
-        name: m[4] ?? '',
-        lineRvas: [],
-        lineEnds: [],
-        lineNumbers: [],
-        lineFiles: [],
-        inlines: [],
-      };
-      continue;
-    }
-    const line = LINE.exec(raw);
-    if (line) {
-      const rva = parseInt(line[1] ?? '', 16);
-      current.lineRvas.push(rva);
-      current.lineEnds.push(rva + parseInt(line[2] ?? '', 16));
-      current.lineNumbers.push(Number(line[3]));
-      current.lineFiles.push(Number(line[4]));
-      continue;
-    }
-    const m = INLINE.exec(raw);
-    if (!m) continue;
-    const numbers = (m[5] ?? '')
-      .trim()
-      .split(' ')
-      .map((h) => parseInt(h, 16));
-    const ranges: [number, number][] = [];
-    for (let i = 0; i + 1 < numbers.length; i += 2) {
-      ranges.push([numbers[i] ?? 0, (numbers[i] ?? 0) + (numbers[i + 1] ?? 0)]);
-    }
-    current.inlines.push({
-      depth: Number(m[1]),
-      callLine: Number(m[2]),
-      callFile: Number(m[3]),
-      origin: Number(m[4]),
-      ranges,
-    });
-  }
-  if (current) sortLines(current);
-  return current;
-}
-
 /** The line starting at `start` (at most MAX_LINE bytes), without its line end. */
 export async function readLine(source: ByteSource, start: number): Promise<string | undefined> {
   const bytes = await source.read(start, MAX_LINE);
@@ -390,15 +297,4 @@ export async function readLine(source: ByteSource, start: number): Promise<strin
   if (end === -1) end = bytes.length;
   if (end > 0 && bytes[end - 1] === 13) end--;
   return bytes.length === 0 ? undefined : bytes.toString('utf8', 0, end);
-}
-
-function sortLines(f: Func): void {
-  const order = f.lineRvas
-    .map((_, i) => i)
-    .sort((a, b) => (f.lineRvas[a] ?? 0) - (f.lineRvas[b] ?? 0));
-  const pick = (values: number[]) => order.map((i) => values[i] ?? 0);
-  f.lineRvas = pick(f.lineRvas);
-  f.lineEnds = pick(f.lineEnds);
-  f.lineNumbers = pick(f.lineNumbers);
-  f.lineFiles = pick(f.lineFiles);
 }
