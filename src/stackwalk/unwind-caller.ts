@@ -34,7 +34,17 @@ export function unwindCaller(
   memory: WalkMemory,
   modules: ModuleIndex,
 ): Maybe<Caller | null> {
-  if (input.arch === 'amd64') return unwindAmd64Caller(registers, first, input, memory, modules);
+  if (input.arch === 'amd64') {
+    // No image (known already) and no STACK CFI: no unwind data to ask, and the answer (none:
+    // the walk scans) needs no promise. Most frames of dumps without images.
+    if (input.unwind?.cfi === undefined) {
+      const module = modules.at(registers['rip'] ?? 0n);
+      if (module === undefined) return null;
+      const image = modules.image(module);
+      if (!waits(image) && image === undefined) return null;
+    }
+    return unwindAmd64Caller(registers, first, input, memory, modules);
+  }
   const ip = registers['eip'] ?? 0n;
   const module = modules.at(ip);
   if (module === undefined) return framePointerCaller(registers, input, memory);

@@ -24,7 +24,7 @@ import type {
   SymbolProvider,
   WalkInput,
 } from './types.js';
-import { unwindCaller, type Caller } from './unwind-caller.js';
+import { unwindCaller } from './unwind-caller.js';
 import { WalkMemory } from './walk-memory.js';
 
 export const DEFAULT_MAX_FRAMES = 256;
@@ -182,7 +182,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     }
     const scanned = trust === 'scan' || trust === 'scan-call';
     // Frame 0 and a frame from a CONTEXT record stand at their instruction, not after a call.
-    const asked = callerOf(registers, trust === 'context', input, memory, modules);
+    const asked = unwindCaller(registers, trust === 'context', input, memory, modules);
     const caller = waits(asked) ? await asked : asked;
     let next = caller && plausible(caller.registers, sp) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
@@ -268,24 +268,6 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     warnings.push(`frame ${last.index} (0x${last.address.toString(16)}) is in no module`);
   }
   return { threadId: input.threadId, frames, warnings, stop };
-}
-
-function callerOf(
-  registers: RegisterSet,
-  first: boolean,
-  input: WalkInput,
-  memory: WalkMemory,
-  modules: ModuleIndex,
-): Maybe<Caller | null> {
-  // x64 without an image (known already) and without STACK CFI: no unwind data to ask, the
-  // answer (none: the walk scans) needs no promise. Most frames of dumps without images.
-  if (input.arch === 'amd64' && input.unwind?.cfi === undefined) {
-    const module = modules.at(registers['rip'] ?? 0n);
-    if (module === undefined) return null;
-    const image = modules.image(module);
-    if (!waits(image) && image === undefined) return null;
-  }
-  return unwindCaller(registers, first, input, memory, modules);
 }
 
 function makeFrame(

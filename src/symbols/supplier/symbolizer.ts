@@ -13,13 +13,13 @@ import {
   BreakpadSymbols,
   PdbFile,
   parseSymbolPath,
-  readImageIdentity,
   safeKey,
   type ModuleSymbolFile,
   type SymbolKey,
   type SymbolLookup,
 } from '../index.js';
 import { localPaths, winePrefixOf } from './local-paths.js';
+import { imagePdbIdentity } from './image-pdb-identity.js';
 import { isFile } from './local-store-files.js';
 import { moduleIdentityKey, type SymbolModule } from './module-identity-key.js';
 import { OpenSymbolFiles } from './open-symbol-files.js';
@@ -332,13 +332,13 @@ export class Symbolizer {
     for (const path of localPaths(module.path, prefix)) {
       if (!isFile(path)) continue;
       local++;
-      const found = await this.#imageIdentity(path, codeId, notes);
+      const found = await imagePdbIdentity(path, codeId, notes);
       if (found) return found;
     }
     // Not on this machine: look for the image on the symbol path (stores keep images too).
     const located = await this.#imagesOnPath(module, notes);
     for (const place of located) {
-      const found = await this.#imageIdentity(place, codeId, notes);
+      const found = await imagePdbIdentity(place, codeId, notes);
       if (found) return found;
     }
     if (located.length === 0 && local === 0) {
@@ -373,33 +373,6 @@ export class Symbolizer {
       if (this.#images.size > this.#bound && oldest !== undefined) this.#images.delete(oldest);
     }
     return found;
-  }
-
-  async #imageIdentity(
-    place: string,
-    codeId: string,
-    notes: string[],
-  ): Promise<{ pdbName: string; debugId: string } | undefined> {
-    let reader: PositionedFileReader | undefined;
-    try {
-      reader = await PositionedFileReader.open(place);
-      const image = await readImageIdentity(reader, place);
-      if (image.codeId.toUpperCase() !== codeId.toUpperCase()) {
-        notes.push(`${place} is another build (${image.codeId}, the dump has ${codeId})`);
-        return undefined;
-      }
-      const cv = image.codeView;
-      if (cv?.pdbName !== undefined && cv.debugId !== undefined) {
-        return { pdbName: cv.pdbName, debugId: cv.debugId };
-      }
-      notes.push(`${place} has no CodeView (PDB) record`);
-    } catch (error) {
-      if (error instanceof AbortedError) throw error;
-      notes.push(shortErrorMessage(error));
-    } finally {
-      await reader?.close();
-    }
-    return undefined;
   }
 }
 
