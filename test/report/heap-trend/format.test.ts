@@ -13,6 +13,15 @@ import {
   formatRate,
 } from '../../../src/report/heap-trend/format.js';
 
+/** One test per row: `name(value)` prints `text`. */
+function table(name: string, format: (value: number) => string, rows: [number, string][]): void {
+  for (const [value, text] of rows) {
+    it(`${name}(${value}) is "${text}"`, () => {
+      expect(format(value)).to.equal(text);
+    });
+  }
+}
+
 describe('heap-trend number formatting', () => {
   const kb: [number, string][] = [
     [0, '0 KB'],
@@ -52,11 +61,7 @@ describe('heap-trend number formatting', () => {
     [Number.NaN, 'n/a'],
     [Number.POSITIVE_INFINITY, 'n/a'],
   ];
-  for (const [value, text] of kb) {
-    it(`formatKb(${value}) is "${text}"`, () => {
-      expect(formatKb(value)).to.equal(text);
-    });
-  }
+  table('formatKb', formatKb, kb);
 
   const rates: [number, string][] = [
     [130.27, '+130 KB/min'],
@@ -66,11 +71,7 @@ describe('heap-trend number formatting', () => {
     [0.001, '0 KB/min'],
     [-200, '-200 KB/min'],
   ];
-  for (const [value, text] of rates) {
-    it(`formatRate(${value}) is "${text}"`, () => {
-      expect(formatRate(value)).to.equal(text);
-    });
-  }
+  table('formatRate', formatRate, rates);
 
   const minutes: [number, string][] = [
     [0, '0 s'],
@@ -88,11 +89,7 @@ describe('heap-trend number formatting', () => {
     [30 * 24 * 60, '30 days'],
     [Number.NaN, 'n/a'],
   ];
-  for (const [value, text] of minutes) {
-    it(`formatMinutes(${value}) is "${text}"`, () => {
-      expect(formatMinutes(value)).to.equal(text);
-    });
-  }
+  table('formatMinutes', formatMinutes, minutes);
 
   const ms: [number, string][] = [
     [0, '0 ms'],
@@ -105,11 +102,7 @@ describe('heap-trend number formatting', () => {
     [55_000, '55 s'],
     [60_000, '1 min'],
   ];
-  for (const [value, text] of ms) {
-    it(`formatMs(${value}) is "${text}"`, () => {
-      expect(formatMs(value)).to.equal(text);
-    });
-  }
+  table('formatMs', formatMs, ms);
 
   it('formats percentages, counts and plain numbers without touching the integer part', () => {
     expect(formatPercent(0.333)).to.equal('33 %');
