@@ -19,3 +19,13 @@ export function hostKind(platform: NodeJS.Platform = currentPlatform()): HostKin
 export function isWindowsHost(platform: NodeJS.Platform = currentPlatform()): boolean {
   return hostKind(platform) === 'windows';
 }
+
+/** True when a process with this id exists (signal 0 only checks; EPERM: exists, not ours). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

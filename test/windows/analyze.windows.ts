@@ -1,7 +1,7 @@
 // The CLI as a Windows process: Windows node under Wine running bin/cdb-harness.js (the built
 // dist/), driving the real Debugger Engine through node-pty's ConPTY backend.
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -28,28 +28,20 @@ function bucketsByFile(lines: readonly RecordLine[]): Record<string, string | un
   return out;
 }
 
-/** The same analyze by the Linux CLI (built dist/, the wrapper build/dbgeng/cdb). */
-function linuxAnalyze(out: string): Promise<number | null> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'bin', 'cdb-harness.js'),
-      'analyze',
-      'examples/dumps',
-      '--engine',
-      'cdb',
-      '--debugger',
-      join(REPO_ROOT, 'build', 'dbgeng', 'cdb'),
-      '--out',
-      out,
-    ],
-    { cwd: REPO_ROOT, env: wineEnv(), stdio: 'ignore' },
-  );
+/** The same command by the Linux CLI (built dist/), with its stdout. */
+function linuxCli(args: readonly string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'cdb-harness.js'), ...args], {
+    cwd: REPO_ROOT,
+    env: wineEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   return new Promise((done) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer);
-      done(code);
+      done({ code, stdout });
     });
   });
 }
@@ -66,7 +58,7 @@ describe('analyze as a Windows process (test:windows)', function () {
     const linuxOut = makeTempDir('linux-analyze');
     // A relative --debugger (node-pty's Windows backend looked only on PATH: "File not found:"),
     // and a run that must end by itself (node-pty's ConPTY worker and sockets held it forever).
-    const [win, linuxCode] = await Promise.all([
+    const [win, linux] = await Promise.all([
       runWindowsCli(
         [
           'analyze',
@@ -80,11 +72,20 @@ describe('analyze as a Windows process (test:windows)', function () {
         ],
         { timeoutMs: 150_000 },
       ),
-      linuxAnalyze(linuxOut),
+      linuxCli([
+        'analyze',
+        'examples/dumps',
+        '--engine',
+        'cdb',
+        '--debugger',
+        'build/dbgeng/cdb',
+        '--out',
+        linuxOut,
+      ]),
     ]);
     expect(win.timedOut, `did not end by itself; stderr:\n${win.stderr}`).to.equal(false);
     expect(win.code, win.stderr).to.equal(0);
-    expect(linuxCode).to.equal(0);
+    expect(linux.code).to.equal(0);
     const winRecords = records(winOut);
     expect(winRecords.map((r) => r.ok)).to.deep.equal([true, true, true, true, true, true]);
     expect(bucketsByFile(winRecords)).to.deep.equal(bucketsByFile(records(linuxOut)));
@@ -106,16 +107,7 @@ describe('analyze as a Windows process (test:windows)', function () {
       timeoutMs: 60_000,
     });
     expect(inspect.code, inspect.stderr).to.equal(0);
-    const linux = spawnSync(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'bin', 'cdb-harness.js'),
-        'inspect',
-        'examples/dumps/av-write-a.dmp',
-        '--json',
-      ],
-      { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 },
-    );
+    const linux = await linuxCli(['inspect', 'examples/dumps/av-write-a.dmp', '--json']);
     const withoutFile = (text: string) =>
       (JSON.parse(text) as { dumps: Record<string, unknown>[] }).dumps.map(
         ({ file, images, ...rest }) => {

@@ -5,6 +5,7 @@
 // is ended (taskkill /F without /T, then TerminateProcess through process.kill), and a root that
 // still lives is a TargetError naming what each step said.
 import { TargetError } from '../../errors.js';
+import { pidAlive } from '../host.js';
 
 export interface WindowsKillOptions {
   deadlineMs?: number;
@@ -17,16 +18,6 @@ export interface WindowsKillOptions {
 export interface CommandResult {
   exitCode: number | undefined;
   output: string;
-}
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but is not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function runCommand(
