@@ -22,6 +22,8 @@ bash scripts/build-targets.sh
 # The Windows helper `dump -h` runs beside the target (native/window-probe).
 bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
+# The .NET diagnostics channel client (watch on Linux .NET, heap-trend's counters tier).
+bash scripts/build-dotnet-diag.sh
 bash scripts/build-pdb-targets.sh
 # The real Debugger Engine (NuGet) for the test:dbgeng tier. Exit 3 means the package cannot be had
 # (no NuGet here): the tier is skipped with that reason; any other failure is a real one.
