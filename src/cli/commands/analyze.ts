@@ -70,6 +70,8 @@ interface AnalyzeCliOptions {
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
+  reanalyze?: boolean;
+  retryFailed?: boolean;
 }
 
 const HELP = `
@@ -235,7 +237,15 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--queue-name <name>', 'queue name shared with the workers (default cdb-harness)')
     .option(
       '--watch-folder',
-      'with --queue: keep enqueuing new dumps that appear in the folders (Ctrl-C ends)',
+      'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
+    )
+    .option(
+      '--reanalyze',
+      'with --queue: analyse every dump again, even those whose result is still in Redis',
+    )
+    .option(
+      '--retry-failed',
+      'with --queue: analyse again the dumps whose result in Redis is a failure',
     )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
@@ -277,6 +287,7 @@ export async function runAnalyze(
   const outDir = options.out ?? defaultOutDir('analyze');
   const controller = new AbortController();
   let interrupts = 0;
+  // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
@@ -289,13 +300,22 @@ export async function runAnalyze(
     }
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const progress = new ProgressPrinter(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
     const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
-    if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
-      throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
+    if (
+      queued === undefined &&
+      (options.queueName !== undefined ||
+        options.watchFolder === true ||
+        options.reanalyze === true ||
+        options.retryFailed === true)
+    ) {
+      throw new UsageError(
+        '--queue-name, --watch-folder, --reanalyze and --retry-failed go with --queue redis://HOST:PORT',
+      );
     }
     if (queued === undefined && !isEngineRequest(options.engine)) {
       throw new UsageError(
@@ -344,6 +364,7 @@ export async function runAnalyze(
   } finally {
     progress.end();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
   }
 }
 

@@ -30,6 +30,7 @@ import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
+import { OutDirLock } from './out-dir.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -132,6 +133,16 @@ export interface AnalyzeResult {
 }
 
 export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  const out = new OutDirLock(options.outDir);
+  try {
+    return await analyzeLocked(options, out);
+  } finally {
+    await out.release();
+  }
+}
+
+/** analyzeDumps, `out` taken once the inputs are known (a run that finds none makes no folder). */
+async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<AnalyzeResult> {
   new OptionsCheck('analyzeDumps', options)
     .texts('inputs')
     .text('outDir')
@@ -174,7 +185,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
 
   const files = outputFiles(options.outDir);
-  await makeOutDir(options.outDir);
+  await out.take();
   const existing = await stat(files.records).catch(() => undefined);
   if (existing !== undefined && existing.size > 0 && options.resume !== true) {
     throw new UsageError(
@@ -374,25 +385,4 @@ export function describeSkipped(skipped: Record<string, number>): string {
   return Object.entries(skipped)
     .map(([reason, count]) => `${reason} ${count}`)
     .join(', ');
-}
-
-/** `--out DIR`, made if missing; a file in the way is said plainly, not as a raw EEXIST. */
-async function makeOutDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new UsageError(
-        `--out ${dir}: a file is in the way (--out wants a folder, new or from an earlier run)`,
-        { cause: error },
-      );
-    }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new UsageError(`--out ${dir}: permission denied (${code}); pick another --out`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }
