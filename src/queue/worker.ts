@@ -2,9 +2,13 @@
 // engine set that holds it, `--engine any` jobs included) and returns each dump's record as the
 // job's result. The analysis is the local one, unchanged (analyzeOneDump: one
 // debugger process per dump, the per-dump deadline, a debugger that dies twice quarantines). What
-// the queue adds: a worker that dies mid-dump leaves a job whose lock expires, and BullMQ's stalled
-// check hands it to another worker; a job that stalls a second time, or whose analysis throws
-// twice, fails for good and the collector writes one quarantine record for it.
+// the queue adds: a path job's file is hashed first and must still hold the enqueued content
+// (else the job fails as CHANGED); the record is bounded as a local run bounds it and returned as
+// a JobResult (job-result.ts) that names this worker. A worker that dies mid-dump leaves a job
+// whose lock expires, and BullMQ's stalled check hands it to another worker; a job this worker
+// cannot run (its format, a file it cannot open, no debugger) fails as a worker fault, which the
+// collector gives back to the queue (job-faults.ts); a job whose analysis throws twice fails for
+// good and the collector writes one quarantine record for it.
 // Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
 // dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
 import { WaitingError, type Job } from 'bullmq';
