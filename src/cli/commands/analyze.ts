@@ -27,7 +27,7 @@ import {
   outputsUseNames,
   rebucketOutputs,
 } from '../../workflows/analyze/outputs.js';
-import { parseCount, parseDuration } from '../../units.js';
+import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import {
@@ -72,6 +72,7 @@ interface AnalyzeCliOptions {
   watchFolder?: boolean;
   reanalyze?: boolean;
   retryFailed?: boolean;
+  maxDumpSize?: string;
 }
 
 const HELP = `
@@ -240,6 +241,10 @@ export function registerAnalyze(context: CommandContext): void {
       'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
     )
     .option(
+      '--max-dump-size <size>',
+      'larger dumps get a failed record at once, unread (default 64g; k, m, g suffixes, a bare number is MB)',
+    )
+    .option(
       '--reanalyze',
       'with --queue: analyse every dump again, even those whose result is still in Redis',
     )
@@ -341,6 +346,9 @@ export async function runAnalyze(
       ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
+      ...(options.maxDumpSize === undefined
+        ? {}
+        : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
       ...(skipModules === undefined ? {} : { skipModules }),
       ...(options.record === undefined ? {} : { recordDir: options.record }),
       signal: controller.signal,

@@ -104,6 +104,8 @@ export interface AnalyzeOptions {
   /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
   extensions?: readonly string[];
   shard?: { index: number; count: number };
+  /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
+  maxDumpBytes?: number;
   /** Bucketing skip list (replaces the default). */
   skipModules?: readonly string[];
   /** Folder for engine transcripts (one JSON-lines file per dump). */
@@ -265,6 +267,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
   const inputCtx: InputRunContext = {
     dump: ctx,
     validateRecords: options.validateRecords !== false,
+    ...(options.maxDumpBytes === undefined ? {} : { maxDumpBytes: options.maxDumpBytes }),
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...(options.resume === true ? { done } : {}),
   };
