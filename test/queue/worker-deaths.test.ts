@@ -169,7 +169,7 @@ describe('queue workers that die (real Redis, cdb emulator)', function () {
     // deadline: the emulator's scenario hangs).
     const again = makeTempDir('queue-deaths2-again');
     const second = await collect(again);
-    expect(second.code, second.stderr).to.equal(4);
+    expect(second.code, second.stderr).to.equal(1);
     const [record] = readRecords(again);
     expect(record?.error?.code).to.equal('TIMEOUT');
     const survivor = workers.find((w) => !killed.includes(w))!;
