@@ -12,6 +12,7 @@ import type { AnalyzeSummary } from '../../src/report/analyze/analyze-record.js'
 import {
   allReady,
   dumpBatch,
+  anyWalkCut,
   readRecords,
   recordDifferences,
   startWorker,
@@ -71,7 +72,11 @@ describe('analyze --queue with three workers (real Redis)', function () {
     expect(new Set(records.map((r) => r.file)).size).to.equal(VARIANTS + COPIES);
     expect(recordDifferences(queued, local).slice(0, 10)).to.deep.equal([]);
     const bucketsOf = (s: AnalyzeSummary) => s.buckets.map((b) => `${b.id} ${b.count}`).sort();
-    expect(bucketsOf(summaryOf(queued))).to.deep.equal(bucketsOf(summaryOf(local)));
+    // The buckets' counts, unless a walk ran out of its wall-clock budget on a loaded machine (a
+    // cut walk has a bucket of its own, issue 30 item 4); every other record compared above.
+    if (!anyWalkCut(queued) && !anyWalkCut(local)) {
+      expect(bucketsOf(summaryOf(queued))).to.deep.equal(bucketsOf(summaryOf(local)));
+    }
     expect(summaryOf(queued)).to.include({ dumps: VARIANTS + COPIES, ok: VARIANTS + COPIES });
     // Each distinct content was analysed by exactly one worker, exactly once; copies rode along.
     const done = workers.flatMap((w) => w.done());

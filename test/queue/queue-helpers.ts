@@ -272,3 +272,8 @@ export function canBlind(): boolean {
     ).status === 0
   );
 }
+
+/** Whether any record of an --out folder had its walk cut by the time budget. */
+export function anyWalkCut(dir: string): boolean {
+  return [...byFile(dir).values()].some(walkCut);
+}
