@@ -28,10 +28,10 @@ function lineFile(size: number): string {
 async function timeParse(file: string): Promise<number> {
   const write = process.stdout.write.bind(process.stdout);
   let bytes = 0;
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  process.stdout.write = (chunk: string | Uint8Array) => {
     bytes += chunk.length;
     return true;
-  });
+  };
   const started = performance.now();
   try {
     const code = await main(['node', 'cdb-harness', 'parse', file]);
