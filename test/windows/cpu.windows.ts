@@ -10,14 +10,11 @@ import { runCli } from '../helpers/cli.js';
 import { cue } from '../helpers/cue-file.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { killAllTargets, pollUntil, startTarget, TARGETS_DIR, wineEnv } from '../helpers/wine.js';
-import { ENGINE_HOST, runWindowsCli, windowsTierMissing, winPath } from './windows-rig.js';
+import { ENGINE_HOST, runWindowsCli, requireWindowsTier, winPath } from './windows-rig.js';
 
 describe('CPU trigger on the Windows side (test:windows)', function () {
   this.timeout(120_000);
-  before(function () {
-    const missing = windowsTierMissing();
-    if (missing !== null) throw new Error(`the Windows tier's rig is missing: ${missing}`);
-  });
+  before(requireWindowsTier);
   after(killAllTargets);
 
   it('as a Windows process: an unreadable CPU time ends the run with the reason, never 0.0 % forever', async () => {
