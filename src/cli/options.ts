@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 import { DIALECT_NAMES } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
 import { parseCount, parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../units.js';
+import { rewriteHabit, WAIT_OPERAND_FLAG, type Habit } from './procdump-habits.js';
 
 export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js';
 
@@ -143,6 +144,8 @@ export function addTargetOptions(command: Command, options: { wait?: boolean } =
       '-w, --wait <name>',
       'wait for a process with this image name to start, then take it (ProcDump -w)',
     );
+    // ProcDump's bare `-w` after the NAME operand (procdump-habits.ts): not typed by name.
+    command.addOption(new Option(WAIT_OPERAND_FLAG).hideHelp());
   }
 }
 
@@ -193,7 +196,8 @@ const OTHER_DUMP_TYPE_RE = /^-m[a-z]$/;
 
 export function rewriteProcDumpArgs(
   args: readonly string[],
-  spellings: readonly ProcDumpSpelling[],
+  spellings: readonly (ProcDumpSpelling | Habit)[],
+  command = '',
 ): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -201,6 +205,12 @@ export function rewriteProcDumpArgs(
     if (arg === '--') {
       for (const arg of args.slice(i)) out.push(arg);
       break;
+    }
+    const habit = rewriteHabit(args, i, spellings, command);
+    if (habit !== undefined) {
+      for (const word of habit.words) out.push(word);
+      i += habit.used - 1;
+      continue;
     }
     // `dump -h` alone is still help; with anything else it is ProcDump's hung-window trigger.
     if (arg === '-h' && args.length === 1) {
@@ -217,9 +227,10 @@ export function rewriteProcDumpArgs(
       i += 2;
       continue;
     }
-    const long = (spellings as readonly string[]).includes(arg)
-      ? PROCDUMP_SPELLINGS[arg as ProcDumpSpelling]
-      : undefined;
+    const long =
+      (spellings as readonly string[]).includes(arg) && arg in PROCDUMP_SPELLINGS
+        ? PROCDUMP_SPELLINGS[arg as ProcDumpSpelling]
+        : undefined;
     if (long !== undefined) {
       out.push(long);
       continue;
@@ -235,7 +246,10 @@ export function rewriteProcDumpArgs(
 }
 
 /** `-p`/`-pl` as ProcDump's counter trigger (only where the command lists `-pl`). */
-function counterForm(arg: string, spellings: readonly ProcDumpSpelling[]): string | undefined {
+function counterForm(
+  arg: string,
+  spellings: readonly (ProcDumpSpelling | Habit)[],
+): string | undefined {
   if (!spellings.includes('-pl')) return undefined;
   if (arg === '-p') return '--counter-above';
   if (arg === '-pl') return '--counter-below';
@@ -246,13 +260,13 @@ function counterForm(arg: string, spellings: readonly ProcDumpSpelling[]): strin
 export class ProcDumpStyleCommand extends Command {
   constructor(
     name: string,
-    readonly procdumpSpellings: readonly ProcDumpSpelling[],
+    readonly procdumpSpellings: readonly (ProcDumpSpelling | Habit)[],
   ) {
     super(name);
   }
 
   override parseOptions(argv: string[]): ReturnType<Command['parseOptions']> {
-    return super.parseOptions(rewriteProcDumpArgs(argv, this.procdumpSpellings));
+    return super.parseOptions(rewriteProcDumpArgs(argv, this.procdumpSpellings, this.name()));
   }
 }
 

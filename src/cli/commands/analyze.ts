@@ -2,7 +2,7 @@
 // report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
 // redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
 // summary JSON is the only thing on stdout.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
@@ -37,8 +37,10 @@ import {
   addRecordOption,
   addSymbolLimitOptions,
   addSymbolOptions,
+  attach,
   countOption,
   durationOption,
+  ProcDumpStyleCommand,
   symbolLimitsOf,
   symbolPathOf,
 } from '../options.js';
@@ -159,8 +161,8 @@ function checkEngineOption(value: string): string {
 }
 
 export function registerAnalyze(context: CommandContext): void {
-  const command = context.program
-    .command('analyze')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming --script.
+  const command = new ProcDumpStyleCommand('analyze', ['-c', '-i'])
     .description(
       'Batch-analyse dumps (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
@@ -242,6 +244,7 @@ export function registerAnalyze(context: CommandContext): void {
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
       context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
     });
+  attach(context.program, command);
 }
 
 export async function runAnalyze(
@@ -275,6 +278,7 @@ export async function runAnalyze(
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
 
   const outDir = options.out ?? defaultOutDir('analyze');
+  checkOutWritable(outDir);
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {

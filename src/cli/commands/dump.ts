@@ -3,7 +3,7 @@
 // `-m 500` / `-ml 200` to wait until the commit crosses a size, `-w NAME` to wait for the process.
 // Prints the estimate, progress while the file grows, and the outcome as text or as
 // schema-checked JSON (schemas/dumpResult.schema.json).
-import { defaultOutDir, outStamp } from '../default-out.js';
+import { checkOutWritable, defaultOutDir, outStamp } from '../default-out.js';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
@@ -63,6 +63,8 @@ export interface DumpCliOptions extends TriggerCliOptions {
   symbols?: string;
   symbolPath?: string;
   record?: string;
+  /** ProcDump's bare `-w` (`dump -ma app.exe -w`): wait for the NAME operand to start. */
+  waitForOperand?: boolean;
 }
 
 // A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
@@ -87,9 +89,16 @@ export function dumpOptionsFromCli(
   if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
   if (cli.name !== undefined) targets.push({ name: cli.name });
   if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
+  if (cli.waitForOperand === true && (targetOperand === undefined || byOption)) {
+    throw new UsageError('-w waits for the process a NAME operand names: dump -ma app.exe -w');
+  }
   if (targetOperand !== undefined) {
     targets.push(
-      PID_OPERAND_RE.test(targetOperand) ? { pid: Number(targetOperand) } : { name: targetOperand },
+      cli.waitForOperand === true
+        ? { waitFor: targetOperand }
+        : PID_OPERAND_RE.test(targetOperand)
+          ? { pid: Number(targetOperand) }
+          : { name: targetOperand },
     );
   }
   const [target, second] = targets;
@@ -213,6 +222,11 @@ export function formatDumpResult(r: DumpResult): string {
 
 export function registerDump(context: CommandContext): void {
   const command = new ProcDumpStyleCommand('dump', [
+    '-accepteula',
+    '-o',
+    '-w',
+    '-wer',
+    '-x',
     '-ma',
     '-mm',
     '-ml',
@@ -327,6 +341,7 @@ export async function runDump(
   let options: Omit<DumpSeriesOptions, 'signal' | 'onEvent'>;
   try {
     options = dumpOptionsFromCli(cli, process.env, operands);
+    checkOutWritable(options.outDir);
     if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
   } catch (error) {
     printError(error);

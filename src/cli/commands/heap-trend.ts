@@ -1,6 +1,6 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
@@ -10,6 +10,7 @@ import {
   type FromDumpsOptions,
 } from '../../workflows/heap-trend/from-dumps.js';
 import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
+import { waitForProcessStart } from '../../workflows/dump/dump-series.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
@@ -57,24 +58,60 @@ export interface HeapTrendCliOptions {
   keepDumps?: boolean;
   retention?: string;
   fromDumps?: string[];
+  wait?: string;
+  /** ProcDump's bare `-w` after the NAME operand. */
+  waitForOperand?: boolean;
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
-  target: { pid: number } | { name: string };
+  target: { pid: number } | { name: string } | { waitFor: string };
 };
 
+// A target operand: 1234 (a pid) or w3wp / w3wp.exe (a name), as `dump` takes it
+const PID_OPERAND_RE = /^\d+$/;
+
+/** The one target of -p, --name, -w or the operand (`heap-trend 1234`, `heap-trend app.exe -w`). */
+function heapTrendTarget(
+  cli: HeapTrendCliOptions,
+  operand: string | undefined,
+): HeapTrendPlan['target'] {
+  const targets: HeapTrendPlan['target'][] = [];
+  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
+  if (cli.name !== undefined) targets.push({ name: cli.name });
+  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
+  if (cli.waitForOperand === true && operand === undefined) {
+    throw new UsageError('-w waits for the process a NAME operand names: heap-trend app.exe -w');
+  }
+  if (operand !== undefined) {
+    targets.push(
+      cli.waitForOperand === true
+        ? { waitFor: operand }
+        : PID_OPERAND_RE.test(operand)
+          ? { pid: Number(operand) }
+          : { name: operand },
+    );
+  }
+  const [target, second] = targets;
+  if (target === undefined || second !== undefined) {
+    throw new UsageError(
+      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
+    );
+  }
+  return target;
+}
+
 const DEFAULT_INTERVAL = '5s';
+/** How often -w polls the process list (as dump -w does). */
+const WAIT_POLL_MS = 500;
 
 /** CLI text → workflow options; throws UsageError (exit 2) before anything runs. */
 export function heapTrendOptionsFromCli(
   cli: HeapTrendCliOptions,
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  operand?: string,
 ): HeapTrendPlan {
-  if ((cli.pid === undefined) === (cli.name === undefined)) {
-    throw new UsageError('give exactly one of --pid N or --name NAME');
-  }
-  if (cli.pid !== undefined) parsePid(cli.pid);
+  const target = heapTrendTarget(cli, operand);
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
@@ -100,7 +137,7 @@ export function heapTrendOptionsFromCli(
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
-    target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
+    target,
     engine,
     intervalMs,
     outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
@@ -133,10 +170,12 @@ export function heapTrendOptionsFromCli(
 }
 
 export function registerHeapTrend(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('heap-trend', ['-pn']).description(
-    'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
-  );
-  addTargetOptions(command);
+  const command = new ProcDumpStyleCommand('heap-trend', ['-accepteula', '-w', '-pn'])
+    .description(
+      'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
+    )
+    .argument('[target]', 'the process: a decimal PID or an image name (as -p / --name)');
+  addTargetOptions(command, { wait: true });
   command
     .addOption(
       durationOption(
@@ -255,8 +294,8 @@ Examples:
   cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
   cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
     )
-    .action(async (cli: HeapTrendCliOptions) => {
-      context.setExitCode(await runHeapTrendCli(cli));
+    .action(async (target: string | undefined, cli: HeapTrendCliOptions) => {
+      context.setExitCode(await runHeapTrendCli(cli, target));
     });
   attach(context.program, command);
 }
@@ -264,8 +303,8 @@ Examples:
 /** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
 async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   try {
-    if (cli.pid !== undefined || cli.name !== undefined) {
-      throw new UsageError('--from-dumps reads dumps: give no --pid or --name');
+    if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
+      throw new UsageError('--from-dumps reads dumps: give no --pid, --name or --wait');
     }
     const options: FromDumpsOptions = {
       paths: cli.fromDumps ?? [],
@@ -292,11 +331,18 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   }
 }
 
-export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
-  if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
+export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
+  if (cli.fromDumps !== undefined) {
+    if (operand !== undefined) {
+      printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
+      return ExitCode.Usage;
+    }
+    return runFromDumpsCli(cli);
+  }
   let plan: HeapTrendPlan;
   try {
-    plan = heapTrendOptionsFromCli(cli);
+    plan = heapTrendOptionsFromCli(cli, process.env, process.platform, operand);
+    checkOutWritable(plan.outDir);
   } catch (error) {
     printError(error);
     return exitCodeFor(error);
@@ -309,12 +355,19 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
   process.on('SIGINT', onSignal);
   try {
     const { target, ...options } = plan;
-    const found = await resolveProcess(target, {
+    const lookup = {
       engine: plan.engine,
       ...(plan.env === undefined ? {} : { env: plan.env }),
       ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
       signal: controller.signal,
-    });
+    };
+    if ('waitFor' in target) {
+      process.stderr.write(`Waiting for a process named ${target.waitFor} to start...\n`);
+    }
+    const found =
+      'waitFor' in target
+        ? await waitForProcessStart(target.waitFor, lookup, WAIT_POLL_MS, controller.signal)
+        : await resolveProcess(target, lookup);
     process.stderr.write(
       `heap-trend: ${found.name} (pid ${found.pid}), engine ${plan.engine}, every ${cli.interval ?? DEFAULT_INTERVAL}; output in ${plan.outDir}\n`,
     );
@@ -342,6 +395,11 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
         return ExitCode.Failure;
     }
   } catch (error) {
+    // Ctrl-C while waiting for the process (-w) or finding it: interrupted, not a target problem.
+    if (controller.signal.aborted) {
+      process.stderr.write('interrupted before the first sample; nothing was written\n');
+      return ExitCode.Interrupted;
+    }
     printError(error);
     return exitCodeFor(error);
   } finally {

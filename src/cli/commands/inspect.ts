@@ -4,7 +4,13 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
+import {
+  addSymbolLimitOptions,
+  attach,
+  ProcDumpStyleCommand,
+  symbolLimitsOf,
+  symbolPathOf,
+} from '../options.js';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { pathBytes64, type BytePath } from '../../common/byte-path.js';
@@ -47,8 +53,8 @@ export function truncationWarning(dump: InspectedDumpOk): string | null {
 }
 
 export function registerInspect(context: CommandContext): void {
-  const command = context.program
-    .command('inspect')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming analyze.
+  const command = new ProcDumpStyleCommand('inspect', ['-c', '-i'])
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
     )
@@ -112,6 +118,7 @@ read, 2 usage error.`,
       }
       context.setExitCode(await runInspect(all, options));
     });
+  attach(context.program, command);
 }
 
 /**

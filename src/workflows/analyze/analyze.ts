@@ -27,7 +27,7 @@ import {
   type InputRunContext,
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import { expandInputs } from './inputs.js';
+import { expandInputs, refuseNoInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
@@ -164,7 +164,10 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     files: inputs,
     unmatched,
     skipped: skippedInputs,
+    missing,
+    unreadable,
   } = await expandInputs(options.inputs, options.cwd, options.extensions);
+  if (inputs.length === 0) refuseNoInputs(options.inputs, missing, unreadable);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     const passed = describeSkipped(skippedInputs);

@@ -300,4 +300,24 @@ export interface Dialect {
    * the commands that arm it on an invasive attach, or why this debugger cannot.
    */
   readonly exitEvent?: ExitEventRules | { readonly refused: string };
+  /**
+   * A tool that writes a dump of a live process with no debugger session (dotnet-dump collect):
+   * `dump` runs it instead of attaching. Absent: dumps are written from a session.
+   */
+  readonly liveDump?: LiveDumpTool;
+}
+
+/** Writes a dump of a live process without a session, and says how to check the file. */
+export interface LiveDumpTool {
+  /** Writes it; returns how long the writer ran (the target's stop, bounded above). */
+  collect(
+    pid: number,
+    path: string,
+    kind: 'full' | 'mini',
+    options: DumpToolOptions,
+  ): Promise<{ durationMs: number }>;
+  /** The file read back: what it is, or the problems that make it no dump. */
+  verify(path: string): Promise<{ ok: boolean; problems: string[]; notes: string[] }>;
+  /** The process's commit (ProcDump -m/-ml) read from outside, in bytes; null when gone. */
+  readCommit(pid: number): Promise<{ bytes: number | null; note?: string }>;
 }
