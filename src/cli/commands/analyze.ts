@@ -87,7 +87,7 @@ Engines:
             the crashing thread's stack walked with the modules' unwind data (images from the
             dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
             frames named from PDBs and Breakpad .sym files
-  auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+  auto      cdb if found, else builtin (the choice is printed); winedbg only when asked for
   any       with --queue (the default there): any worker takes the dump, whatever its engine;
             a list such as cdb,builtin names the engines that may; each record says which did
 
@@ -364,10 +364,11 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  // A truncated dump was read, in part (a record marked truncated, bucketed when its exception
+  // or a frame could be read): that is partial (4), not "nothing could be read" (1).
   const readSome = summary.ok + (summary.truncated ?? 0);
   if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
-  return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+  return summary.failed > 0 || (summary.truncated ?? 0) > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
 /** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */

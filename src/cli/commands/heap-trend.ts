@@ -287,7 +287,11 @@ Exit codes: 0 done, 1 failure (debugger error), 2 bad arguments, 3 no debugger (
 Windows only), 5 the target is missing or exited during the run (the report covers the samples
 before), 130 interrupted.
 
+Target: a PID or NAME operand (heap-trend 1234, as dump takes it), -p/--pid, --name (-pn), or
+-w NAME (also ProcDump's NAME -w): wait for the process to start.
+
 Examples:
+  cdb-harness heap-trend 1234 --interval 10s --samples 30
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json

@@ -340,8 +340,10 @@ Filters (--include / --exclude / -f):
   An exception is matched when it matches any include (or there are none) and no exclude.
   Order of dump limits: --skip, then --once-per-bucket, then --max-dumps.
 
-ProcDump spellings: -ma (full), -mm (mini), -e, -e 1, -f, -n N (N dumps, then the session ends;
-add --keep-watching to go on logging), -w NAME; cdb's -p PID and -pn NAME.
+ProcDump spellings: -ma (full), -mm (mini), -e, -e 1, -f (-f "" matches everything), -n N (N
+dumps, then the session ends; add --keep-watching to go on logging), -w NAME or NAME -w, a lone
+PID operand, -x DIR app.exe ARGS (launch, dumps into DIR), -accepteula and -o (accepted: watch
+never overwrites a dump); -wer is refused. cdb's -p PID and -pn NAME.
 
 Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
 ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.

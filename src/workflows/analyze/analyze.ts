@@ -18,7 +18,12 @@ import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
+import {
+  chooseEngine,
+  symbolPathWarning,
+  type EngineChoice,
+  type EngineRequest,
+} from './engine-choice.js';
 import { resumeKey } from './file-hash.js';
 import {
   analyzeInput,
@@ -40,7 +45,7 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export type AnalyzeEvent =
-  | { type: 'engine'; choice: EngineChoice; script?: string }
+  | { type: 'engine'; choice: EngineChoice; script?: string; warning?: string }
   /**
    * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
    * 0 when threads were given up mid-batch (they kept dying at start).
@@ -158,7 +163,13 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     scriptPath = options.scriptPath ?? defaultScriptPath(choice.engine);
     steps = loadTriageScript(scriptPath);
   }
-  emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
+  const warning = symbolPathWarning(choice, options.symbolPath);
+  emit({
+    type: 'engine',
+    choice,
+    ...(scriptPath === undefined ? {} : { script: scriptPath }),
+    ...(warning === undefined ? {} : { warning }),
+  });
 
   const {
     files: inputs,

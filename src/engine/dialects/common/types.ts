@@ -179,6 +179,11 @@ export interface DialectAbilities {
    * default engine. False for a tool of one runtime (dotnet-dump: .NET processes and their dumps).
    */
   readonly windowsTargets: boolean;
+  /**
+   * Names frames from a symbol path it is given (`--symbols`; cdb -y). winedbg has no option for
+   * one (it reads the PDBs beside the images), so `--symbols` there is said to change nothing.
+   */
+  readonly symbolPath: boolean;
 }
 
 /** How a debugger stops a process on its way out (ProcDump -t) and reads how it ends. */

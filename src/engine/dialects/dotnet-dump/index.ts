@@ -49,6 +49,7 @@ export const dotnetDumpDialect: Dialect = {
     ctrlCMidStopEndsDebugger: false,
     sizeEstimate: null,
     windowsTargets: false,
+    symbolPath: false,
   },
   identify: {
     lastEventAtEveryStop: false,
