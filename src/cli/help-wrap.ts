@@ -58,7 +58,8 @@ const indentOf = (line: string): number => /^\s*/.exec(line)?.[0].length ?? 0;
  * at the terminal's width that gives a long line, a short one, a long one… So a paragraph's
  * lines are joined first (a line under the same indent continues prose; a deeper one continues
  * the description of the two-column row above it), then wrapped once. Example commands, rows and
- * items always start a line of their own.
+ * items always start a line of their own, and an example command is never broken: one longer
+ * than the terminal is left whole for the terminal to fold, its description below it.
  */
 export function reflowHelpText(text: string): string[] {
   const out: string[] = [];
@@ -72,7 +73,8 @@ export function reflowHelpText(text: string): string[] {
       !ITEM_RE.test(line) &&
       !ROW_RE.test(line) &&
       !previous.trimEnd().endsWith(':') &&
-      (EXAMPLE_RE.test(previous) || ROW_RE.test(previous)
+      !EXAMPLE_RE.test(previous) &&
+      (ROW_RE.test(previous)
         ? indentOf(line) > indentOf(previous)
         : indentOf(line) === indentOf(previous));
     if (joinable) out[out.length - 1] = `${previous.trimEnd()} ${line.trim()}`;
