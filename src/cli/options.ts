@@ -172,6 +172,47 @@ export function addTargetOptions(command: Command, options: { wait?: boolean } =
   }
 }
 
+/** The process a command takes: by pid, by name, or the one that starts with that name. */
+export type ProcessTarget = { pid: number } | { name: string } | { waitFor: string };
+
+// A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
+const PID_OPERAND_RE = /^\d+$/;
+
+/**
+ * The one target of -p, --name, -w NAME and a PID-or-NAME operand (ProcDump's `dump 1234`,
+ * `heap-trend w3wp`); with ProcDump's bare `-w` (`app.exe -w`) the operand is waited for.
+ * `example` shows that form in the message when the operand is missing.
+ */
+export function oneTarget(
+  cli: { pid?: string; name?: string; wait?: string; waitForOperand?: boolean },
+  operand: string | undefined,
+  example: string,
+): ProcessTarget {
+  const targets: ProcessTarget[] = [];
+  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
+  if (cli.name !== undefined) targets.push({ name: cli.name });
+  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
+  if (cli.waitForOperand === true && operand === undefined) {
+    throw new UsageError(`-w waits for the process a NAME operand names: ${example}`);
+  }
+  if (operand !== undefined) {
+    targets.push(
+      cli.waitForOperand === true
+        ? { waitFor: operand }
+        : PID_OPERAND_RE.test(operand)
+          ? { pid: Number(operand) }
+          : { name: operand },
+    );
+  }
+  const [target, second] = targets;
+  if (target === undefined || second !== undefined) {
+    throw new UsageError(
+      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
+    );
+  }
+  return target;
+}
+
 /** `--out DIR`: always a folder the command writes its files into. */
 export function addOutOption(command: Command, what: string): void {
   command.option('--out <dir>', what);

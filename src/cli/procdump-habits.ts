@@ -74,6 +74,9 @@ const HABITS: Record<Habit, (args: readonly string[], i: number, command: string
   },
 };
 
+/** ProcDump's habits every command that takes a live process knows (`dump`, `watch`). */
+export const LIVE_PROCESS_HABITS: readonly Habit[] = ['-accepteula', '-o', '-w', '-wer', '-x'];
+
 export function isHabit(arg: string): arg is Habit {
   return Object.hasOwn(HABITS, arg);
 }

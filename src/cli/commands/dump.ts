@@ -29,6 +29,7 @@ import {
   type TriggerCliOptions,
 } from './dump-triggers.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { LIVE_PROCESS_HABITS } from '../procdump-habits.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -40,7 +41,7 @@ import {
   attach,
   countOption,
   durationOption,
-  parsePid,
+  oneTarget,
   printError,
   ProcDumpStyleCommand,
   symbolPathOf,
@@ -67,9 +68,6 @@ export interface DumpCliOptions extends TriggerCliOptions {
   waitForOperand?: boolean;
 }
 
-// A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
-const PID_OPERAND_RE = /^\d+$/;
-
 /** CLI text (options and the `[target] [dir]` operands) → workflow options. */
 export function dumpOptionsFromCli(
   cli: DumpCliOptions,
@@ -85,28 +83,7 @@ export function dumpOptionsFromCli(
   if (extra !== undefined) {
     throw new UsageError(`too many operands: ${operands.join(' ')} (give TARGET [DIR])`);
   }
-  const targets: DumpSeriesOptions['target'][] = [];
-  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
-  if (cli.name !== undefined) targets.push({ name: cli.name });
-  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
-  if (cli.waitForOperand === true && (targetOperand === undefined || byOption)) {
-    throw new UsageError('-w waits for the process a NAME operand names: dump -ma app.exe -w');
-  }
-  if (targetOperand !== undefined) {
-    targets.push(
-      cli.waitForOperand === true
-        ? { waitFor: targetOperand }
-        : PID_OPERAND_RE.test(targetOperand)
-          ? { pid: Number(targetOperand) }
-          : { name: targetOperand },
-    );
-  }
-  const [target, second] = targets;
-  if (target === undefined || second !== undefined) {
-    throw new UsageError(
-      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
-    );
-  }
+  const target = oneTarget(cli, targetOperand, 'dump -ma app.exe -w');
   if (
     dirOperand !== undefined &&
     cli.out !== undefined &&
@@ -222,11 +199,7 @@ export function formatDumpResult(r: DumpResult): string {
 
 export function registerDump(context: CommandContext): void {
   const command = new ProcDumpStyleCommand('dump', [
-    '-accepteula',
-    '-o',
-    '-w',
-    '-wer',
-    '-x',
+    ...LIVE_PROCESS_HABITS,
     '-ma',
     '-mm',
     '-ml',

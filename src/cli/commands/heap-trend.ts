@@ -28,8 +28,9 @@ import {
   attach,
   countOption,
   durationOption,
-  parsePid,
+  oneTarget,
   printError,
+  type ProcessTarget,
   ProcDumpStyleCommand,
   sizeOption,
   sizesOption,
@@ -64,41 +65,8 @@ export interface HeapTrendCliOptions {
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
-  target: { pid: number } | { name: string } | { waitFor: string };
+  target: ProcessTarget;
 };
-
-// A target operand: 1234 (a pid) or w3wp / w3wp.exe (a name), as `dump` takes it
-const PID_OPERAND_RE = /^\d+$/;
-
-/** The one target of -p, --name, -w or the operand (`heap-trend 1234`, `heap-trend app.exe -w`). */
-function heapTrendTarget(
-  cli: HeapTrendCliOptions,
-  operand: string | undefined,
-): HeapTrendPlan['target'] {
-  const targets: HeapTrendPlan['target'][] = [];
-  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
-  if (cli.name !== undefined) targets.push({ name: cli.name });
-  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
-  if (cli.waitForOperand === true && operand === undefined) {
-    throw new UsageError('-w waits for the process a NAME operand names: heap-trend app.exe -w');
-  }
-  if (operand !== undefined) {
-    targets.push(
-      cli.waitForOperand === true
-        ? { waitFor: operand }
-        : PID_OPERAND_RE.test(operand)
-          ? { pid: Number(operand) }
-          : { name: operand },
-    );
-  }
-  const [target, second] = targets;
-  if (target === undefined || second !== undefined) {
-    throw new UsageError(
-      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
-    );
-  }
-  return target;
-}
 
 const DEFAULT_INTERVAL = '5s';
 /** How often -w polls the process list (as dump -w does). */
@@ -111,7 +79,7 @@ export function heapTrendOptionsFromCli(
   platform: NodeJS.Platform = process.platform,
   operand?: string,
 ): HeapTrendPlan {
-  const target = heapTrendTarget(cli, operand);
+  const target = oneTarget(cli, operand, 'heap-trend app.exe -w');
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }

@@ -22,6 +22,7 @@ import type { WatchSummary } from '../../workflows/watch/watch-records.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { LIVE_PROCESS_HABITS } from '../procdump-habits.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -255,16 +256,7 @@ export function watchExitCode(s: WatchSummary): number {
 }
 
 export function registerWatch(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('watch', [
-    '-accepteula',
-    '-o',
-    '-w',
-    '-wer',
-    '-x',
-    '-ma',
-    '-mm',
-    '-pn',
-  ])
+  const command = new ProcDumpStyleCommand('watch', [...LIVE_PROCESS_HABITS, '-ma', '-mm', '-pn'])
     .description(
       'Attach to (or launch) a process, break on first-chance exceptions, identify each one, dump on a filter match, log every exception, and detach without harming it.',
     )

@@ -35,15 +35,7 @@ export async function dumpWithTool(
     toolDumpName(proc.name, proc.pid, options.now ?? new Date()),
     { overwrite: options.overwrite === true, numbered: options.numbered === true },
   );
-  const stopProgress = watchFileGrowth(path, (p) =>
-    emit({
-      type: 'progress',
-      path,
-      bytes: p.bytes,
-      bytesPerSecond: p.bytesPerSecond,
-      elapsedMs: p.elapsedMs,
-    }),
-  );
+  const stopProgress = watchFileGrowth(path, (p) => emit({ type: 'progress', path, ...p }));
   let writeMs: number;
   try {
     emit({ type: 'attached', ms: 0 });
