@@ -12,6 +12,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { AbortedError, isHarnessError, UsageError } from '../errors.js';
 import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
 import { readRecords, RecordAppender } from '../report/analyze/records-file.js';
+import type { ListEdits } from '../report/analyze/signature-lists.js';
 import { createSigner } from '../report/analyze/signature.js';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -48,6 +49,7 @@ export interface QueueAnalyzeOptions {
   timeoutMs?: number;
   walkStacks?: boolean;
   skipModules?: readonly string[];
+  signatureLists?: ListEdits;
   resume?: boolean;
   extensions?: readonly string[];
   cwd?: string;
@@ -88,6 +90,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     timeoutMs: Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     walkStacks: options.walkStacks ?? true,
     ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     ...(options.scriptPath === undefined ? {} : { script: loadTriageScript(options.scriptPath) }),
   };
   const urls = options.inputs.filter(isUrlLocation);
@@ -146,9 +149,10 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   events.on('error', onRedisError);
   redis.on('error', onRedisError);
   const appender = await RecordAppender.open(files.records);
-  const signer = createSigner(
-    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
-  );
+  const signer = createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
+  });
   let algorithm = signer.algorithm;
   let total = 0;
   let finished = 0;
@@ -334,6 +338,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
         : { timeoutMs: jobOptions.timeoutMs }),
       resume: options.resume === true,
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
       queue: {
         url: options.target.display,
         name: options.queueName,

@@ -13,6 +13,7 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -109,8 +110,10 @@ export interface AnalyzeOptions {
   /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
   extensions?: readonly string[];
   shard?: { index: number; count: number };
-  /** Bucketing skip list (replaces the default). */
+  /** Bucketing skip list, added to the default one (`!name` takes a default out). */
   skipModules?: readonly string[];
+  /** Signature lists (irrelevant, prefix, sentinels, skip modules) added to the defaults. */
+  signatureLists?: ListEdits;
   /** Folder for engine transcripts (one JSON-lines file per dump). */
   recordDir?: string;
   signal?: AbortSignal;
@@ -204,10 +207,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
   });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
-  const signer = dumpSigner({
-    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    supplier,
-  });
+  const signer = dumpSigner(options);
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
@@ -357,6 +357,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
         ? {}
         : { shard: `${options.shard.index}/${options.shard.count}` }),
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
