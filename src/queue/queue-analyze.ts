@@ -327,7 +327,7 @@ async function collectLocked(
       emit({
         type: 'queue',
         message: none
-          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
+          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dump${collector.pending.size === 1 ? '' : 's'} waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
           : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
       });
     }

@@ -2,7 +2,7 @@
 // report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
 // redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
 // summary JSON is the only thing on stdout.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
@@ -31,8 +31,10 @@ import {
   addSymbolLimitOptions,
   addSymbolOptions,
   addWinePrefixOption,
+  attach,
   countOption,
   durationOption,
+  ProcDumpStyleCommand,
   symbolLimitsOf,
   symbolPathOf,
   winePrefixOf,
@@ -86,7 +88,7 @@ Engines:
             dump, recorded Z:\\ paths, --image-path, recorded C:\\ paths only under
             --wine-prefix); with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and
             Breakpad .sym files
-  auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+  auto      cdb if found, else builtin (the choice is printed); winedbg only when asked for
   any       with --queue (the default there): any worker takes the dump, whatever its engine;
             a list such as cdb,builtin names the engines that may; each record says which did
 
@@ -162,8 +164,8 @@ function checkEngineOption(value: string): string {
 }
 
 export function registerAnalyze(context: CommandContext): void {
-  const command = context.program
-    .command('analyze')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming --script.
+  const command = new ProcDumpStyleCommand('analyze', ['-c', '-i'])
     .description(
       'Batch-analyse dumps (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
@@ -256,6 +258,7 @@ export function registerAnalyze(context: CommandContext): void {
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
       context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
     });
+  attach(context.program, command);
 }
 
 export async function runAnalyze(
@@ -286,6 +289,7 @@ export async function runAnalyze(
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
 
   const outDir = options.out ?? defaultOutDir('analyze');
+  checkOutWritable(outDir);
   const controller = new AbortController();
   let interrupts = 0;
   // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
@@ -386,10 +390,11 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  // A truncated dump was read, in part (a record marked truncated, bucketed when its exception
+  // or a frame could be read): that is partial (4), not "nothing could be read" (1).
   const readSome = summary.ok + (summary.truncated ?? 0);
   if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
-  return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+  return summary.failed > 0 || (summary.truncated ?? 0) > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
 /** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */

@@ -19,7 +19,12 @@ import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
+import {
+  chooseEngine,
+  symbolPathWarning,
+  type EngineChoice,
+  type EngineRequest,
+} from './engine-choice.js';
 import { resumeKey } from './file-hash.js';
 import {
   analyzeInput,
@@ -28,7 +33,7 @@ import {
   type InputRunContext,
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import { expandInputs } from './inputs.js';
+import { expandInputs, refuseNoInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
 import { OutDirLock } from './out-dir.js';
@@ -42,7 +47,7 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export type AnalyzeEvent =
-  | { type: 'engine'; choice: EngineChoice; script?: string }
+  | { type: 'engine'; choice: EngineChoice; script?: string; warning?: string }
   /**
    * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
    * 0 when threads were given up mid-batch (they kept dying at start).
@@ -181,13 +186,22 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     scriptPath = options.scriptPath ?? defaultScriptPath(choice.engine);
     steps = loadTriageScript(scriptPath);
   }
-  emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
+  const warning = symbolPathWarning(choice, options.symbolPath);
+  emit({
+    type: 'engine',
+    choice,
+    ...(scriptPath === undefined ? {} : { script: scriptPath }),
+    ...(warning === undefined ? {} : { warning }),
+  });
 
   const {
     files: inputs,
     unmatched,
     skipped: skippedInputs,
+    missing,
+    unreadable,
   } = await expandInputs(options.inputs, options.cwd, options.extensions);
+  if (inputs.length === 0) refuseNoInputs(options.inputs, missing, unreadable);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     const passed = describeSkipped(skippedInputs);
