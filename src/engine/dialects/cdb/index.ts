@@ -73,6 +73,7 @@ export const cdbDialect: Dialect = {
     ctrlCMidStopEndsDebugger: false,
     sizeEstimate: 'address-summary',
     windowsTargets: true,
+    symbolPath: true,
   },
   identify: {
     lastEventAtEveryStop: true,

@@ -54,6 +54,7 @@ export const winedbgDialect: Dialect = {
     ctrlCMidStopEndsDebugger: true,
     sizeEstimate: 'info-maps',
     windowsTargets: true,
+    symbolPath: false,
   },
   identify: {
     // The stop line already holds what `info exception` repeats.
