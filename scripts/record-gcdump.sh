@@ -50,7 +50,7 @@ for n in 1 2 3; do
     echo "# source: recorded by scripts/record-gcdump.sh on $today (test program test/targets/dotnet)"
     echo "# tool: dotnet-gcdump $tool_version report on Linux x64, .NET runtime $runtime_version"
     echo "# command: dotnet-gcdump report sessions-$n.gcdump"
-    echo "# notes: snapshot $n of 3 of one '$mode' run, taken at tick ${ticks[$((n - 1))]} (or just after)"
+    echo "# notes: snapshot $n of 3 of one '$mode' run, taken once the program had printed tick ${ticks[$((n - 1))]} (it ticks on while the tool runs)"
     echo "# ---"
     gcdump report "$dest/sessions-$n.gcdump"
   } >"$dest/sessions-$n.report.txt"

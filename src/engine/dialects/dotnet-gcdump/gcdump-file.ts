@@ -191,7 +191,8 @@ export function nodeTypeAndSize(dump: GcDump, index: number): { type: number; si
   const at = { pos: dump.nodeOffsets[index] ?? 0 };
   const typeAndSize = compressedInt(dump.blob, at);
   const type = typeAndSize >> 1;
-  const size = (typeAndSize & 1) !== 0 ? compressedInt(dump.blob, at) : (dump.types[type]?.size ?? 0);
+  const size =
+    (typeAndSize & 1) !== 0 ? compressedInt(dump.blob, at) : (dump.types[type]?.size ?? 0);
   return { type, size };
 }
 
@@ -200,7 +201,8 @@ export function readNode(dump: GcDump, index: number): GcDumpNode {
   const at = { pos: dump.nodeOffsets[index] ?? 0 };
   const typeAndSize = compressedInt(dump.blob, at);
   const type = typeAndSize >> 1;
-  const size = (typeAndSize & 1) !== 0 ? compressedInt(dump.blob, at) : (dump.types[type]?.size ?? 0);
+  const size =
+    (typeAndSize & 1) !== 0 ? compressedInt(dump.blob, at) : (dump.types[type]?.size ?? 0);
   const count = compressedInt(dump.blob, at);
   const children: number[] = [];
   for (let i = 0; i < count && at.pos <= dump.blob.length; i++) {
