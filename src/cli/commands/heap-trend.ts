@@ -9,6 +9,10 @@ import {
   runHeapTrendFromDumps,
   type FromDumpsOptions,
 } from '../../workflows/heap-trend/from-dumps.js';
+import {
+  runHeapTrendFromGcDumps,
+  type FromGcDumpsOptions,
+} from '../../workflows/heap-trend/from-gcdumps.js';
 import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
@@ -57,6 +61,9 @@ export interface HeapTrendCliOptions {
   keepDumps?: boolean;
   retention?: string;
   fromDumps?: string[];
+  fromGcdumps?: string[];
+  typesEvery?: string;
+  dumpPerSample?: boolean;
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
@@ -123,6 +130,17 @@ export function heapTrendOptionsFromCli(
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
   if (cli.clr === true && !managed) plan.clr = true;
+  if ((cli.typesEvery !== undefined || cli.dumpPerSample === true) && !managed) {
+    throw new UsageError('--types-every and --dump-per-sample go with --clr on Linux (.NET)');
+  }
+  if (cli.typesEvery !== undefined && cli.dumpPerSample === true) {
+    throw new UsageError(
+      '--types-every is for the gcdump tier; --dump-per-sample reads types from every dump',
+    );
+  }
+  if (cli.typesEvery !== undefined)
+    plan.typesEvery = parseCount(cli.typesEvery, '--types-every', 1);
+  if (cli.dumpPerSample === true) plan.dumpPerSample = true;
   if (cli.keepDumps === true) plan.keepDumps = true;
   if (cli.retention !== undefined)
     plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
@@ -163,6 +181,20 @@ export function registerHeapTrend(context: CommandContext): void {
     .option(
       '--keep-dumps',
       '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .addOption(
+      countOption(
+        '--types-every <n>',
+        '--clr (Linux): per-type counts from a dotnet-gcdump snapshot every N samples, plus the first and last (default 5); sizes come from the runtime counters every sample',
+      ),
+    )
+    .option(
+      '--dump-per-sample',
+      '--clr (Linux): the old way, a heap dump (dotnet-dump collect --type Heap) read by SOS every sample: slower, stops the target for seconds',
+    )
+    .option(
+      '--from-gcdumps <paths...>',
+      'build the report from .gcdump files (dotnet-gcdump collect, dotnet-monitor): per-type series and what holds the growing types, no tool needed',
     )
     .option(
       '--from-dumps <paths...>',
@@ -224,13 +256,17 @@ of .NET processes (dotnet-dump collect) give the .NET series through dotnet-dump
 unreadable dump is skipped with a warning; the series goes on.
 
 Engines:
-  dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
-           is stopped while the dump is written; every sample records for how long), then
-           "dotnet-dump analyze" reads "eeheap -gc" (per generation) and "dumpheap -stat" (per
-           type); at the end the growing types get "dumpheap -mt MT -short" + "gcroot" on a few
-           objects, and the report shows the chains that hold them. Dumps are deleted once read
-           (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
-           tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
+  dotnet-dump  (.NET on Linux, --clr) three tiers, each at its own cost: the sizes (GC generations,
+           LOH, POH, committed, working set, allocation rate, GC count and pause) from the
+           runtime's own counters every sample (the target is never stopped for them); the types
+           from a "dotnet-gcdump collect" snapshot every --types-every samples (one induced GC;
+           first and last always); and, once at the end, what holds the growing types, from the
+           last snapshot's object graph. OUT/gcdumps keeps the first and last snapshot (open them
+           in PerfView or Visual Studio). --dump-per-sample is the old way: each sample is
+           "dotnet-dump collect --type Heap" (the target is stopped while it is written), then
+           "dotnet-dump analyze" reads "eeheap -gc" and "dumpheap -stat", and "gcroot" at the end.
+           The tools are found on PATH, in ~/.dotnet/tools, as local tools, or at --debugger;
+           install them with "dotnet tool install -g dotnet-gcdump" (and dotnet-dump).
   cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0" and
            "!address -summary" (memory by category), then exit; the target is suspended for that
            attach and every sample records for how long. With --clr the same attach loads SOS
@@ -253,7 +289,8 @@ Examples:
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
   cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
-  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
+  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)
+  cdb-harness heap-trend --from-gcdumps ./gcdumps/         (dotnet-gcdump files: types and their roots)`,
     )
     .action(async (cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli));
@@ -292,7 +329,42 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   }
 }
 
+/** `--from-gcdumps`: no target, no tool; the report from the files' graphs. */
+async function runFromGcDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+  try {
+    if (cli.pid !== undefined || cli.name !== undefined) {
+      throw new UsageError('--from-gcdumps reads gcdump files: give no --pid or --name');
+    }
+    const options: FromGcDumpsOptions = {
+      paths: cli.fromGcdumps ?? [],
+      outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
+    };
+    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.minGrowth !== undefined) {
+      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+    }
+    if (cli.retention !== undefined) {
+      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+    }
+    const { report, files } = await runHeapTrendFromGcDumps(options);
+    for (const input of report.inputs ?? []) {
+      if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
+    }
+    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    return report.status === 'completed' ? ExitCode.Ok : ExitCode.Failure;
+  } catch (error) {
+    printError(error);
+    return exitCodeFor(error);
+  }
+}
+
 export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
+  if (cli.fromDumps !== undefined && cli.fromGcdumps !== undefined) {
+    printError(new UsageError('--from-dumps and --from-gcdumps exclude each other'));
+    return ExitCode.Usage;
+  }
+  if (cli.fromGcdumps !== undefined) return runFromGcDumpsCli(cli);
   if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
   let plan: HeapTrendPlan;
   try {

@@ -2,6 +2,7 @@
 // it ended, threshold dumps, umdh). Pure: the workflow writes the files.
 import { analyzeHeapTrend } from './analysis.js';
 import { round } from './regression.js';
+import { tiersViewText } from './tiers-view.js';
 import type {
   HeapTrendEngine,
   HeapTrendReport,
@@ -118,6 +119,8 @@ export interface HeapTrendReportMeta {
   inputs?: HeapTrendReport['inputs'];
   /** The samples were read from a series of dumps. */
   fromDumps?: boolean;
+  /** Live .NET tiers (issue 32): which tier gave each series; it also sets the view text. */
+  tiers?: HeapTrendReport['tiers'];
 }
 
 export function buildHeapTrendReport(
@@ -152,7 +155,10 @@ export function buildHeapTrendReport(
     target: meta.target,
     engine: meta.engine,
     source: meta.source,
-    view: viewText(meta.source, meta.fromDumps === true),
+    view:
+      meta.tiers?.series === undefined
+        ? viewText(meta.source, meta.fromDumps === true)
+        : tiersViewText(meta.tiers),
     status: meta.status,
     ...(meta.message === undefined ? {} : { message: meta.message }),
     startedAt: meta.startedAt,
@@ -176,6 +182,7 @@ export function buildHeapTrendReport(
     ...(meta.managedNote === undefined ? {} : { managedNote: meta.managedNote }),
     ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),
     ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
+    ...(meta.tiers === undefined ? {} : { tiers: meta.tiers }),
   };
   return report;
 }

@@ -32,6 +32,12 @@ import { assertValid } from '../../report/schemas.js';
 import { createAttachSampler } from './attach-sampler.js';
 import { createBareSessionSampler } from './bare-session-sampler.js';
 import { createClrDumpSampler } from './clr-dump-sampler.js';
+import { flaggedTypes, graphRetention, tiersOf } from './clr-tiers-end.js';
+import {
+  createClrTiersSampler,
+  type ClrCountersFeed,
+  type ClrTiersSampler,
+} from './clr-tiers-sampler.js';
 import type { DebuggerCommandFactory, HeapSampler, RetentionSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
@@ -84,7 +90,19 @@ export interface HeapTrendOptions {
   retentionBudgetMs?: number;
   /** Objects per suspect type whose roots are asked for (default 5). */
   retentionObjects?: number;
+  /**
+   * Live .NET (dotnet-dump's dialect): the old path, a heap dump read by SOS every sample, instead
+   * of the three tiers (counters every sample, a gcdump every `typesEvery`, retention at the end).
+   */
+  dumpPerSample?: boolean;
+  /** Live .NET tiers: a gcdump every N samples (default 5; the first and last always). */
+  typesEvery?: number;
+  /** Live .NET tiers: the runtime's counters (clr-counters.ts); none: sizes from the gcdumps. */
+  counters?: ClrCountersFeed;
 }
+
+/** Live .NET tiers: a gcdump every this many samples unless --types-every says otherwise. */
+export const DEFAULT_TYPES_EVERY = 5;
 
 export type HeapTrendProgress =
   | { kind: 'sample'; sample: HeapTrendSample }
@@ -131,6 +149,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
   const started = await startSampler(options);
   let outcome: LoopOutcome = started.outcome ?? { status: 'completed' };
   let retention: RetentionEntry[] | undefined;
+  let tiers: HeapTrendReport['tiers'];
   if (started.sampler !== undefined) {
     const { sampler } = started;
     outcome = await runSamplingLoop({
@@ -142,7 +161,9 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
       dumps,
       warnings,
     });
-    if (isClrSampler(sampler)) {
+    if (isTiersSampler(sampler)) {
+      ({ retention, tiers } = tiersEnd(options, sampler, samples));
+    } else if (isClrSampler(sampler)) {
       retention = await retentionStep(options, sampler, samples, warnings);
     }
     await sampler.close();
@@ -166,6 +187,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
     ...(options.limitKb === undefined ? {} : { limitKb: options.limitKb }),
     ...(options.rule === undefined ? {} : { rule: options.rule }),
     ...(retention === undefined ? {} : { retention }),
+    ...(tiers === undefined ? {} : { tiers }),
     ...managedNoteOf(options, samples),
   });
   await writeReports(files, report, samples);
@@ -214,6 +236,24 @@ async function startSampler(
     const style = getDialect(options.engine).heapSampling?.style;
     if (style === undefined) {
       throw new UsageError(`heap-trend cannot sample memory with ${options.engine}`);
+    }
+    if (style === 'dump-per-sample' && options.dumpPerSample !== true) {
+      return {
+        sampler: createClrTiersSampler({
+          pid: options.pid,
+          dir: join(options.outDir, 'gcdumps'),
+          typesEvery: options.typesEvery ?? DEFAULT_TYPES_EVERY,
+          ...(options.samples === undefined ? {} : { samples: options.samples }),
+          ...(options.counters === undefined ? {} : { counters: options.counters }),
+          ...(options.keepDumps === undefined ? {} : { keepDumps: options.keepDumps }),
+          ...(options.env === undefined ? {} : { env: options.env }),
+          ...(options.debuggerPath === undefined ? {} : { toolPath: options.debuggerPath }),
+          ...(options.commandTimeoutMs === undefined
+            ? {}
+            : { commandTimeoutMs: options.commandTimeoutMs }),
+          ...(options.isTargetAlive === undefined ? {} : { isTargetAlive: options.isTargetAlive }),
+        }),
+      };
     }
     if (style === 'dump-per-sample') {
       return {
@@ -269,6 +309,30 @@ export async function writeReports(
   await writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(files.markdown, renderHeapTrendMarkdown(report));
   await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
+}
+
+function isTiersSampler(sampler: HeapSampler): sampler is ClrTiersSampler {
+  return 'snapshots' in sampler;
+}
+
+/** The tiers' end of a run: retention from the last gcdump's graph, and which tier gave what. */
+function tiersEnd(
+  options: HeapTrendOptions,
+  sampler: ClrTiersSampler,
+  samples: readonly HeapTrendSample[],
+): { retention?: RetentionEntry[]; tiers: NonNullable<HeapTrendReport['tiers']> } {
+  const limit = options.retentionTypes ?? 3;
+  const snapshots = sampler.snapshots();
+  const last = snapshots.last ?? snapshots.first;
+  const retention =
+    limit <= 0 || last === undefined
+      ? undefined
+      : graphRetention(flaggedTypes(samples, limit, options.rule), snapshots);
+  const typesEvery = options.typesEvery ?? DEFAULT_TYPES_EVERY;
+  return {
+    ...(retention === undefined ? {} : { retention }),
+    tiers: tiersOf(samples, typesEvery, retention === undefined ? undefined : last?.file),
+  };
 }
 
 function isClrSampler(sampler: HeapSampler): sampler is RetentionSampler {

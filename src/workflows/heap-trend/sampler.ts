@@ -3,9 +3,11 @@
 import type { SessionOptions } from '../../engine/debugger-session.js';
 import type { RetentionSuspect } from './retention.js';
 import type {
+  ClrCounters,
   HeapTrendEngine,
   HeapTrendSampleHeap,
   HeapTrendSource,
+  HeapTrendTier,
   MemoryTotals,
   RetentionEntry,
 } from '../../report/heap-trend/types.js';
@@ -25,6 +27,11 @@ export interface SampleReading {
   memoryTotals?: MemoryTotals;
   /** The dump the sample was read from, when it is kept. */
   dumpFile?: string;
+  /** Live .NET tiers: which tier gave `heaps` and `clrTypes`, the counters, the gcdump. */
+  tiers?: { heaps?: HeapTrendTier; clrTypes?: HeapTrendTier };
+  counters?: ClrCounters;
+  gcdumpFile?: string;
+  gcdumpBytes?: number;
 }
 
 export interface HeapSampler {

@@ -12,7 +12,7 @@ import type {
   ThresholdDump,
 } from '../../report/heap-trend/types.js';
 import type { HeapTrendOptions } from './run-heap-trend.js';
-import { TargetGoneError, type HeapSampler } from './sampler.js';
+import { TargetGoneError, type HeapSampler, type SampleReading } from './sampler.js';
 import { crossedThresholds, writeThresholdDump } from './threshold-dumps.js';
 import type { UmdhSteps } from './umdh-steps.js';
 
@@ -116,6 +116,17 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     ...(reading.memoryTotals === undefined ? {} : { memoryTotals: reading.memoryTotals }),
     ...(reading.clrGenerations === undefined ? {} : { clrGenerations: reading.clrGenerations }),
     ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
+    ...tierFields(reading),
+  };
+}
+
+/** The live .NET tiers' fields of a reading (issue 32), when it has them. */
+function tierFields(reading: SampleReading): Partial<HeapTrendSample> {
+  return {
+    ...(reading.tiers === undefined ? {} : { tiers: reading.tiers }),
+    ...(reading.counters === undefined ? {} : { counters: reading.counters }),
+    ...(reading.gcdumpFile === undefined ? {} : { gcdumpFile: reading.gcdumpFile }),
+    ...(reading.gcdumpBytes === undefined ? {} : { gcdumpBytes: reading.gcdumpBytes }),
   };
 }
 
