@@ -71,7 +71,15 @@ export function secondaryAnalysis(
 ): HeapTrendSecondary | undefined {
   const inputs = samples.flatMap((sample) => {
     const heaps = pick(sample);
-    return heaps === undefined ? [] : [{ time: sample.time, elapsedMs: sample.elapsedMs, heaps }];
+    if (heaps === undefined) return [];
+    // Per-type readings can be taken apart from the sample that carries them (a gcdump in the
+    // background): their own time is the x axis.
+    const own = kind === 'clr-type' ? sample.clrTypesElapsedMs : undefined;
+    return [
+      own === undefined
+        ? { time: sample.time, elapsedMs: sample.elapsedMs, heaps }
+        : { time: sample.clrTypesTime ?? sample.time, elapsedMs: own, heaps },
+    ];
   });
   if (inputs.length === 0) return undefined;
   const analysis = analyzeHeapTrend(inputs, {

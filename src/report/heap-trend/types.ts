@@ -49,11 +49,11 @@ export interface ClrCounters {
   workingSetKb?: number;
   /** Bytes allocated per second over the counter interval, in KB. */
   allocRateKbPerSec?: number;
-  /** Collections since the process started, per generation. */
+  /** Collections since the counters started, per generation. */
   gen0Collections?: number;
   gen1Collections?: number;
   gen2Collections?: number;
-  /** Time the GC has paused the process since it started (ms). */
+  /** Time the GC has paused the process since the counters started (ms). */
   gcPauseTotalMs?: number;
   /** % of the time in GC since the previous GC ended. */
   timeInGcPercent?: number;
@@ -110,6 +110,14 @@ export interface HeapTrendSample {
   /** The dump this sample was read from (`--from-dumps`, or a live sample's dump kept by --keep-dumps). */
   dumpFile?: string;
   // ---- additions (issue 32) -------------------------------------------------------------------
+  /**
+   * How `suspendedMs` was known: `measured` from the target's thread states (Linux /proc), an
+   * `upper-bound` (the dump tool's or the debugger's run, which holds the stop and more), or
+   * `never` (a view that does not stop the target).
+   */
+  suspendedHow?: 'measured' | 'upper-bound' | 'never';
+  /** The sampler's own timing of the stop, when `suspendedMs` is measured (ms). */
+  suspendedUpperBoundMs?: number;
   /** Which tier gave this sample's `heaps` and `clrTypes`. */
   tiers?: { heaps?: HeapTrendTier; clrTypes?: HeapTrendTier };
   /** The runtime's counters at this sample (the counters tier). */
@@ -118,6 +126,10 @@ export interface HeapTrendSample {
   gcdumpFile?: string;
   /** Bytes of the gcdump written for this sample. */
   gcdumpBytes?: number;
+  /** When `clrTypes` were taken, when not at `time` (a gcdump taken while the sizes went on). */
+  clrTypesTime?: string;
+  /** The same as `elapsedMs` (the x axis of the per-type slopes). */
+  clrTypesElapsedMs?: number;
 }
 
 /** The thresholds of the leak-suspect rule; `ruleText()` says them in words. */

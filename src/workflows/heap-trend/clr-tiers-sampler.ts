@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { collectGcDump, loadGcDump } from '../../engine/dialects/dotnet-gcdump/collect.js';
 import type { GcDump } from '../../engine/dialects/dotnet-gcdump/gcdump-file.js';
 import { typeHistogram } from '../../engine/dialects/dotnet-gcdump/type-histogram.js';
-import { isHarnessError } from '../../errors.js';
+import { isHarnessError, shortErrorMessage } from '../../errors.js';
 import type {
   ClrCounters,
   HeapTrendSampleHeap,
@@ -78,6 +78,17 @@ export function generationsOf(counters: ClrCounters): HeapTrendSampleHeap[] {
   return parts.flatMap(([id, kb]) => (kb === undefined ? [] : [{ id, committedKb: kb }]));
 }
 
+interface TypesResult {
+  snap: Snapshot;
+  bytes: number;
+  /** The tool's spawn to exit (an upper bound of the induced GC's pause). */
+  durationMs: number;
+  /** performance.now() at the middle of the collect: when the heap was walked, near enough. */
+  takenAt: number;
+  /** The counters read just before the collect (their GC pause total is the baseline). */
+  countersBefore?: ClrCounters;
+}
+
 export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiersSampler {
   const alive = options.isTargetAlive ?? processExists;
   const timeoutMs = options.commandTimeoutMs ?? 120_000;
@@ -88,18 +99,18 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
   let types = 0;
   let countersFailed = options.counters === undefined;
   let sizesTier: HeapTrendTier = countersFailed ? 'gcdump' : 'counters';
+  /** A snapshot being taken in the background while the sizes go on at their pace. */
+  let inFlight: Promise<TypesResult | { error: unknown }> | undefined;
+  let pendingSince = -1;
 
-  const dropIfNotKept = async (snap: Snapshot | undefined): Promise<void> => {
-    if (snap === undefined || snap === first || options.keepDumps === true) return;
-    await rm(snap.file, { force: true });
-  };
-
-  const typesSample = async (
+  const collect = async (
     index: number,
-    signal?: AbortSignal,
-  ): Promise<{ snap: Snapshot; bytes: number; durationMs: number }> => {
+    signal: AbortSignal | undefined,
+    countersBefore: ClrCounters | undefined,
+  ): Promise<TypesResult> => {
     await mkdir(options.dir, { recursive: true });
     const file = join(options.dir, `sample-${String(index).padStart(4, '0')}.gcdump`);
+    const began = performance.now();
     let durationMs: number;
     try {
       ({ durationMs } = await collectGcDump(options.pid, file, {
@@ -116,13 +127,68 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
       throw error;
     }
     const { dump, bytes } = await loadGcDump(file);
-    return { snap: { file, index, dump }, bytes, durationMs };
+    return {
+      snap: { file, index, dump },
+      bytes,
+      durationMs,
+      takenAt: began + durationMs / 2,
+      ...(countersBefore === undefined ? {} : { countersBefore }),
+    };
+  };
+
+  /** The snapshot's types into the reading, and the snapshot kept as first or last. */
+  const attach = async (
+    reading: TieredReading,
+    result: TypesResult,
+    sampleStart: number,
+  ): Promise<void> => {
+    const { snap } = result;
+    types++;
+    reading.clrTypes = typeHistogram(snap.dump).map((row) => ({
+      id: row.name,
+      committedKb: row.bytes / 1024,
+      count: row.count,
+    }));
+    reading.tiers.clrTypes = 'gcdump';
+    reading.clrTypesOffsetMs = Math.round(result.takenAt - sampleStart);
+    reading.gcdumpBytes = result.bytes;
+    reading.suspendedMs = result.durationMs;
+    reading.suspendedHow = 'upper-bound';
+    // The runtime's own GC pause total across the snapshot (its induced GC, and any other GC in
+    // the same window): the target's real stop, tighter than the tool's run.
+    const before = result.countersBefore?.gcPauseTotalMs;
+    const after = reading.counters?.gcPauseTotalMs;
+    if (before !== undefined && after !== undefined && after >= before) {
+      reading.suspendedUpperBoundMs = result.durationMs;
+      reading.suspendedMs = Math.round((after - before) * 10) / 10;
+      reading.suspendedHow = 'measured';
+    }
+    if (reading.heaps.length === 0) {
+      reading.heaps = [{ id: 'gc-heap', committedKb: snap.dump.totalSize / 1024 }];
+      reading.tiers.heaps = 'gcdump';
+      sizes++;
+    }
+    if (first === undefined) first = snap;
+    else {
+      if (last !== undefined && options.keepDumps !== true) await rm(last.file, { force: true });
+      last = snap;
+    }
+    if (snap === first || options.keepDumps === true) reading.gcdumpFile = snap.file;
+  };
+
+  const settle = async (): Promise<TypesResult | undefined> => {
+    if (inFlight === undefined) return undefined;
+    const outcome = await inFlight;
+    inFlight = undefined;
+    if ('error' in outcome) throw outcome.error;
+    return outcome;
   };
 
   return {
     engine: 'dotnet-dump',
     source: 'clr-generation',
     async sample(index, signal) {
+      const sampleStart = performance.now();
       const warnings: string[] = [];
       let counters: ClrCounters | undefined;
       if (!countersFailed && options.counters !== undefined) {
@@ -131,7 +197,7 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
         } catch (error) {
           if (signal?.aborted === true) throw error;
           warnings.push(
-            `counters: ${(error as Error).message}; sizes come from gcdumps from now on`,
+            `counters: ${shortErrorMessage(error)}; sizes come from gcdumps from now on`,
           );
         }
         if (counters === undefined) {
@@ -139,39 +205,42 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
           sizesTier = 'gcdump';
         }
       }
-      const isLast = options.samples !== undefined && index === options.samples - 1;
-      const wantTypes = countersFailed || index % every === 0 || isLast;
       const reading: TieredReading = {
         heaps: counters === undefined ? [] : generationsOf(counters),
         suspendedMs: 0,
+        suspendedHow: 'never',
         warnings,
-        tiers: { heaps: counters === undefined ? 'gcdump' : 'counters' },
+        tiers: counters === undefined ? {} : { heaps: 'counters' },
         ...(counters === undefined ? {} : { counters }),
       };
       if (counters !== undefined) sizes++;
-      if (!wantTypes) return reading;
-      const { snap, bytes, durationMs } = await typesSample(index, signal);
-      types++;
-      reading.clrTypes = typeHistogram(snap.dump).map((row) => ({
-        id: row.name,
-        committedKb: row.bytes / 1024,
-        count: row.count,
-      }));
-      reading.tiers.clrTypes = 'gcdump';
-      reading.gcdumpBytes = bytes;
-      // The tool's spawn to exit: an upper bound of the induced GC's pause (the tool's own start
-      // is in it; the counters' GC pause total, when read, says what the GC itself took).
-      reading.suspendedMs = durationMs;
-      if (counters === undefined) {
-        reading.heaps = [{ id: 'gc-heap', committedKb: snap.dump.totalSize / 1024 }];
-        sizes++;
+      const isLast = options.samples !== undefined && index === options.samples - 1;
+      const due = index % every === 0 || isLast || countersFailed;
+      // Without counters the snapshot IS the sample: taken in the foreground, every sample.
+      if (countersFailed) {
+        await attach(reading, await collect(index, signal, undefined), sampleStart);
+        return reading;
       }
-      if (first === undefined) first = snap;
-      else {
-        if (last !== undefined) await dropIfNotKept(last);
-        last = snap;
+      // A snapshot that finished since the previous sample goes into this one.
+      if (inFlight !== undefined && (isLast || (await isSettled(inFlight)))) {
+        const done = await settle();
+        if (done !== undefined) await attach(reading, done, sampleStart);
+        if (pendingSince >= 0 && index - pendingSince > every) {
+          warnings.push(
+            `the gcdump started at sample ${pendingSince} took ${index - pendingSince} intervals`,
+          );
+        }
+        pendingSince = -1;
+        return reading;
       }
-      if (snap === first || options.keepDumps === true) reading.gcdumpFile = snap.file;
+      if (!due || inFlight !== undefined) return reading;
+      if (isLast) {
+        await attach(reading, await collect(index, signal, counters), sampleStart);
+        return reading;
+      }
+      // In the background: the sizes keep their interval while the tool runs.
+      pendingSince = index;
+      inFlight = collect(index, signal, counters).catch((error: unknown) => ({ error }));
       return reading;
     },
     snapshots: () => ({
@@ -180,7 +249,20 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
     }),
     tierCounts: () => ({ sizes, types, sizesTier }),
     async close() {
+      // A snapshot still being taken when the run ended: kept for the retention step only.
+      const done = await settle().catch(() => undefined);
+      if (done !== undefined) {
+        if (first === undefined) first = done.snap;
+        else last = done.snap;
+      }
       await options.counters?.close();
     },
   };
+}
+
+/** Whether a promise has settled, without waiting for it. */
+async function isSettled(promise: Promise<unknown>): Promise<boolean> {
+  const pending = Symbol('pending');
+  const winner = await Promise.race([promise.then(() => true), Promise.resolve(pending)]);
+  return winner !== pending;
 }

@@ -14,8 +14,12 @@ import type {
 
 export interface SampleReading {
   heaps: HeapTrendSampleHeap[];
-  /** Upper bound of the time the target was suspended by this sample (0 when never). */
+  /** Time the target was suspended by this sample (0 when never): see `suspendedHow`. */
   suspendedMs: number;
+  /** `measured` from the target's own thread states, or the sampler's timing, an `upper-bound`. */
+  suspendedHow?: 'measured' | 'upper-bound' | 'never';
+  /** The sampler's own timing (the dump tool's or debugger's run) when `suspendedMs` is measured. */
+  suspendedUpperBoundMs?: number;
   warnings: string[];
   /** Per-type sizes, when the sampler reads them (`!dumpheap -stat`). */
   clrTypes?: HeapTrendSampleHeap[];
@@ -32,6 +36,8 @@ export interface SampleReading {
   counters?: ClrCounters;
   gcdumpFile?: string;
   gcdumpBytes?: number;
+  /** When `clrTypes` were taken, relative to this sample's start (ms; negative: before it). */
+  clrTypesOffsetMs?: number;
 }
 
 export interface HeapSampler {

@@ -69,7 +69,7 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
     const began = performance.now();
     lastBegan = began;
     try {
-      const sample = await takeSample(context, began - t0);
+      const sample = await takeSample(context, began - t0, t0);
       failures = 0;
       await recordSample(context, sample);
       await dumpAtThresholds(context, sample, fired);
@@ -96,7 +96,11 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
   return { status: 'completed' };
 }
 
-async function takeSample(context: LoopContext, elapsedMs: number): Promise<HeapTrendSample> {
+async function takeSample(
+  context: LoopContext,
+  elapsedMs: number,
+  t0: number,
+): Promise<HeapTrendSample> {
   const { sampler, samples, options } = context;
   const began = performance.now();
   const reading = await sampler.sample(samples.length, options.signal);
@@ -116,13 +120,24 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     ...(reading.memoryTotals === undefined ? {} : { memoryTotals: reading.memoryTotals }),
     ...(reading.clrGenerations === undefined ? {} : { clrGenerations: reading.clrGenerations }),
     ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
-    ...tierFields(reading),
+    ...tierFields(reading, began, t0),
   };
 }
 
 /** The live .NET tiers' fields of a reading (issue 32), when it has them. */
-function tierFields(reading: SampleReading): Partial<HeapTrendSample> {
+function tierFields(reading: SampleReading, began: number, t0: number): Partial<HeapTrendSample> {
+  const offset = reading.clrTypesOffsetMs;
   return {
+    ...(reading.suspendedHow === undefined ? {} : { suspendedHow: reading.suspendedHow }),
+    ...(reading.suspendedUpperBoundMs === undefined
+      ? {}
+      : { suspendedUpperBoundMs: reading.suspendedUpperBoundMs }),
+    ...(offset === undefined || offset === 0
+      ? {}
+      : {
+          clrTypesElapsedMs: Math.max(0, Math.round(began + offset - t0)),
+          clrTypesTime: new Date(Date.now() - (performance.now() - (began + offset))).toISOString(),
+        }),
     ...(reading.tiers === undefined ? {} : { tiers: reading.tiers }),
     ...(reading.counters === undefined ? {} : { counters: reading.counters }),
     ...(reading.gcdumpFile === undefined ? {} : { gcdumpFile: reading.gcdumpFile }),
