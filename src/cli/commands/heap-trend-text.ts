@@ -1,5 +1,6 @@
 // The text heap-trend prints for people: one line per progress event, and the summary at the end
 // (the view, the total, the ranking, the growing .NET types and what holds them).
+import { rootCountText, tierLines } from '../../report/heap-trend/tiers-view.js';
 import { formatKb, formatRate } from '../../report/heap-trend/format.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import type { HeapTrendProgress } from '../../workflows/heap-trend/run-heap-trend.js';
@@ -48,7 +49,8 @@ export function formatSummary(
     category: 'Memory by category (from each dump).',
   };
   const lines = [
-    view[report.source],
+    report.tiers?.series === undefined ? view[report.source] : 'Managed-heap view in tiers:',
+    ...tierLines(report.tiers).map((line) => `  ${line}`),
     `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
     `Rule: ${report.rule}`,
     '',
@@ -91,7 +93,7 @@ function managedSummary(report: HeapTrendReport): string[] {
     lines.push(`  ${entry.type} is held by:`);
     if (entry.skipped !== undefined) lines.push(`    (${entry.skipped})`);
     for (const root of entry.roots.slice(0, 3)) {
-      lines.push(`    ${root.count}× ${[...root.chain, root.root].join(' ← ')}`);
+      lines.push(`    ${rootCountText(root)} ${[...root.chain, root.root].join(' ← ')}`);
     }
   }
   if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);

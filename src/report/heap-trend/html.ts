@@ -1,6 +1,7 @@
 // report.html: one self-contained file (inline CSS and SVG, no script, no network) with the
 // stacked total, a line chart per heap or region, the ranking table, threshold dumps and, when
 // umdh ran, the top growing allocation stacks.
+import { tierLines } from './tiers-view.js';
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { escapeHtml as esc } from '../html-escape.js';
 import {
@@ -58,6 +59,7 @@ function header(report: HeapTrendReport): string {
     `<h1>Heap trend: ${esc(target)}</h1>`,
     `<p class="meta">${esc(report.startedAt)} → ${esc(report.endedAt)} · ${report.sampleCount} samples every ${esc(formatMinutes(report.intervalMs / 60_000))} · engine ${esc(report.engine)} · source <b>${esc(report.source)}</b></p>`,
     `<p class="note">${esc(report.view)}</p>`,
+    ...tierLines(report.tiers).map((line) => `<p class="note">${esc(line)}</p>`),
   ];
   if (report.status !== 'completed' || report.message !== undefined) {
     parts.push(

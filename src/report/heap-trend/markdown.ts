@@ -1,4 +1,5 @@
 // report.md: the same findings as report.html in plain text, for tickets and terminals.
+import { tierLines } from './tiers-view.js';
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { managedMarkdown, unitOf } from './managed-sections.js';
 import type { HeapTrendReport } from './types.js';
@@ -45,6 +46,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
     `${report.startedAt} → ${report.endedAt}; ${report.sampleCount} samples every ${formatMinutes(report.intervalMs / 60_000)}; engine ${report.engine}; source \`${report.source}\`.`,
     '',
     `> ${report.view}`,
+    ...tierLines(report.tiers).map((line) => `> - ${line}`),
     '',
   ];
   if (report.status !== 'completed' || report.message !== undefined) {

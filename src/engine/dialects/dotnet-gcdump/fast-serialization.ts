@@ -114,18 +114,14 @@ export class FastSerializationReader {
     if (length < 0) return null;
     // Each char takes at least one byte: a length past the end is malformed, not a huge alloc.
     this.need(length);
-    const units = new Array<number>(length);
+    const units = new Uint16Array(length);
     for (let i = 0; i < length; i++) {
       const b = this.byte();
       if (b < 0x80) units[i] = b;
       else if ((b & 0xe0) === 0xc0) units[i] = ((b & 0x1f) << 6) | (this.byte() & 0x3f);
       else units[i] = ((b & 0x0f) << 12) | ((this.byte() & 0x3f) << 6) | (this.byte() & 0x3f);
     }
-    // Chunked: String.fromCharCode takes its arguments on the stack.
-    let text = '';
-    for (let i = 0; i < units.length; i += 8192) {
-      text += String.fromCharCode(...units.slice(i, i + 8192));
-    }
+    const text = new TextDecoder('utf-16le').decode(units);
     return text;
   }
 
