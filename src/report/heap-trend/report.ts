@@ -17,6 +17,7 @@ import type {
   ThresholdDump,
 } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
+import { verdictOf } from './verdict.js';
 
 /** What the numbers are, in words: the committed-memory view must never pass for a heap view. */
 export function viewText(source: HeapTrendSource, fromDumps = false): string {
@@ -192,5 +193,6 @@ export function buildHeapTrendReport(
     ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
     ...(meta.tiers === undefined ? {} : { tiers: meta.tiers }),
   };
+  report.verdict = verdictOf(report, samples.length);
   return report;
 }
