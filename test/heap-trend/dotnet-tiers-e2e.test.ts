@@ -29,31 +29,52 @@ describe('heap-trend --clr in tiers: gcdump types and graph retention (real .NET
       pid: target.pid,
       engine: 'dotnet-dump',
       intervalMs: 1000,
-      samples: 5,
+      samples: 8,
       typesEvery: 2,
       outDir,
       env: target.env,
       debuggerPath: DOTNET_TOOLS_DIR,
+      // A gcdump takes seconds on a busy machine, and the next one waits for it: two typed
+      // samples (the first snapshot and the last) are what is sure to be there.
+      rule: { minSamples: 2 },
     });
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
-    expect(samples).to.have.length(5);
-    const typed = samples.filter((s) => s.clrTypes !== undefined).map((s) => s.index);
-    // No counters client here: every sample is a gcdump, its sizes the heap total.
-    expect(report.tiers?.clrTypes?.tier).to.equal('gcdump');
-    expect(typed.length).to.be.at.least(3);
-    expect(typed).to.include.members([0, 4]);
-    for (const s of samples.filter((x) => x.clrTypes !== undefined)) {
+    expect(samples).to.have.length(8);
+    // Sizes: the runtime's counters, every sample, never a stop.
+    expect(report.tiers?.series).to.deep.include({ tier: 'counters', samples: 8, every: 1 });
+    for (const s of samples) {
+      expect(s.tiers?.heaps).to.equal('counters');
+      expect(s.heaps.map((h) => h.id)).to.include.members(['gen0', 'gen1', 'gen2', 'loh']);
+      expect(s.counters?.gcHeapSizeKb).to.be.greaterThan(0);
+    }
+    const sizesOnly = samples.filter((s) => s.clrTypes === undefined);
+    expect(sizesOnly.length).to.be.greaterThan(0);
+    for (const s of sizesOnly) {
+      expect(s.suspendedMs).to.equal(0);
+      expect(s.suspendedHow).to.equal('never');
+    }
+    // Types: gcdumps taken in the background, each in the sample after it finished, at its own
+    // time; the last sample always has one.
+    const typed = samples.filter((s) => s.clrTypes !== undefined);
+    expect(typed.length).to.be.at.least(2);
+    expect(typed[typed.length - 1]?.index).to.equal(7);
+    expect(report.tiers?.clrTypes).to.deep.include({ tier: 'gcdump', every: 2 });
+    for (const s of typed) {
       expect(s.tiers?.clrTypes).to.equal('gcdump');
       expect(s.gcdumpBytes).to.be.greaterThan(0);
       expect(s.suspendedHow).to.be.oneOf(['upper-bound', 'measured']);
+      expect(s.suspendedMs).to.be.greaterThan(0);
     }
     const first = report.clrTypes?.series[0];
     expect(first?.id).to.equal('System.Byte[]');
     expect(first?.suspect).to.equal(true);
-    const blob = report.clrTypes?.series.find((s) => s.id === 'System.Int64[]');
-    expect(blob?.firstKb).to.be.at.least(8192);
-    expect(blob?.suspect).to.equal(false);
+    // 8 MB allocated once and held: in every snapshot, never flagged.
+    for (const s of typed) {
+      expect(s.clrTypes?.find((t) => t.id === 'System.Int64[]')?.committedKb).to.be.at.least(8192);
+    }
+    const flagged = report.clrTypes?.series.filter((s) => s.suspect).map((s) => s.id);
+    expect(flagged).to.not.include('System.Int64[]');
     // Every payload of every session, counted in the last graph, held by the static dictionary,
     // more of them than in the first graph.
     const held = report.retention?.find((r) => r.type === 'System.Byte[]');

@@ -4,7 +4,9 @@
 //   POH, committed, working set, allocation rate, collections, GC pause), read over its
 //   diagnostics channel. The target is never stopped for them.
 // - Types, every `typesEvery` samples (and the first and the last): a `dotnet-gcdump collect`
-//   snapshot (one induced GC), read here into counts and bytes per type (gcdump-file.ts).
+//   snapshot (one induced GC), read here into counts and bytes per type (gcdump-file.ts). The first
+//   and last are taken in the sample; the others in the background, so the sizes keep their
+//   interval, and go into the first sample after they finish, at their own time.
 // - Retention, once at the end: what holds the flagged types, from the last snapshot's object graph
 //   (retention-paths.ts), with the first snapshot's counts beside it.
 // The first and last gcdumps stay in OUT/gcdumps (open them in PerfView or Visual Studio); the
@@ -29,6 +31,8 @@ import { TargetGoneError } from './sampler.js';
 export interface ClrCountersFeed {
   /** The newest reading, waiting (bounded) for the first one. */
   latest(signal?: AbortSignal): Promise<ClrCounters | undefined>;
+  /** The first reading published at or after `wallMs` (Unix ms), waiting at most `timeoutMs`. */
+  since?(wallMs: number, timeoutMs: number, signal?: AbortSignal): Promise<ClrCounters | undefined>;
   close(): Promise<void>;
 }
 
@@ -87,6 +91,8 @@ interface TypesResult {
   takenAt: number;
   /** The counters read just before the collect (their GC pause total is the baseline). */
   countersBefore?: ClrCounters;
+  /** Unix ms when the collect ended: counters published after it hold its GC's pause. */
+  endedWall: number;
 }
 
 export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiersSampler {
@@ -101,6 +107,10 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
   let sizesTier: HeapTrendTier = countersFailed ? 'gcdump' : 'counters';
   /** A snapshot being taken in the background while the sizes go on at their pace. */
   let inFlight: Promise<TypesResult | { error: unknown }> | undefined;
+  /** Set when `inFlight` has settled (a promise cannot be asked without waiting). */
+  let inFlightDone = false;
+  /** Unix ms when the background collect ended (0 while it runs or when it failed). */
+  let inFlightEnded = 0;
   let pendingSince = -1;
 
   const collect = async (
@@ -132,6 +142,7 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
       bytes,
       durationMs,
       takenAt: began + durationMs / 2,
+      endedWall: Date.now(),
       ...(countersBefore === undefined ? {} : { countersBefore }),
     };
   };
@@ -158,7 +169,13 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
     // the same window): the target's real stop, tighter than the tool's run.
     const before = result.countersBefore?.gcPauseTotalMs;
     const after = reading.counters?.gcPauseTotalMs;
-    if (before !== undefined && after !== undefined && after >= before) {
+    const afterTime = Date.parse(reading.counters?.time ?? '');
+    if (
+      before !== undefined &&
+      after !== undefined &&
+      after >= before &&
+      afterTime >= result.endedWall
+    ) {
       reading.suspendedUpperBoundMs = result.durationMs;
       reading.suspendedMs = Math.round((after - before) * 10) / 10;
       reading.suspendedHow = 'measured';
@@ -222,7 +239,10 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
         return reading;
       }
       // A snapshot that finished since the previous sample goes into this one.
-      if (inFlight !== undefined && (isLast || (await isSettled(inFlight)))) {
+      // ... once the counters in hand were published after it ended (they then hold its pause).
+      const countersAfter =
+        counters?.time !== undefined && Date.parse(counters.time) >= inFlightEnded;
+      if (inFlight !== undefined && (isLast || (inFlightDone && countersAfter))) {
         const done = await settle();
         if (done !== undefined) await attach(reading, done, sampleStart);
         if (pendingSince >= 0 && index - pendingSince > every) {
@@ -234,13 +254,31 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
         return reading;
       }
       if (!due || inFlight !== undefined) return reading;
-      if (isLast) {
-        await attach(reading, await collect(index, signal, counters), sampleStart);
+      // The first and the last snapshot in the foreground: the baseline and the final graph are
+      // there whatever the tool's speed; the ones between go in the background.
+      if (isLast || index === 0) {
+        const result = await collect(index, signal, counters);
+        // The counters published after the collect hold its GC's pause (one interval later).
+        const after = await options.counters
+          ?.since?.(result.endedWall, 3000, signal)
+          .catch(() => undefined);
+        if (after !== undefined) reading.counters = after;
+        await attach(reading, result, sampleStart);
         return reading;
       }
       // In the background: the sizes keep their interval while the tool runs.
       pendingSince = index;
-      inFlight = collect(index, signal, counters).catch((error: unknown) => ({ error }));
+      inFlightDone = false;
+      inFlightEnded = 0;
+      inFlight = collect(index, signal, counters)
+        .then((result) => {
+          inFlightEnded = result.endedWall;
+          return result;
+        })
+        .catch((error: unknown) => ({ error }))
+        .finally(() => {
+          inFlightDone = true;
+        });
       return reading;
     },
     snapshots: () => ({
@@ -258,11 +296,4 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
       await options.counters?.close();
     },
   };
-}
-
-/** Whether a promise has settled, without waiting for it. */
-async function isSettled(promise: Promise<unknown>): Promise<boolean> {
-  const pending = Symbol('pending');
-  const winner = await Promise.race([promise.then(() => true), Promise.resolve(pending)]);
-  return winner !== pending;
 }

@@ -32,12 +32,8 @@ import { assertValid } from '../../report/schemas.js';
 import { createAttachSampler } from './attach-sampler.js';
 import { createBareSessionSampler } from './bare-session-sampler.js';
 import { createClrDumpSampler } from './clr-dump-sampler.js';
-import { flaggedTypes, graphRetention, tiersOf } from './clr-tiers-end.js';
-import {
-  createClrTiersSampler,
-  type ClrCountersFeed,
-  type ClrTiersSampler,
-} from './clr-tiers-sampler.js';
+import { startClrTiersSampler, tiersEnd } from './clr-tiers-run.js';
+import type { ClrCountersFeed, ClrTiersSampler } from './clr-tiers-sampler.js';
 import type { DebuggerCommandFactory, HeapSampler, RetentionSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
@@ -101,9 +97,6 @@ export interface HeapTrendOptions {
   counters?: ClrCountersFeed;
 }
 
-/** Live .NET tiers: a gcdump every this many samples unless --types-every says otherwise. */
-export const DEFAULT_TYPES_EVERY = 5;
-
 export type HeapTrendProgress =
   | { kind: 'sample'; sample: HeapTrendSample }
   | { kind: 'sample-failed'; index: number; error: string }
@@ -146,7 +139,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
   const warnings: string[] = [];
   const umdh = await UmdhSteps.prepare(options, warnings);
 
-  const started = await startSampler(options);
+  const started = await startSampler(options, warnings);
   let outcome: LoopOutcome = started.outcome ?? { status: 'completed' };
   let retention: RetentionEntry[] | undefined;
   let tiers: HeapTrendReport['tiers'];
@@ -162,11 +155,15 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
       warnings,
     });
     if (isTiersSampler(sampler)) {
+      // Closed first: a gcdump still being taken joins the snapshots the retention reads.
+      await sampler.close();
       ({ retention, tiers } = tiersEnd(options, sampler, samples));
-    } else if (isClrSampler(sampler)) {
-      retention = await retentionStep(options, sampler, samples, warnings);
+    } else {
+      if (isClrSampler(sampler)) {
+        retention = await retentionStep(options, sampler, samples, warnings);
+      }
+      await sampler.close();
     }
-    await sampler.close();
   }
   const umdhResult = await umdh.finish(
     outcome.status !== 'target-exited' && signal?.aborted !== true,
@@ -218,6 +215,7 @@ export async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
  */
 async function startSampler(
   options: HeapTrendOptions,
+  warnings: string[],
 ): Promise<{ sampler?: HeapSampler; outcome?: LoopOutcome }> {
   const { signal } = options;
   const timeouts = {
@@ -238,22 +236,7 @@ async function startSampler(
       throw new UsageError(`heap-trend cannot sample memory with ${options.engine}`);
     }
     if (style === 'dump-per-sample' && options.dumpPerSample !== true) {
-      return {
-        sampler: createClrTiersSampler({
-          pid: options.pid,
-          dir: join(options.outDir, 'gcdumps'),
-          typesEvery: options.typesEvery ?? DEFAULT_TYPES_EVERY,
-          ...(options.samples === undefined ? {} : { samples: options.samples }),
-          ...(options.counters === undefined ? {} : { counters: options.counters }),
-          ...(options.keepDumps === undefined ? {} : { keepDumps: options.keepDumps }),
-          ...(options.env === undefined ? {} : { env: options.env }),
-          ...(options.debuggerPath === undefined ? {} : { toolPath: options.debuggerPath }),
-          ...(options.commandTimeoutMs === undefined
-            ? {}
-            : { commandTimeoutMs: options.commandTimeoutMs }),
-          ...(options.isTargetAlive === undefined ? {} : { isTargetAlive: options.isTargetAlive }),
-        }),
-      };
+      return { sampler: await startClrTiersSampler(options, warnings) };
     }
     if (style === 'dump-per-sample') {
       return {
@@ -313,26 +296,6 @@ export async function writeReports(
 
 function isTiersSampler(sampler: HeapSampler): sampler is ClrTiersSampler {
   return 'snapshots' in sampler;
-}
-
-/** The tiers' end of a run: retention from the last gcdump's graph, and which tier gave what. */
-function tiersEnd(
-  options: HeapTrendOptions,
-  sampler: ClrTiersSampler,
-  samples: readonly HeapTrendSample[],
-): { retention?: RetentionEntry[]; tiers: NonNullable<HeapTrendReport['tiers']> } {
-  const limit = options.retentionTypes ?? 3;
-  const snapshots = sampler.snapshots();
-  const last = snapshots.last ?? snapshots.first;
-  const retention =
-    limit <= 0 || last === undefined
-      ? undefined
-      : graphRetention(flaggedTypes(samples, limit, options.rule), snapshots);
-  const typesEvery = options.typesEvery ?? DEFAULT_TYPES_EVERY;
-  return {
-    ...(retention === undefined ? {} : { retention }),
-    tiers: tiersOf(samples, typesEvery, retention === undefined ? undefined : last?.file),
-  };
 }
 
 function isClrSampler(sampler: HeapSampler): sampler is RetentionSampler {
