@@ -2,7 +2,7 @@
 // report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
 // redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
 // summary JSON is the only thing on stdout.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
@@ -27,7 +27,7 @@ import {
   outputsUseNames,
   rebucketOutputs,
 } from '../../workflows/analyze/outputs.js';
-import { parseCount, parseDuration } from '../../units.js';
+import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import {
@@ -38,8 +38,10 @@ import {
   addSymbolLimitOptions,
   addSymbolOptions,
   addWinePrefixOption,
+  attach,
   countOption,
   durationOption,
+  ProcDumpStyleCommand,
   symbolLimitsOf,
   symbolPathOf,
   winePrefixOf,
@@ -73,6 +75,9 @@ interface AnalyzeCliOptions {
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
+  reanalyze?: boolean;
+  retryFailed?: boolean;
+  maxDumpSize?: string;
 }
 
 const HELP = `
@@ -89,7 +94,7 @@ Engines:
             dump, recorded Z:\\ paths, --image-path, recorded C:\\ paths only under
             --wine-prefix); with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and
             Breakpad .sym files
-  auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+  auto      cdb if found, else builtin (the choice is printed); winedbg only when asked for
   any       with --queue (the default there): any worker takes the dump, whatever its engine;
             a list such as cdb,builtin names the engines that may; each record says which did
 
@@ -163,8 +168,8 @@ function checkEngineOption(value: string): string {
 }
 
 export function registerAnalyze(context: CommandContext): void {
-  const command = context.program
-    .command('analyze')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming --script.
+  const command = new ProcDumpStyleCommand('analyze', ['-c', '-i'])
     .description(
       'Batch-analyse dumps (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
@@ -241,13 +246,26 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--queue-name <name>', 'queue name shared with the workers (default cdb-harness)')
     .option(
       '--watch-folder',
-      'with --queue: keep enqueuing new dumps that appear in the folders (Ctrl-C ends)',
+      'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
+    )
+    .option(
+      '--max-dump-size <size>',
+      'larger dumps get a failed record at once, unread (default 64g; k, m, g suffixes, a bare number is MB)',
+    )
+    .option(
+      '--reanalyze',
+      'with --queue: analyse every dump again, even those whose result is still in Redis',
+    )
+    .option(
+      '--retry-failed',
+      'with --queue: analyse again the dumps whose result in Redis is a failure',
     )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
       context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
     });
+  attach(context.program, command);
 }
 
 export async function runAnalyze(
@@ -281,8 +299,10 @@ export async function runAnalyze(
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
 
   const outDir = options.out ?? defaultOutDir('analyze');
+  checkOutWritable(outDir);
   const controller = new AbortController();
   let interrupts = 0;
+  // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
@@ -295,13 +315,22 @@ export async function runAnalyze(
     }
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const progress = new ProgressPrinter(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
     const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
-    if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
-      throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
+    if (
+      queued === undefined &&
+      (options.queueName !== undefined ||
+        options.watchFolder === true ||
+        options.reanalyze === true ||
+        options.retryFailed === true)
+    ) {
+      throw new UsageError(
+        '--queue-name, --watch-folder, --reanalyze and --retry-failed go with --queue redis://HOST:PORT',
+      );
     }
     if (queued === undefined && !isEngineRequest(options.engine)) {
       throw new UsageError(
@@ -328,6 +357,9 @@ export async function runAnalyze(
       ...winePrefixOf(options),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
+      ...(options.maxDumpSize === undefined
+        ? {}
+        : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
       ...(skipModules === undefined ? {} : { skipModules }),
       ...(options.record === undefined ? {} : { recordDir: options.record }),
       signal: controller.signal,
@@ -351,6 +383,7 @@ export async function runAnalyze(
   } finally {
     progress.end();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
   }
 }
 
@@ -367,10 +400,11 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  // A truncated dump was read, in part (a record marked truncated, bucketed when its exception
+  // or a frame could be read): that is partial (4), not "nothing could be read" (1).
   const readSome = summary.ok + (summary.truncated ?? 0);
   if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
-  return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+  return summary.failed > 0 || (summary.truncated ?? 0) > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
 /** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */

@@ -38,7 +38,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'heap-trend',
     listing: {
-      term: 'heap-trend [options]',
+      term: 'heap-trend [options] [target]',
       description:
         'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
     },

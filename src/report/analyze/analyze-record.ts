@@ -146,7 +146,8 @@ export interface AnalyzeDumpRecord {
   quarantined?: boolean;
   /**
    * The file ends before what it references (streams, memory, module names, CodeView records,
-   * register contexts): what the record holds is partial, and the dump is not bucketed.
+   * register contexts): what the record holds is partial (the cut is its first warning), and
+   * its bucket is made from what could be read.
    */
   truncated?: boolean;
   attempts: number;
@@ -247,7 +248,7 @@ export interface AnalyzeSummary {
   dumps: number;
   ok: number;
   failed: number;
-  /** Failed records of dumps cut short (read in part: `truncated: true`); absent when none. */
+  /** Records of dumps cut short (read in part: `truncated: true`); absent when none. */
   truncated?: number;
   quarantined: SummaryFailure[];
   failures: SummaryFailure[];

@@ -38,6 +38,8 @@ export interface SampleReading {
   gcdumpBytes?: number;
   /** When `clrTypes` were taken, relative to this sample's start (ms; negative: before it). */
   clrTypesOffsetMs?: number;
+  /** Why the sample's readings must not be used (SOS's words), when so. */
+  unused?: string;
 }
 
 export interface HeapSampler {
