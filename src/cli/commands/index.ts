@@ -63,6 +63,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./inspect.js')).registerInspect,
   },
   {
+    name: 'signature-lists',
+    listing: {
+      term: 'signature-lists [options]',
+      description:
+        'Print the lists that steer crash signatures (skip modules, irrelevant, prefix, sentinels) and the algorithm id they give.',
+    },
+    load: async () => (await import('./signature-lists.js')).registerSignatureLists,
+  },
+  {
     name: 'parse',
     listing: {
       term: 'parse [options] <file>',

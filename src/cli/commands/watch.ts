@@ -239,7 +239,7 @@ export function formatWatchSummary(s: WatchSummary): string {
   if (reasons.length > 0) lines.push(`skipped: ${reasons.join(', ')}`);
   const sigs = Object.entries(s.bySignature).sort((a, b) => b[1] - a[1]);
   if (sigs.length > 0) {
-    lines.push('by signature:');
+    lines.push(`by signature (${s.signatureAlgorithm}, as analyze buckets):`);
     for (const [sig, n] of sigs.slice(0, 20)) lines.push(`  ${String(n).padStart(6)}  ${sig}`);
     if (sigs.length > 20) lines.push(`  … ${sigs.length - 20} more in summary.json`);
   }

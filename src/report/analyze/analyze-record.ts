@@ -4,6 +4,7 @@
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { InspectedClr, InspectedClrException } from '../../processor/clr.js';
+import type { ListEdits } from './signature-lists.js';
 import type {
   AnalyzeRecord,
   HeapSummaryRecord,
@@ -225,8 +226,10 @@ export interface AnalyzeRunOptions {
   resume?: boolean;
   /** `2/3`: this folder holds one shard of three. */
   shard?: string;
-  /** A bucketing skip list given instead of the default. */
+  /** A bucketing skip list given (added to the default one since cdbh-sig-3). */
   skipModules?: string[];
+  /** Signature lists given (`--signature-lists`), added to the defaults. */
+  signatureLists?: ListEdits;
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
   /**

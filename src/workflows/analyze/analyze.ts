@@ -13,6 +13,7 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
@@ -117,8 +118,10 @@ export interface AnalyzeOptions {
   shard?: { index: number; count: number };
   /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
   maxDumpBytes?: number;
-  /** Bucketing skip list (replaces the default). */
+  /** Bucketing skip list, added to the default one (`!name` takes a default out). */
   skipModules?: readonly string[];
+  /** Signature lists (irrelevant, prefix, sentinels, skip modules) added to the defaults. */
+  signatureLists?: ListEdits;
   /** Folder for engine transcripts (one JSON-lines file per dump). */
   recordDir?: string;
   signal?: AbortSignal;
@@ -231,10 +234,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
   });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
-  const signer = dumpSigner({
-    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    supplier,
-  });
+  const signer = dumpSigner(options);
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
@@ -385,6 +385,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
         ? {}
         : { shard: `${options.shard.index}/${options.shard.count}` }),
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
