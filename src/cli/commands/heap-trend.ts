@@ -309,55 +309,37 @@ Examples:
   attach(context.program, command);
 }
 
-/** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
-async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+/**
+ * `--from-dumps` and `--from-gcdumps`: no target, no sampling; the same report from files already
+ * written, each at its own time (dumps through their reader or dotnet-dump; gcdumps read here).
+ */
+async function runFromFilesCli(
+  cli: HeapTrendCliOptions,
+  kind: 'dumps' | 'gcdumps',
+): Promise<number> {
+  const flag = kind === 'dumps' ? '--from-dumps' : '--from-gcdumps';
   try {
     if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
-      throw new UsageError('--from-dumps reads dumps: give no --pid, --name or --wait');
+      throw new UsageError(`${flag} reads ${kind}: give no --pid, --name or --wait`);
     }
-    const options: FromDumpsOptions = {
-      paths: cli.fromDumps ?? [],
+    const common: Omit<FromGcDumpsOptions, 'paths'> = {
       outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
     };
-    if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
-    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.limit !== undefined) common.limitKb = parseSizeKb(cli.limit, '--limit');
     if (cli.minGrowth !== undefined) {
-      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+      common.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
     }
     if (cli.retention !== undefined) {
-      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+      common.retentionTypes = parseCount(cli.retention, '--retention', 0);
     }
-    const { report, files } = await runHeapTrendFromDumps(options);
-    for (const input of report.inputs ?? []) {
-      if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
-    }
-    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${formatSummary(report, files)}\n`);
-    return report.status === 'completed' ? exitCodeOfReport(report) : ExitCode.Failure;
-  } catch (error) {
-    printError(error);
-    return exitCodeFor(error);
-  }
-}
-
-/** `--from-gcdumps`: no target, no tool; the report from the files' graphs. */
-async function runFromGcDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
-  try {
-    if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
-      throw new UsageError('--from-gcdumps reads gcdump files: give no --pid, --name or --wait');
-    }
-    const options: FromGcDumpsOptions = {
-      paths: cli.fromGcdumps ?? [],
-      outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
-    };
-    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
-    if (cli.minGrowth !== undefined) {
-      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
-    }
-    if (cli.retention !== undefined) {
-      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
-    }
-    const { report, files } = await runHeapTrendFromGcDumps(options);
+    const { report, files } =
+      kind === 'dumps'
+        ? await runHeapTrendFromDumps({
+            ...common,
+            paths: cli.fromDumps ?? [],
+            ...(cli.debugger === undefined ? {} : { debuggerPath: cli.debugger }),
+          } satisfies FromDumpsOptions)
+        : await runHeapTrendFromGcDumps({ ...common, paths: cli.fromGcdumps ?? [] });
     for (const input of report.inputs ?? []) {
       if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
     }
@@ -380,14 +362,14 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string
       printError(new UsageError(`--from-gcdumps reads gcdump files: give no target (${operand})`));
       return ExitCode.Usage;
     }
-    return runFromGcDumpsCli(cli);
+    return runFromFilesCli(cli, 'gcdumps');
   }
   if (cli.fromDumps !== undefined) {
     if (operand !== undefined) {
       printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
       return ExitCode.Usage;
     }
-    return runFromDumpsCli(cli);
+    return runFromFilesCli(cli, 'dumps');
   }
   let plan: HeapTrendPlan;
   try {
