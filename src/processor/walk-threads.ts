@@ -20,7 +20,8 @@ import type {
   UnwindProvider,
   WalkLimits,
 } from '../stackwalk/types.js';
-import { moduleIndex, walkStack } from '../stackwalk/walk.js';
+import { moduleIndex } from '../stackwalk/module-index.js';
+import { walkStack } from '../stackwalk/walk.js';
 import type { DumpImages } from '../symbols/supplier/image-locator.js';
 import type { CallStack } from './process-state.js';
 
@@ -46,6 +47,8 @@ export interface WalkThreadsOptions {
    * walks (and the buckets built on them) reproducible is the read budget (limits.maxReads).
    */
   threadBudgetMs?: number;
+  /** Windows Vista or later: threads start in ntdll (WalkInput.startsInNtdll). */
+  startsInNtdll?: boolean;
   /**
    * With `threads: 'all'`: how many threads besides the crashing one are walked, and for how
    * long in all; the rest are left unwalked with one warning. Absent: every thread.
@@ -85,6 +88,7 @@ export async function walkThreads(
     images,
     ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.startsInNtdll === true ? { startsInNtdll: true } : {}),
   };
   const providers: SymbolProvider[] = [];
   if (options.symbols) providers.push(options.symbols);

@@ -224,6 +224,12 @@ export interface WalkInput {
    */
   symbols?: SymbolProvider;
   limits?: WalkLimits;
+  /**
+   * Windows Vista or later (SystemInfo major version 6 and up): every thread starts in
+   * ntdll!RtlUserThreadStart, so a walk that scanned past it ends there even without ntdll's
+   * names (thread-start.ts). XP's threads start in kernel32.
+   */
+  startsInNtdll?: boolean;
 }
 
 /** The parsed module images a walk may use, looked up by module; may parse lazily. */
