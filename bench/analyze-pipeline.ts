@@ -58,6 +58,7 @@ const files = readdirSync(input)
 
 const supplier = await builtinSupplier({
   env,
+  ...(winePrefix === undefined ? {} : { winePrefix }),
   symbolFiles: true,
   ...(symbolPath === '' ? {} : { symbolPath }),
 });

@@ -72,6 +72,7 @@ async function run(
       walkStacks,
       ...(threads === undefined ? {} : { threads }),
       env,
+      ...(winePrefix === undefined ? {} : { winePrefix }),
       ...(imagePath === '' ? {} : { imagePaths: [imagePath] }),
     });
     const ms = performance.now() - started;
@@ -181,7 +182,10 @@ function cliRun(count: number): { seconds: number; cpuSeconds: number; peakMb: n
     const cli = built
       ? [join(REPO_ROOT, 'bin', 'cdb-harness.js')]
       : ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'run-cli.ts')];
-    const extra = imagePath === '' ? [] : ['--image-path', imagePath];
+    const extra = [
+      ...(imagePath === '' ? [] : ['--image-path', imagePath]),
+      ...(winePrefix === undefined ? [] : ['--wine-prefix', winePrefix]),
+    ];
     const result = spawnSync(
       '/usr/bin/time',
       [

@@ -30,9 +30,15 @@ const files = readdirSync(dir)
   .map((f) => join(dir, f));
 const bytes = files.map((f) => readFileSync(f));
 // The peer corpus with its .sym files as the symbol path; the examples with the Wine prefix's
-// system DLLs as images (the walk bench's setting), which the caller puts in WINEPREFIX.
+// system DLLs as images (the walk bench's setting): the caller names the prefix in WINEPREFIX,
+// handed on as the supplier's winePrefix (the supplier itself never reads the environment's).
+const winePrefix = process.env['WINEPREFIX'];
 const supplier = await createSymbolSupplier(
-  set === 'peer' ? { symbolPath: join(peerDir!, 'symbols') } : {},
+  set === 'peer'
+    ? { symbolPath: join(peerDir!, 'symbols') }
+    : winePrefix === undefined
+      ? {}
+      : { winePrefix },
 );
 const count = Number(countText);
 let next = 0;

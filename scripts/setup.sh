@@ -22,6 +22,8 @@ bash scripts/build-targets.sh
 # The Windows helper `dump -h` runs beside the target (native/window-probe).
 bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
+# The .NET diagnostics channel client (watch on Linux .NET, heap-trend's counters tier).
+bash scripts/build-dotnet-diag.sh
 bash scripts/build-pdb-targets.sh
 # The real Debugger Engine (NuGet) for the test:dbgeng tier. Exit 3 means the package cannot be had
 # (no NuGet here): the tier is skipped with that reason; any other failure is a real one.
@@ -31,4 +33,13 @@ if [ "$dbgeng_status" -eq 3 ]; then
   echo "setup: the test:dbgeng tier will be skipped (scripts/setup-dbgeng.sh said why above)" >&2
 elif [ "$dbgeng_status" -ne 0 ]; then
   exit "$dbgeng_status"
+fi
+# The test:windows tier (the CLI as a Windows process under Wine): Windows node from the npm
+# registry, per-application Wine settings, the tier's stand-ins. Exit 3: the tier is skipped.
+windows_status=0
+bash scripts/setup-windows-tier.sh || windows_status=$?
+if [ "$windows_status" -eq 3 ]; then
+  echo "setup: the test:windows tier will be skipped (scripts/setup-windows-tier.sh said why above)" >&2
+elif [ "$windows_status" -ne 0 ]; then
+  exit "$windows_status"
 fi

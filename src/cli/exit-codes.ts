@@ -14,6 +14,8 @@ export const ExitCode = {
   Partial: 4,
   /** The target process is missing, protected or already being debugged. */
   Target: 5,
+  /** heap-trend: the run finished and its verdict is a leak suspect (report.verdict). */
+  LeakSuspected: 6,
   /** Interrupted by Ctrl-C / SIGTERM after cleaning up. */
   Interrupted: 130,
 } as const;
@@ -44,4 +46,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   3    no debugger found (install Debugging Tools for Windows, or use --engine builtin/winedbg)
   4    partial (finished, but some inputs failed; see the summary)
   5    target problem (process gone, access denied, already being debugged)
+  6    heap-trend: a leak is suspected (the verdict of report.json)
   130  interrupted (Ctrl-C); work done so far is kept`;

@@ -1,6 +1,8 @@
 // The shared vocabulary of the command line: one spelling, one value grammar and one help text per
 // concept, so `--symbols` on analyze means what it means on watch (docs/cli.md lists them all;
 // test/unit/cli-vocabulary.test.ts reads every command and holds them to this file).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { DIALECT_NAMES } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
@@ -112,6 +114,27 @@ export function symbolPathOf(cli: { symbols?: string; symbolPath?: string }): st
     );
   }
   return cli.symbols ?? cli.symbolPath;
+}
+
+/**
+ * `--wine-prefix DIR`: the one Wine prefix whose drive_c recorded `C:\` module paths are looked
+ * up in (never $WINEPREFIX or ~/.wine unnamed: symbols/supplier/local-paths.ts).
+ */
+export function addWinePrefixOption(command: Command): void {
+  command.option(
+    '--wine-prefix <dir>',
+    'builtin walk: look for recorded C:\\ module paths under DIR/drive_c (default: nowhere; $WINEPREFIX and ~/.wine are not used)',
+  );
+}
+
+/** The named prefix, absolute; a folder without drive_c is a usage error, not a silent miss. */
+export function winePrefixOf(cli: { winePrefix?: string }): { winePrefix?: string } {
+  if (cli.winePrefix === undefined) return {};
+  const prefix = resolve(cli.winePrefix);
+  if (!existsSync(join(prefix, 'drive_c'))) {
+    throw new UsageError(`--wine-prefix ${cli.winePrefix}: not a Wine prefix (no drive_c in it)`);
+  }
+  return { winePrefix: prefix };
 }
 
 /** `--debugger PATH`: the cdb.exe or winedbg to run instead of the one found. */

@@ -71,6 +71,8 @@ export interface WorkerOptions {
   symbolPath?: string;
   symbolCacheDir?: string;
   imagePaths?: readonly string[];
+  /** The Wine prefix recorded `C:\` module paths are looked up in (`--wine-prefix`). */
+  winePrefix?: string;
   debuggerPath?: string;
   debuggerCommandPrefix?: { file: string; args: readonly string[] };
   env?: NodeJS.ProcessEnv;
@@ -105,6 +107,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
     ...(options.symbolCacheDir === undefined ? {} : { symbolCacheDir: options.symbolCacheDir }),
     ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.winePrefix === undefined ? {} : { winePrefix: options.winePrefix }),
     ...(options.env === undefined ? {} : { env: options.env }),
     signal: hard,
   });

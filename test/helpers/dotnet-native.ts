@@ -40,9 +40,12 @@ export interface NativeDotnet {
 
 const running = new Set<ChildProcess>();
 
-export async function startNativeDotnet(args: readonly string[]): Promise<NativeDotnet> {
+export async function startNativeDotnet(
+  args: readonly string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<NativeDotnet> {
   const dir = makeTempDir('dotnet-native');
-  const env = { ...process.env, TMPDIR: dir };
+  const env = { ...process.env, ...extraEnv, TMPDIR: dir };
   const logPath = join(dir, 'program.log');
   const fd = openSync(logPath, 'w');
   const child = spawn(nativeDotnetProgram(), [...args], { env, stdio: ['ignore', fd, fd] });

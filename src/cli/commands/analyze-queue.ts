@@ -28,6 +28,7 @@ export async function analyzeQueued(
     [local.symbolPath, '--symbols'],
     [local.debuggerPath, '--debugger'],
     [local.imagePaths, '--image-path'],
+    [local.winePrefix, '--wine-prefix'],
     [local.recordDir, '--record'],
     [local.shard, '--shard'],
   ];

@@ -37,10 +37,12 @@ import {
   addRecordOption,
   addSymbolLimitOptions,
   addSymbolOptions,
+  addWinePrefixOption,
   countOption,
   durationOption,
   symbolLimitsOf,
   symbolPathOf,
+  winePrefixOf,
 } from '../options.js';
 
 interface AnalyzeCliOptions {
@@ -57,6 +59,7 @@ interface AnalyzeCliOptions {
   symbolTimeout?: string;
   symbolMaxSize?: string;
   imagePath?: string[];
+  winePrefix?: string;
   debugger?: string;
   z?: string[];
   ext?: string[];
@@ -83,8 +86,9 @@ Engines:
   winedbg   Wine's debugger on Linux (exception, backtrace with symbols, modules)
   builtin   no debugger: exception, threads, modules and memory straight from the file, and
             the crashing thread's stack walked with the modules' unwind data (images from the
-            dump, the recorded paths, or --image-path); with --symbols (or _NT_SYMBOL_PATH),
-            frames named from PDBs and Breakpad .sym files
+            dump, recorded Z:\\ paths, --image-path, recorded C:\\ paths only under
+            --wine-prefix); with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and
+            Breakpad .sym files
   auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
   any       with --queue (the default there): any worker takes the dump, whatever its engine;
             a list such as cdb,builtin names the engines that may; each record says which did
@@ -215,7 +219,9 @@ export function registerAnalyze(context: CommandContext): void {
       '--image-path <dir>',
       'builtin engine: a folder of module images (.exe/.dll; flat or NAME/TIMESTAMPSIZE/NAME; repeatable)',
       collect,
-    )
+    );
+  addWinePrefixOption(command);
+  command
     .option(
       '--shard <i/n>',
       'analyse only shard I of N (split by sha256, 1-based); auto: from a Kubernetes, Slurm or AWS Batch array index',
@@ -319,6 +325,7 @@ export async function runAnalyze(
       ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
       ...(options.ext === undefined ? {} : { extensions: options.ext }),
       ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
+      ...winePrefixOf(options),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
       ...(skipModules === undefined ? {} : { skipModules }),

@@ -1,7 +1,9 @@
 // The text heap-trend prints for people: one line per progress event, and the summary at the end
 // (the view, the total, the ranking, the growing .NET types and what holds them).
-import { formatKb, formatRate } from '../../report/heap-trend/format.js';
+import { formatKb, formatPercent, formatRate } from '../../report/heap-trend/format.js';
+import { verdictLines, verdictOf } from '../../report/heap-trend/verdict.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
+import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
 import type { HeapTrendProgress } from '../../workflows/heap-trend/run-heap-trend.js';
 
 export function formatProgress(event: HeapTrendProgress, previousTotal: number | null): string {
@@ -47,17 +49,21 @@ export function formatSummary(
     'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
     category: 'Memory by category (from each dump).',
   };
+  const { headline, items } = verdictLines(report.verdict ?? verdictOf(report, report.sampleCount));
   const lines = [
+    headline,
+    ...items.map((item) => `  ${item}`),
+    '',
     view[report.source],
     `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
     `Rule: ${report.rule}`,
     '',
   ];
   const suspects = report.series.filter((s) => s.suspect);
-  lines.push(suspects.length === 0 ? 'No leak suspects.' : `Leak suspects: ${suspects.length}`);
+  lines.push(`${unitTitle[report.source]}: ${suspects.length} of ${report.series.length} flagged`);
   for (const s of report.series.slice(0, 5)) {
     lines.push(
-      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${Math.round(s.growthShare * 100)} % of intervals`,
+      `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, R² ${s.r2}, grew in ${formatPercent(s.growthShare)} of intervals`,
     );
   }
   for (const line of managedSummary(report)) lines.push(line);
@@ -69,6 +75,13 @@ export function formatSummary(
   lines.push('', `Report: ${files.html}`, `        ${files.report}`);
   return lines.join('\n');
 }
+
+const unitTitle: Record<HeapTrendReport['source'], string> = {
+  'committed-memory': 'Regions',
+  heap: 'Heaps',
+  'clr-generation': 'GC generations',
+  category: 'Memory categories',
+};
 
 /** The per-type ranking and what holds the suspects, for the text summary. */
 function managedSummary(report: HeapTrendReport): string[] {
@@ -96,4 +109,23 @@ function managedSummary(report: HeapTrendReport): string[] {
   }
   if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);
   return lines;
+}
+
+/**
+ * The exit code of a finished run: its status first (failed, interrupted, target gone), then the
+ * verdict, so a script reads the same conclusion as the headline (6: leak suspected).
+ */
+export function exitCodeOfReport(report: HeapTrendReport): ExitCodeValue {
+  switch (report.status) {
+    case 'interrupted':
+      return ExitCode.Interrupted;
+    case 'target-exited':
+      return ExitCode.Target;
+    case 'failed':
+      return ExitCode.Failure;
+    case 'completed':
+      return (report.verdict ?? verdictOf(report, report.sampleCount)).kind === 'leak'
+        ? ExitCode.LeakSuspected
+        : ExitCode.Ok;
+  }
 }

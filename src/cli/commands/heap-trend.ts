@@ -13,7 +13,7 @@ import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
-import { formatProgress, formatSummary } from './heap-trend-text.js';
+import { exitCodeOfReport, formatProgress, formatSummary } from './heap-trend-text.js';
 
 export { formatProgress, formatSummary };
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
@@ -244,9 +244,9 @@ A heap is a leak suspect only when its growth is sustained: slope above 1 KB/min
 AND growth in ≥ 70 % of the intervals AND ≥ 256 KB in total (--min-growth). Ctrl-C stops the run
 early and still writes the report from the samples taken (exit 130).
 
-Exit codes: 0 done, 1 failure (debugger error), 2 bad arguments, 3 no debugger (umdh/gflags:
-Windows only), 5 the target is missing or exited during the run (the report covers the samples
-before), 130 interrupted.
+Exit codes: 0 done, no leak suspected, 1 failure (debugger error), 2 bad arguments, 3 no debugger
+(umdh/gflags: Windows only), 5 the target is missing or exited during the run (the report covers
+the samples before), 6 done and a leak is suspected (the report's verdict), 130 interrupted.
 
 Examples:
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
@@ -285,7 +285,7 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
     }
     if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${formatSummary(report, files)}\n`);
-    return report.status === 'completed' ? ExitCode.Ok : ExitCode.Failure;
+    return report.status === 'completed' ? exitCodeOfReport(report) : ExitCode.Failure;
   } catch (error) {
     printError(error);
     return exitCodeFor(error);
@@ -331,16 +331,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
     });
     if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(`${formatSummary(report, files)}\n`);
-    switch (report.status) {
-      case 'completed':
-        return ExitCode.Ok;
-      case 'interrupted':
-        return ExitCode.Interrupted;
-      case 'target-exited':
-        return ExitCode.Target;
-      case 'failed':
-        return ExitCode.Failure;
-    }
+    return exitCodeOfReport(report);
   } catch (error) {
     printError(error);
     return exitCodeFor(error);

@@ -4,7 +4,13 @@
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import { ERROR_PREFIX } from '../error-output.js';
-import { addSymbolLimitOptions, symbolLimitsOf, symbolPathOf } from '../options.js';
+import {
+  addSymbolLimitOptions,
+  addWinePrefixOption,
+  symbolLimitsOf,
+  symbolPathOf,
+  winePrefixOf,
+} from '../options.js';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { pathBytes64, type BytePath } from '../../common/byte-path.js';
@@ -32,6 +38,7 @@ interface InspectOptions {
   /** Walk every thread, not the default bound (DEFAULT_OTHER_THREADS). */
   allThreads?: boolean;
   imagePath?: string[];
+  winePrefix?: string;
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
@@ -75,6 +82,7 @@ export function registerInspect(context: CommandContext): void {
       'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
     )
     .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)');
+  addWinePrefixOption(command);
   addSymbolLimitOptions(command)
     .addHelpText(
       'after',
@@ -94,8 +102,9 @@ Examples:
 
 Stacks are walked without a debugger: x64 with the images' unwind data (.pdata/.xdata), x86 by
 frame pointers; images come from the dump itself (full dumps), the path the dump records (a
-Wine Z:\\ path is a unix path, C:\\ is $WINEPREFIX/drive_c), then --image-path. Frames found
-without unwind data say so (trust: scan). Names come from the images' export tables.
+Wine Z:\\ path is a unix path; C:\\ is DIR/drive_c only with --wine-prefix DIR, never ~/.wine),
+then --image-path. Frames found without unwind data say so (trust: scan). Names come from the
+images' export tables.
 
 A dump cut short (streams that run past the end of the file) is read as far as it goes and
 flagged TRUNCATED in the text, in its JSON warnings, and by exit code 4.
@@ -142,6 +151,7 @@ export async function runInspect(
     ...pathOption(symbolPathOf(options)),
     symbolFiles: options.stacks !== false,
     ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
+    ...winePrefixOf(options),
     ...symbolLimitsOf(options),
     // Said once per server, not once per module or dump (records keep the details).
     onSymbolServerDown: (server, reason) =>

@@ -21,6 +21,8 @@ import {
   durationOption,
   sizeOption,
   symbolPathOf,
+  addWinePrefixOption,
+  winePrefixOf,
 } from '../options.js';
 
 interface WorkerCliOptions {
@@ -31,6 +33,7 @@ interface WorkerCliOptions {
   symbols?: string;
   symbolPath?: string;
   imagePath?: string[];
+  winePrefix?: string;
   debugger?: string;
   out?: string;
   json?: boolean;
@@ -90,6 +93,7 @@ export function registerWorker(context: CommandContext): void {
       'builtin engine: a folder of module images (.exe/.dll; repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     );
+  addWinePrefixOption(command);
   addDebuggerOption(command);
   addSymbolOptions(command, 'symbol path on this worker (cdb -y; each worker keeps its own cache)');
   addOutOption(command, 'keep the debugger raw outputs here (default: not kept)');
@@ -147,6 +151,7 @@ async function runWorkerCli(options: WorkerCliOptions): Promise<number> {
       ...(options.jobs === undefined ? {} : { jobs: parseCount(options.jobs, '--jobs', 1) }),
       ...(symbolPath === undefined ? {} : { symbolPath }),
       ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
+      ...winePrefixOf(options),
       ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
       ...(options.out === undefined ? {} : { outDir: options.out }),
       ...(options.lockDuration === undefined

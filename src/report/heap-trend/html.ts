@@ -13,6 +13,7 @@ import {
 import { managedHtml, unitOf } from './managed-sections.js';
 import type { HeapTrendReport, HeapTrendSample } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
+import { verdictLines, verdictOf } from './verdict.js';
 
 /** Layers in the stacked chart before the rest is summed into "other". */
 const STACK_LAYERS = 9;
@@ -22,6 +23,7 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:24px;colo
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#555}.note{background:#fff8e1;border-left:4px solid #f0b400;padding:8px 12px;margin:12px 0}
 .status{background:#fdecea;border-left:4px solid #d62728;padding:8px 12px;margin:12px 0}
+.verdict{border-left:4px solid #888;padding:4px 12px;margin:12px 0;background:#f5f5f5}.verdict.leak{border-color:#d62728;background:#fdecea}.verdict.no-leak{border-color:#2ca02c;background:#eef8ee}.verdict ul{margin:4px 0}
 .rule{background:#eef4fb;border-left:4px solid #1f77b4;padding:8px 12px}
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top;white-space:nowrap}
@@ -52,10 +54,20 @@ function valuesById(samples: readonly HeapTrendSample[]): Map<string, Float64Arr
   return map;
 }
 
+/** The verdict first: the headline, then every flagged series. */
+function verdictHtml(report: HeapTrendReport): string {
+  const verdict = report.verdict ?? verdictOf(report, report.sampleCount);
+  const { headline, items } = verdictLines(verdict);
+  const list =
+    items.length === 0 ? '' : `<ul>${items.map((item) => `<li>${esc(item)}</li>`).join('')}</ul>`;
+  return `<div id="verdict" class="verdict ${verdict.kind}"><p><b>${esc(headline)}</b></p>${list}</div>`;
+}
+
 function header(report: HeapTrendReport): string {
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
   const parts = [
     `<h1>Heap trend: ${esc(target)}</h1>`,
+    verdictHtml(report),
     `<p class="meta">${esc(report.startedAt)} → ${esc(report.endedAt)} · ${report.sampleCount} samples every ${esc(formatMinutes(report.intervalMs / 60_000))} · engine ${esc(report.engine)} · source <b>${esc(report.source)}</b></p>`,
     `<p class="note">${esc(report.view)}</p>`,
   ];

@@ -3,6 +3,7 @@ import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js'
 import { managedMarkdown, unitOf } from './managed-sections.js';
 import type { HeapTrendReport } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
+import { verdictLines, verdictOf } from './verdict.js';
 
 /** Table cells must not break the row: `|` and newlines are escaped. */
 function cell(text: string): string {
@@ -35,6 +36,17 @@ export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
   return lines.join('\n');
 }
 
+/** The verdict first: the headline in bold, then every flagged series. */
+function verdictMarkdown(report: HeapTrendReport): string[] {
+  const { headline, items } = verdictLines(report.verdict ?? verdictOf(report, report.sampleCount));
+  return [
+    `**${headline}**`,
+    '',
+    ...items.map((item) => `- ${item}`),
+    ...(items.length > 0 ? [''] : []),
+  ];
+}
+
 export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
   const unit = unitOf(report.source);
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
@@ -42,6 +54,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
   const lines = [
     `# Heap trend: ${target}`,
     '',
+    ...verdictMarkdown(report),
     `${report.startedAt} → ${report.endedAt}; ${report.sampleCount} samples every ${formatMinutes(report.intervalMs / 60_000)}; engine ${report.engine}; source \`${report.source}\`.`,
     '',
     `> ${report.view}`,

@@ -16,6 +16,7 @@ import type {
   ThresholdDump,
 } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
+import { verdictOf } from './verdict.js';
 
 /** What the numbers are, in words: the committed-memory view must never pass for a heap view. */
 export function viewText(source: HeapTrendSource, fromDumps = false): string {
@@ -177,5 +178,6 @@ export function buildHeapTrendReport(
     ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),
     ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
   };
+  report.verdict = verdictOf(report, samples.length);
   return report;
 }

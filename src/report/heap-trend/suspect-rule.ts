@@ -3,6 +3,7 @@
 // condition alone misfires: a single big allocation gives a high slope with one growing interval;
 // a heap that breathes up and down has growth in half the intervals; a slow 4 KB creep can look
 // perfectly linear. Together they describe a leak.
+import { formatNumber } from './format.js';
 import type { SeriesStats, SuspectRule } from './types.js';
 
 export const DEFAULT_SUSPECT_RULE: SuspectRule = {
@@ -14,7 +15,7 @@ export const DEFAULT_SUSPECT_RULE: SuspectRule = {
 };
 
 function fmt(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0+$/, '');
+  return formatNumber(value, 2);
 }
 
 /** The rule in words, as the report prints it. */

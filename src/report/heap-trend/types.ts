@@ -191,6 +191,29 @@ export interface ThresholdDump {
   error?: string;
 }
 
+/** One flagged series, as the verdict names it. */
+export interface VerdictSuspect {
+  kind: HeapTrendSeriesKind;
+  id: string;
+  growthKb: number;
+  slopeKbPerMin: number;
+  r2: number;
+  countFirst?: number;
+  countLast?: number;
+}
+
+/**
+ * What the report concludes, stated once: the CLI text, report.md, report.html and the exit code
+ * all read it (verdict.ts).
+ */
+export interface HeapTrendVerdict {
+  kind: 'leak' | 'no-leak' | 'inconclusive';
+  /** The report's first sentence. */
+  headline: string;
+  /** Every flagged series of every block, the most telling kind first (types before generations). */
+  suspects: VerdictSuspect[];
+}
+
 export type HeapTrendStatus = 'completed' | 'interrupted' | 'target-exited' | 'failed';
 
 export interface HeapTrendReport extends HeapTrendAnalysis {
@@ -230,4 +253,7 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   /** `--from-dumps`: the dumps read, in time order, and the ones skipped with why. */
   /** `fileBytes`: only for a name that is not valid UTF-8, its exact bytes (base64). */
   inputs?: { file: string; fileBytes?: string; time: string; used: boolean; error?: string }[];
+  // ---- additions (issue 32) -------------------------------------------------------------------
+  /** The one verdict the headline, the text, report.md, report.html and the exit code state. */
+  verdict?: HeapTrendVerdict;
 }

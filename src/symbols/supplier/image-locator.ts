@@ -1,7 +1,8 @@
 // Finds a module's image for the stack walker, in this order: (a) the dump's own memory (a full
 // dump holds the mapped image), (b) the path the dump records, mapped to this machine (`Z:\x` is
-// the unix path `/x` under Wine; `C:\…` is `$WINEPREFIX/drive_c/…`), (c) every `--image-path`
-// directory, flat (`DIR/av.exe`) and in symbol-store layout (`DIR/av.exe/<TIMESTAMP><SIZE>/av.exe`,
+// the unix path `/x` under Wine; `C:\…` is `<prefix>/drive_c/…` only when a prefix is named),
+// (c) every `--image-path` directory, flat (`DIR/av.exe`) and in symbol-store layout
+// (`DIR/av.exe/<TIMESTAMP><SIZE>/av.exe`,
 // https://learn.microsoft.com/en-us/windows/win32/debug/using-symstore), (d) any ImageLocator
 // handed in, (e) the symbol path (images kept in stores and on servers). A candidate counts only
 // when its PE TimeDateStamp and SizeOfImage equal the module's, so a rebuilt file is never used.
@@ -15,7 +16,7 @@ import type { ImageCache } from './image-cache.js';
 import { PeImage } from '../../stackwalk/pe-image.js';
 import { safeFileName } from '../safe-name.js';
 import { caseVariants, folderCandidates } from '../store-layout.js';
-import { localPaths, winePrefixOf } from './local-paths.js';
+import { localPaths } from './local-paths.js';
 
 export { localPaths } from './local-paths.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
@@ -25,9 +26,8 @@ export interface ImageLocatorOptions {
   imagePaths?: readonly string[];
   /** Look at the recorded paths (default true). */
   recordedPaths?: boolean;
-  /** The Wine prefix whose drive_c a `C:\` path maps to (default $WINEPREFIX, else ~/.wine). */
+  /** The Wine prefix whose drive_c a `C:\` path maps to (`--wine-prefix`; none: not looked up). */
   winePrefix?: string;
-  env?: NodeJS.ProcessEnv;
   /**
    * More places to ask, after the above (a symbol server's image download, a build cache): each
    * candidate is checked against the module's time stamp and size like the rest.
@@ -56,7 +56,7 @@ export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): D
   const readers: PositionedFileReader[] = [];
   const found = new Map<bigint, Promise<PeImage | undefined>>();
   const origins: Record<string, string> = {};
-  const prefix = options.winePrefix ?? winePrefixOf(options.env ?? process.env);
+  const prefix = options.winePrefix;
 
   const matches = async (bytes: ImageBytes, module: ModuleRef) => {
     const image = await PeImage.open(bytes).catch(() => null);

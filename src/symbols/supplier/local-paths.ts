@@ -1,18 +1,15 @@
 // The one path mapping of the supplier: where a path a dump recorded (a Windows path, usually)
 // may be on this machine. Under Wine, drive Z: is the unix root and drive C: is the prefix's
 // drive_c (https://wiki.winehq.org/FAQ, "What is a Wine prefix"). Symbol files and images are
-// both looked for through it.
-import { homedir } from 'node:os';
+// both looked for through it. The prefix is only ever the one the user names (`--wine-prefix`,
+// the library's `winePrefix`), never $WINEPREFIX or ~/.wine: what those hold differs from one
+// machine to the next, and an image found there changes the walk and so the crash's bucket.
 import { join } from 'node:path';
-
-/** The Wine prefix a `C:\` path maps into: $WINEPREFIX, else ~/.wine (none without a home). */
-export function winePrefixOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env['WINEPREFIX'] ?? (env['HOME'] ? join(homedir(), '.wine') : undefined);
-}
 
 /**
  * Where a recorded Windows path may be on this machine: `Z:\work\av.exe` → `/work/av.exe`;
- * `C:\windows\system32\ntdll.dll` → `<prefix>/drive_c/windows/system32/ntdll.dll`; a unix path as is.
+ * `C:\windows\system32\ntdll.dll` → `<prefix>/drive_c/windows/system32/ntdll.dll` when a prefix
+ * is named (else nowhere); a unix path as is.
  */
 export function localPaths(recorded: string, winePrefix: string | undefined): string[] {
   // Sample recorded paths: "Z:\work\main\build\targets\av.exe", "C:\windows\system32\ntdll.dll"

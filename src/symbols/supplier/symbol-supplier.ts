@@ -16,7 +16,7 @@ import type { FetchLike } from '../download.js';
 import { chooseSymbolPath } from '../symbol-path.js';
 import { createImageCache, type ImageCache } from './image-cache.js';
 import { dumpImages, type DumpImages } from './image-locator.js';
-import { localPaths, winePrefixOf } from './local-paths.js';
+import { localPaths } from './local-paths.js';
 import type { SymbolFileProvider } from './symbol-provider.js';
 import type { Symbolizer } from './symbolizer.js';
 
@@ -29,7 +29,10 @@ export interface SupplierOptions {
   imagePaths?: readonly string[];
   /** Look for images at the paths the dump recorded (default true). */
   recordedPaths?: boolean;
-  /** Where a recorded `C:\` path lives (default $WINEPREFIX, else ~/.wine): local-paths.ts. */
+  /**
+   * The Wine prefix a recorded `C:\` path lives in (`--wine-prefix`): only the one named, never
+   * $WINEPREFIX or ~/.wine (local-paths.ts).
+   */
   winePrefix?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -78,7 +81,7 @@ export class SymbolSupplier {
   /** Use createSymbolSupplier(); without `files` this supplier finds images only. */
   constructor(options: SupplierOptions = {}, files?: SymbolFiles) {
     this.#options = options;
-    this.#prefix = options.winePrefix ?? winePrefixOf(options.env ?? process.env);
+    this.#prefix = options.winePrefix;
     this.#files = files;
     this.#images = options.cacheImages === false ? undefined : createImageCache();
   }
@@ -121,7 +124,6 @@ export class SymbolSupplier {
       ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
       ...(options.recordedPaths === undefined ? {} : { recordedPaths: options.recordedPaths }),
       ...(this.#prefix === undefined ? {} : { winePrefix: this.#prefix }),
-      ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.locators === undefined ? {} : { locators: options.locators }),
       ...(this.#images === undefined ? {} : { cache: this.#images }),
       // Stores keep images too: the symbol path is asked after the folders above.

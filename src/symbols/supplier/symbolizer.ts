@@ -18,7 +18,7 @@ import {
   type SymbolKey,
   type SymbolLookup,
 } from '../index.js';
-import { localPaths, winePrefixOf } from './local-paths.js';
+import { localPaths } from './local-paths.js';
 import { imagePdbIdentity } from './image-pdb-identity.js';
 import { isFile } from './local-store-files.js';
 import { moduleIdentityKey, type SymbolModule } from './module-identity-key.js';
@@ -60,7 +60,7 @@ export interface SymbolizerOptions extends LocatorOptions {
    * caches.
    */
   maxOpenBytes?: number;
-  /** Where recorded `C:\` paths live (default $WINEPREFIX, else ~/.wine): local-paths.ts. */
+  /** The Wine prefix recorded `C:\` paths live in, only when named (local-paths.ts). */
   winePrefix?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -327,9 +327,8 @@ export class Symbolizer {
     notes: string[],
   ): Promise<{ pdbName: string; debugId: string } | undefined> {
     const codeId = moduleCodeId(module);
-    const prefix = this.#options.winePrefix ?? winePrefixOf(this.#options.env ?? process.env);
     let local = 0;
-    for (const path of localPaths(module.path, prefix)) {
+    for (const path of localPaths(module.path, this.#options.winePrefix)) {
       if (!isFile(path)) continue;
       local++;
       const found = await imagePdbIdentity(path, codeId, notes);

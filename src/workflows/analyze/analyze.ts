@@ -97,6 +97,12 @@ export interface AnalyzeOptions {
   symbolMaxBytes?: number;
   /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
   imagePaths?: readonly string[];
+  /**
+   * Builtin engine: the Wine prefix whose drive_c recorded `C:\` module paths are looked up in
+   * (`--wine-prefix`). Never $WINEPREFIX or ~/.wine unless named here: the bucket of a dump must
+   * not depend on what the analysing machine happens to hold.
+   */
+  winePrefix?: string;
   /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
   walkStacks?: boolean;
   resume?: boolean;
@@ -140,6 +146,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     .optionalMs('timeoutMs')
     .optionalText('symbolPath')
     .texts('imagePaths', true)
+    .optionalText('winePrefix')
     .texts('extensions', true)
     .texts('skipModules', true)
     .optionalText('recordDir')

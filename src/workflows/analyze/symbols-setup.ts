@@ -1,5 +1,5 @@
 // The builtin engine's supplier for one run: the run's options (`--symbols`, else
-// `_NT_SYMBOL_PATH` as cdb reads them; `--image-path`; the symbol limits) turned into the one
+// `_NT_SYMBOL_PATH` as cdb reads them; `--image-path`; `--wine-prefix`; the symbol limits) turned into the one
 // SymbolSupplier shared by every dump of the batch (symbols/supplier/symbol-supplier.ts), and
 // the line said when a symbol server is given up on. Light: `inspect` loads it at start-up.
 import type { FetchLike } from '../../symbols/index.js';
@@ -14,6 +14,8 @@ export interface BuiltinSymbolOptions {
   symbolFiles?: boolean;
   /** `--image-path` directories. */
   imagePaths?: readonly string[];
+  /** `--wine-prefix`: where recorded `C:\` paths are looked up (none named: nowhere). */
+  winePrefix?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   /** Where `srv*URL` keeps downloads (default: XDG cache). */
@@ -32,6 +34,7 @@ export function builtinSupplier(options: BuiltinSymbolOptions): Promise<SymbolSu
     ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
     ...(options.symbolFiles === undefined ? {} : { symbolFiles: options.symbolFiles }),
     ...(options.imagePaths === undefined ? {} : { imagePaths: options.imagePaths }),
+    ...(options.winePrefix === undefined ? {} : { winePrefix: options.winePrefix }),
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.symbolCacheDir === undefined ? {} : { symbolCacheDir: options.symbolCacheDir }),

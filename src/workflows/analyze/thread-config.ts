@@ -22,6 +22,7 @@ export function threadConfig(
     symbolFiles: true,
     ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
     ...(options.imagePaths === undefined ? {} : { imagePaths: [...options.imagePaths] }),
+    ...(options.winePrefix === undefined ? {} : { winePrefix: options.winePrefix }),
     ...(options.env === undefined ? {} : { env: { ...options.env } }),
     ...(options.symbolCacheDir === undefined ? {} : { symbolCacheDir: options.symbolCacheDir }),
     ...(options.symbolDownloadTimeoutMs === undefined

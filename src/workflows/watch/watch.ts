@@ -55,6 +55,11 @@ export interface WatchOptions extends DebuggerLaunchOptions {
   startTimeoutMs?: number;
   commandTimeoutMs?: number;
   dumpTimeoutMs?: number;
+  /**
+   * The Wine prefix whose drive_c recorded `C:\` module paths are looked up in when a written
+   * dump is bucketed (as analyze's `winePrefix`; unnamed: not looked up, whatever $WINEPREFIX says).
+   */
+  winePrefix?: string;
   /** Process listing override (tests; the cdb emulator has no tasklist). */
   list?: LookupOptions['list'];
   signal?: AbortSignal;
@@ -152,6 +157,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   // _NT_SYMBOL_PATH) and images found the same way.
   const supplier = await builtinSupplier({
     ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+    ...(options.winePrefix === undefined ? {} : { winePrefix: options.winePrefix }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
   const handler = new ExceptionHandler({

@@ -12,6 +12,8 @@
 //   cdbh-dotnet leak [-w waitMs] [-i intervalMs] [-n ticks] [--managed-kb N] [--native-kb N]
 //                    [--hold ms]   (sleeps after the last tick: time to take a dump)
 //   cdbh-dotnet hold [ms]          (parks in a named frame, for clrstack/threads recordings)
+//   cdbh-dotnet storm [--seconds S] [-n N] [--threads T] [--rate R] [--work N] [--hold ms]
+//       StormExceptions thrown and caught on T threads (Storm.cs): the exception-rate benchmark.
 //   cdbh-dotnet sessions [-w waitMs] [-i intervalMs] [-n ticks] [--session-kb N] [--keep N]
 //                    [--large-kb N] [--hold ms]
 //       every tick adds one SessionState (holding a byte[] of --session-kb) to a static
@@ -21,7 +23,8 @@
 //       grown (a big type that must not be flagged). Prints `sessions tick=<n> live=<count>`.
 //       A watcher thread prints `stall ms=<n>` whenever it could not run for 40 ms or more: what
 //       a dump or a GC heap walk cost the running program, seen from inside.
-// --acts picks and orders the acts (default invalid-op,null,inner,unhandled; also hold): under
+// --acts picks and orders the acts (default invalid-op,null,inner,unhandled; also hold, and
+// threads: --threads N threads each throw and catch one TimeoutException at once): under
 // Wine 8, .NET 8's handling of the null dereference and of the throw inside a catch block spins in
 // Wine's exception dispatch (.NET 10's does not), so .NET 8 runs use --acts invalid-op,unhandled.
 // -w sleeps before the first act (time for a debugger to attach); --stdin waits for a line on
@@ -87,8 +90,10 @@ public static class Program
                 return 0;
             case "sessions":
                 return Sessions.Run(opts);
+            case "storm":
+                return Storm.Run(opts);
             default:
-                Console.Error.WriteLine($"unknown mode '{mode}' (exceptions | leak | hold | sessions)");
+                Console.Error.WriteLine($"unknown mode '{mode}' (exceptions | leak | hold | sessions | storm)");
                 return 2;
         }
     }
@@ -140,12 +145,15 @@ public static class Program
                 case "hold":
                     Hold(opts.HoldMs > 0 ? opts.HoldMs : 600_000);
                     break;
+                case "threads":
+                    ThrowOnThreads(n, opts.Threads);
+                    break;
                 case "unhandled":
                     Say($"unhandled {n} System.ArgumentException hresult={Hex(unchecked((int)0x80070057))}");
                     ThrowUnhandled();
                     break;
                 default:
-                    throw new ArgumentException($"unknown act '{act}' (invalid-op | null | inner | hold | unhandled)");
+                    throw new ArgumentException($"unknown act '{act}' (invalid-op | null | inner | threads | hold | unhandled)");
             }
             Thread.Sleep(opts.IntervalMs);
         }
@@ -174,6 +182,37 @@ public static class Program
             throw new WidgetException("cdbh: widget failed", inner);
         }
     }
+
+    // Many threads each throw and catch one TimeoutException ("cdbh: thread <k>"), all at once.
+    private static void ThrowOnThreads(int n, int threads)
+    {
+        int count = Math.Max(1, threads);
+        Say($"throw {n} System.TimeoutException threads={count}");
+        var started = new Thread[count];
+        int caught = 0;
+        for (int t = 0; t < count; t++)
+        {
+            int k = t;
+            started[t] = new Thread(() =>
+            {
+                try
+                {
+                    ThrowTimeout(k);
+                }
+                catch (TimeoutException)
+                {
+                    Interlocked.Increment(ref caught);
+                }
+            });
+            started[t].Start();
+        }
+        foreach (var t in started)
+            t.Join();
+        Say($"caught {n} System.TimeoutException hresult={Hex(unchecked((int)0x80131505))} count={caught}");
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowTimeout(int thread) => throw new TimeoutException($"cdbh: thread {thread}");
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowUnhandled() =>
@@ -247,6 +286,10 @@ public static class Program
         public int ManagedKb = 256;
         public int NativeKb = 128;
         public int HoldMs;
+        public int Threads = 4;
+        public int Seconds;
+        public int Rate;
+        public int Work = 200;
         public bool Stdin;
         public string[] Acts = { "invalid-op", "null", "inner", "unhandled" };
 
@@ -288,6 +331,18 @@ public static class Program
                         break;
                     case "--large-kb":
                         o.LargeKb = Next();
+                        break;
+                    case "--threads":
+                        o.Threads = Next();
+                        break;
+                    case "--seconds":
+                        o.Seconds = Next();
+                        break;
+                    case "--rate":
+                        o.Rate = Next();
+                        break;
+                    case "--work":
+                        o.Work = Next();
                         break;
                     case "--stdin":
                         o.Stdin = true;

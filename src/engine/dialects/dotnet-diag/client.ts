@@ -1,0 +1,400 @@
+// The harness's one client of the .NET runtime's diagnostics IPC channel: it runs cdbh-diag
+// (native/dotnet-diag: Microsoft.Diagnostics.NETCore.Client + TraceEvent) and reads its NDJSON.
+// Two consumers share it: `watch` on Linux .NET (openExceptionStream: every first-chance throw,
+// dumps on the same channel) and heap-trend's counters tier (openCounterStream: System.Runtime
+// EventCounters — GC heap size, gen0/1/2/LOH/POH sizes, allocation rate, GC counts, pause time,
+// working set, committed bytes). One session object serves both: data lines go to `onData` (or
+// queue for `for await`), command replies (dumps) resolve their promises, the `end` line or the
+// helper's exit settles `ended`. Every wait has a deadline and an AbortSignal; close() ends stdin
+// (the helper stops its EventPipe session, which leaves the target running) and reaps the child.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { waitWithDeadline } from '../../deadline.js';
+import {
+  AbortedError,
+  CommandFailedError,
+  DebuggerNotFoundError,
+  TargetError,
+  TimeoutError,
+} from '../../../errors.js';
+import { locateDiagHelper } from './locate.js';
+import {
+  parseDiagLine,
+  type DiagCounter,
+  type DiagDump,
+  type DiagEnd,
+  type DiagErrorLine,
+  type DiagException,
+  type DiagLine,
+  type DiagProbe,
+  type DiagReady,
+} from './protocol.js';
+
+/**
+ * The process has no usable .NET diagnostics channel: not a .NET process, a runtime older than
+ * .NET Core 3.0, or diagnostics turned off. Exit code 3, like a missing debugger: nothing here can
+ * watch it.
+ */
+export class NoDiagnosticsChannelError extends DebuggerNotFoundError {
+  constructor(
+    readonly reason: 'not-dotnet' | 'no-channel' | 'unsupported',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DiagOpenOptions {
+  pid: number;
+  env?: NodeJS.ProcessEnv;
+  /** The helper (`--debugger`); else found by locate.ts. */
+  helperPath?: string;
+  signal?: AbortSignal;
+  /** From spawn to the `ready` line (default 60 s: the first run JIT-compiles the helper). */
+  readyTimeoutMs?: number;
+  /** Resume a runtime that waits at startup (DOTNET_DefaultDiagnosticPortSuspend=1) once on. */
+  resume?: boolean;
+}
+
+export interface ExceptionStreamOptions extends DiagOpenOptions {
+  /** Frames kept per throw (default 32); 0 asks for no stacks (no method events either). */
+  frames?: number;
+  onData?: (line: DiagException) => void;
+}
+
+export interface CounterStreamOptions extends DiagOpenOptions {
+  /** Seconds between samples (EventCounterIntervalSec, default 1). */
+  intervalSec?: number;
+  /** EventCounters provider (default System.Runtime). */
+  provider?: string;
+  onData?: (line: DiagCounter) => void;
+}
+
+const DEFAULT_READY_TIMEOUT_MS = 60_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+/** Data lines kept for `for await` when nobody takes them (then the oldest go, counted). */
+const QUEUE_LIMIT = 100_000;
+
+/** The error a helper's `error` line stands for. */
+export function diagError(line: DiagErrorLine, pid: number): Error {
+  switch (line.code) {
+    case 'NOT_DOTNET':
+      return new NoDiagnosticsChannelError('not-dotnet', line.message);
+    case 'NO_CHANNEL':
+      return new NoDiagnosticsChannelError('no-channel', line.message);
+    case 'UNSUPPORTED':
+      return new NoDiagnosticsChannelError('unsupported', line.message);
+    case 'NO_PROCESS':
+      return new TargetError('not-found', `pid ${pid}: ${line.message}`);
+    default:
+      return new CommandFailedError(`cdbh-diag: ${line.message}`);
+  }
+}
+
+export class DiagSession<T extends DiagException | DiagCounter> {
+  /** The helper's `ready` line (set before open() resolves). */
+  ready: DiagReady = { kind: 'ready', mode: 'exceptions', pid: 0, t: 0 };
+  /** Settles with the helper's `end` line (null when it exited without one). */
+  readonly ended: Promise<DiagEnd | null>;
+  /** Data lines dropped from the `for await` queue because nobody read them. */
+  overflow = 0;
+  /** Lines that were not the protocol (kept for errors). */
+  readonly stray: string[] = [];
+
+  private readonly queue: T[] = [];
+  private wake: (() => void) | null = null;
+  private done = false;
+  private nextId = 1;
+  private readonly pendingDumps = new Map<number, (dump: DiagDump) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    ended: Promise<DiagEnd | null>,
+  ) {
+    this.ended = ended;
+  }
+
+  /** Internal: spawns the helper and waits for `ready` (or its error). */
+  static async open<T extends DiagException | DiagCounter>(
+    mode: 'exceptions' | 'counters',
+    extraArgs: readonly string[],
+    options: DiagOpenOptions,
+    onData: ((line: T) => void) | undefined,
+  ): Promise<DiagSession<T>> {
+    const helper = locateDiagHelper(options.env, options.helperPath);
+    const args = [...helper.args, mode, '--pid', String(options.pid), ...extraArgs];
+    if (options.resume === true) args.push('--resume');
+    const child = spawn(helper.file, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...(options.env ?? process.env), DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
+    });
+    let readySeen = false;
+    let resolveReady: (line: DiagReady) => void = () => undefined;
+    let rejectReady: (error: Error) => void = () => undefined;
+    const readyPromise = new Promise<DiagReady>((resolve, reject) => {
+      resolveReady = resolve;
+      rejectReady = reject;
+    });
+    let endLine: DiagEnd | null = null;
+    let resolveEnded: (end: DiagEnd | null) => void = () => undefined;
+    const session = new DiagSession<T>(
+      child,
+      new Promise<DiagEnd | null>((resolve) => {
+        resolveEnded = resolve;
+      }),
+    );
+    const stderr: string[] = [];
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const l of chunk.split('\n')) if (l !== '' && stderr.length < 50) stderr.push(l);
+    });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', (text) => {
+      const line = parseDiagLine(text);
+      switch (line.kind) {
+        case 'ready':
+          readySeen = true;
+          resolveReady(line);
+          return;
+        case 'exception':
+        case 'counter':
+          // Lines that come in the same chunk as `ready` are delivered too: the session object
+          // exists before the ready line, so nothing is dropped while open() resolves.
+          session.deliver(line as T, onData);
+          return;
+        case 'dump':
+          session.settleDump(line);
+          return;
+        case 'end':
+          endLine = line;
+          return;
+        case 'error':
+          if (!readySeen) rejectReady(diagError(line, options.pid));
+          else if (session.stray.length < 50) session.stray.push(`${line.code}: ${line.message}`);
+          return;
+        default:
+          if (!readySeen) stderr.push(text.slice(0, 300));
+          else if (session.stray.length < 50) session.stray.push(text.slice(0, 300));
+      }
+    });
+    child.once('close', (code, signal) => {
+      rejectReady(
+        new CommandFailedError(
+          `cdbh-diag ended before its session was ready (exit ${code ?? signal ?? '?'})`,
+          { lastOutput: stderr },
+        ),
+      );
+      session.finish();
+      resolveEnded(endLine);
+    });
+    child.once('error', (error) =>
+      rejectReady(new CommandFailedError(`cdbh-diag: ${error.message}`)),
+    );
+    const timeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+    let ready: DiagReady;
+    try {
+      ready = await waitWithDeadline(readyPromise, {
+        timeoutMs,
+        signal: options.signal,
+        onTimeout: () =>
+          new TimeoutError(
+            `cdbh-diag: no session on pid ${options.pid} within ${timeoutMs} ms`,
+            timeoutMs,
+            { lastOutput: stderr },
+          ),
+        onAbort: () => new AbortedError('aborted while starting the diagnostics session'),
+      });
+    } catch (error) {
+      child.kill('SIGKILL');
+      await session.ended;
+      throw error;
+    }
+    session.ready = ready;
+    return session;
+  }
+
+  private deliver(line: T, onData: ((line: T) => void) | undefined): void {
+    if (onData !== undefined) {
+      onData(line);
+      return;
+    }
+    if (this.queue.length >= QUEUE_LIMIT) {
+      this.queue.shift();
+      this.overflow++;
+    }
+    this.queue.push(line);
+    this.wake?.();
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.wake?.();
+    for (const settle of this.pendingDumps.values()) {
+      settle({
+        kind: 'dump',
+        ok: false,
+        path: '',
+        startT: Date.now(),
+        ms: 0,
+        error: 'the diagnostics session ended',
+      });
+    }
+    this.pendingDumps.clear();
+  }
+
+  private settleDump(line: DiagDump): void {
+    const settle = line.id === undefined ? undefined : this.pendingDumps.get(line.id);
+    if (settle === undefined || line.id === undefined) return;
+    this.pendingDumps.delete(line.id);
+    settle(line);
+  }
+
+  /** Data lines for `for await`, when the session was opened without onData. Ends with the session. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.done) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = null;
+    }
+  }
+
+  /**
+   * Writes a dump of the target through the channel (the runtime's createdump); the session goes
+   * on streaming meanwhile. Resolves with ok:false (never rejects) when the runtime refused.
+   */
+  async dump(
+    path: string,
+    kind: 'full' | 'heap' | 'mini' | 'triage',
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<DiagDump> {
+    if (this.done) throw new CommandFailedError('the diagnostics session has ended: no dump');
+    const id = this.nextId++;
+    const reply = new Promise<DiagDump>((resolve) => this.pendingDumps.set(id, resolve));
+    this.child.stdin?.write(`${JSON.stringify({ op: 'dump', id, path, type: kind })}\n`);
+    try {
+      return await waitWithDeadline(reply, {
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+        onTimeout: () =>
+          new TimeoutError(`dump of pid ${this.ready.pid} to ${path}`, options.timeoutMs),
+        onAbort: () => new AbortedError(`aborted while dumping pid ${this.ready.pid}`),
+      });
+    } finally {
+      this.pendingDumps.delete(id);
+    }
+  }
+
+  /**
+   * Stops the session (the target keeps running) and reaps the helper: stdin ends, the helper
+   * stops its EventPipe session and prints `end`; past the deadline it is killed.
+   */
+  async close(options: { timeoutMs?: number } = {}): Promise<DiagEnd | null> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.stdin?.end(`${JSON.stringify({ op: 'stop' })}\n`);
+    }
+    try {
+      return await waitWithDeadline(this.ended, {
+        timeoutMs,
+        onTimeout: () => new TimeoutError('cdbh-diag did not stop', timeoutMs),
+        onAbort: () => new AbortedError('aborted'),
+      });
+    } catch {
+      this.child.kill('SIGKILL');
+      return this.ended;
+    }
+  }
+}
+
+/** Every first-chance managed exception of `pid`, as it is thrown, until close(). */
+export function openExceptionStream(
+  options: ExceptionStreamOptions,
+): Promise<DiagSession<DiagException>> {
+  const frames = options.frames ?? 32;
+  const args = frames === 0 ? ['--no-stacks'] : ['--frames', String(frames)];
+  return DiagSession.open<DiagException>('exceptions', args, options, options.onData);
+}
+
+/** System.Runtime counters of `pid` every intervalSec seconds, until close(). */
+export function openCounterStream(
+  options: CounterStreamOptions,
+): Promise<DiagSession<DiagCounter>> {
+  const args = ['--interval', String(options.intervalSec ?? 1)];
+  if (options.provider !== undefined) args.push('--provider', options.provider);
+  return DiagSession.open<DiagCounter>('counters', args, options, options.onData);
+}
+
+/** One-shot helper run (probe, dump): its single reply line, or the typed error it reported. */
+async function runOnce(
+  args: readonly string[],
+  options: DiagOpenOptions & { timeoutMs: number },
+): Promise<DiagLine> {
+  const helper = locateDiagHelper(options.env, options.helperPath);
+  const child = spawn(helper.file, [...helper.args, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    if (out.length < 1_000_000) out += c;
+  });
+  child.stderr.setEncoding('utf8').on('data', (c: string) => {
+    if (err.length < 10_000) err += c;
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  child.once('error', () => undefined);
+  try {
+    await waitWithDeadline(exited, {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onTimeout: () =>
+        new TimeoutError(`cdbh-diag ${args[0] ?? ''} on pid ${options.pid}`, options.timeoutMs),
+      onAbort: () => new AbortedError(`aborted: cdbh-diag ${args[0] ?? ''}`),
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
+  const first = out.split('\n').find((l) => l.trim() !== '');
+  if (first === undefined) {
+    throw new CommandFailedError(`cdbh-diag ${args[0] ?? ''} said nothing`, {
+      lastOutput: err.split('\n'),
+    });
+  }
+  const line = parseDiagLine(first);
+  if (line.kind === 'error') throw diagError(line, options.pid);
+  return line;
+}
+
+/** Is `pid` a .NET process with a diagnostics channel? Its runtime folder, or a typed error. */
+export async function probeDotnet(
+  options: DiagOpenOptions & { timeoutMs?: number },
+): Promise<DiagProbe> {
+  const line = await runOnce(['probe', '--pid', String(options.pid)], {
+    ...options,
+    timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+  });
+  if (line.kind !== 'probe')
+    throw new CommandFailedError(`cdbh-diag probe: unexpected ${line.kind}`);
+  return line;
+}
+
+/** A dump of `pid` through the channel, with no session open. */
+export async function writeDotnetDump(
+  path: string,
+  kind: 'full' | 'heap' | 'mini' | 'triage',
+  options: DiagOpenOptions & { timeoutMs: number },
+): Promise<DiagDump> {
+  const args = ['dump', '--pid', String(options.pid), '--path', path, '--type', kind];
+  const line = await runOnce(args, options);
+  if (line.kind !== 'dump') throw new CommandFailedError(`cdbh-diag dump: unexpected ${line.kind}`);
+  return line;
+}

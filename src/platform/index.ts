@@ -1,0 +1,28 @@
+// The host platform seam: everything that differs between running the harness on Windows and on
+// Linux beside Wine, one function each, with one folder per host (windows/, wine/). Callers ask
+// here and never look at process.platform themselves (eslint.config.js forbids it outside
+// src/platform/). Implementations are loaded on first use, so a host never loads the other's.
+import { hostKind, type HostKind } from './host.js';
+
+export { currentPlatform, hostKind, isWindowsHost, type HostKind } from './host.js';
+
+export interface KillTreeOptions {
+  signal?: NodeJS.Signals;
+  /** Give up waiting for the tree to disappear after this long. */
+  deadlineMs?: number;
+  /** Which host's way (tests); this process's by default. */
+  platform?: NodeJS.Platform;
+}
+
+/** Ends a process and all its descendants; throws a TargetError when it cannot (Windows). */
+export async function killTree(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
+  const host: HostKind = hostKind(options.platform);
+  if (host === 'windows') {
+    const { killTreeWindows } = await import('./windows/kill-tree.js');
+    return killTreeWindows(rootPid, {
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    });
+  }
+  const { killTreeUnix } = await import('./wine/kill-tree.js');
+  return killTreeUnix(rootPid, options);
+}
