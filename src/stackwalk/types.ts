@@ -99,6 +99,11 @@ export interface StackWalk {
   /** A corrupt or truncated stack ends the walk with a warning here, never an error. */
   warnings: string[];
   stop: WalkStop;
+  /**
+   * With stop `budget`: which budget ended the walk: `time` (the caller's clock, outOfTime) or
+   * `reads` (the read budget, the same on every run).
+   */
+  cut?: 'time' | 'reads';
 }
 
 /** The target's memory (a dump's captured ranges). null or a short answer: not captured. */

@@ -67,6 +67,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
   let registers: RegisterSet = { ...input.registers };
   let trust: FrameTrust = 'context';
   let stop: StackWalk['stop'] = 'end';
+  let cut: StackWalk['cut'];
   // x86: the parameter size of the last frame's frame data (`.cbCalleeParams` for its caller).
   const step: CallerStep = { calleeParameterSize: 0 };
   for (;;) {
@@ -85,6 +86,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     if (isThreadStart(frame)) break;
     if (input.limits?.outOfTime?.() === true) {
       stop = 'budget';
+      cut = 'time';
       warnings.push(`time budget spent after ${frames.length} frames`);
       break;
     }
@@ -131,6 +133,7 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     }
     if (memory.exhausted) {
       stop = 'budget';
+      cut = 'reads';
       warnings.push(`read budget of ${input.limits?.maxReads ?? DEFAULT_MAX_READS} reads spent`);
       break;
     }
@@ -180,7 +183,13 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     warnings.push(`no caller found for ${at}: walk ends`);
     if (last.module === undefined) warnings.push(`${at} is in no module`);
   }
-  return { threadId: input.threadId, frames, warnings, stop };
+  return {
+    threadId: input.threadId,
+    frames,
+    warnings,
+    stop,
+    ...(cut === undefined ? {} : { cut }),
+  };
 }
 
 function makeFrame(
