@@ -27,7 +27,7 @@ import {
   outputsUseNames,
   rebucketOutputs,
 } from '../../workflows/analyze/outputs.js';
-import { parseCount, parseDuration } from '../../units.js';
+import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import {
@@ -73,6 +73,9 @@ interface AnalyzeCliOptions {
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
+  reanalyze?: boolean;
+  retryFailed?: boolean;
+  maxDumpSize?: string;
 }
 
 const HELP = `
@@ -241,7 +244,19 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--queue-name <name>', 'queue name shared with the workers (default cdb-harness)')
     .option(
       '--watch-folder',
-      'with --queue: keep enqueuing new dumps that appear in the folders (Ctrl-C ends)',
+      'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
+    )
+    .option(
+      '--max-dump-size <size>',
+      'larger dumps get a failed record at once, unread (default 64g; k, m, g suffixes, a bare number is MB)',
+    )
+    .option(
+      '--reanalyze',
+      'with --queue: analyse every dump again, even those whose result is still in Redis',
+    )
+    .option(
+      '--retry-failed',
+      'with --queue: analyse again the dumps whose result in Redis is a failure',
     )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
@@ -283,6 +298,7 @@ export async function runAnalyze(
   const outDir = options.out ?? defaultOutDir('analyze');
   const controller = new AbortController();
   let interrupts = 0;
+  // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
@@ -295,13 +311,22 @@ export async function runAnalyze(
     }
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const progress = new ProgressPrinter(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
     const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
-    if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
-      throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
+    if (
+      queued === undefined &&
+      (options.queueName !== undefined ||
+        options.watchFolder === true ||
+        options.reanalyze === true ||
+        options.retryFailed === true)
+    ) {
+      throw new UsageError(
+        '--queue-name, --watch-folder, --reanalyze and --retry-failed go with --queue redis://HOST:PORT',
+      );
     }
     if (queued === undefined && !isEngineRequest(options.engine)) {
       throw new UsageError(
@@ -328,6 +353,9 @@ export async function runAnalyze(
       ...winePrefixOf(options),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
+      ...(options.maxDumpSize === undefined
+        ? {}
+        : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
       ...(skipModules === undefined ? {} : { skipModules }),
       ...(options.record === undefined ? {} : { recordDir: options.record }),
       signal: controller.signal,
@@ -351,6 +379,7 @@ export async function runAnalyze(
   } finally {
     progress.end();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
   }
 }
 

@@ -84,6 +84,7 @@ function startBatch(id: number, config: ThreadBatchConfig): void {
       dump,
       validateRecords: config.validateRecords,
       ...(config.shard === undefined ? {} : { shard: config.shard }),
+      ...(config.maxDumpBytes === undefined ? {} : { maxDumpBytes: config.maxDumpBytes }),
       ...(config.done === undefined ? {} : { done: new Set(config.done) }),
     };
     return { ctx, supplier };

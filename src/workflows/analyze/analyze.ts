@@ -30,6 +30,7 @@ import { builtinSupplier } from './symbols-setup.js';
 import { expandInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
+import { OutDirLock } from './out-dir.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -109,6 +110,8 @@ export interface AnalyzeOptions {
   /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
   extensions?: readonly string[];
   shard?: { index: number; count: number };
+  /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
+  maxDumpBytes?: number;
   /** Bucketing skip list (replaces the default). */
   skipModules?: readonly string[];
   /** Folder for engine transcripts (one JSON-lines file per dump). */
@@ -138,6 +141,16 @@ export interface AnalyzeResult {
 }
 
 export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  const out = new OutDirLock(options.outDir);
+  try {
+    return await analyzeLocked(options, out);
+  } finally {
+    await out.release();
+  }
+}
+
+/** analyzeDumps, `out` taken once the inputs are known (a run that finds none makes no folder). */
+async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<AnalyzeResult> {
   new OptionsCheck('analyzeDumps', options)
     .texts('inputs')
     .text('outDir')
@@ -181,7 +194,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
 
   const files = outputFiles(options.outDir);
-  await makeOutDir(options.outDir);
+  await out.take();
   const existing = await stat(files.records).catch(() => undefined);
   if (existing !== undefined && existing.size > 0 && options.resume !== true) {
     throw new UsageError(
@@ -261,6 +274,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const inputCtx: InputRunContext = {
     dump: ctx,
     validateRecords: options.validateRecords !== false,
+    ...(options.maxDumpBytes === undefined ? {} : { maxDumpBytes: options.maxDumpBytes }),
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...(options.resume === true ? { done } : {}),
   };
@@ -381,25 +395,4 @@ export function describeSkipped(skipped: Record<string, number>): string {
   return Object.entries(skipped)
     .map(([reason, count]) => `${reason} ${count}`)
     .join(', ');
-}
-
-/** `--out DIR`, made if missing; a file in the way is said plainly, not as a raw EEXIST. */
-async function makeOutDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new UsageError(
-        `--out ${dir}: a file is in the way (--out wants a folder, new or from an earlier run)`,
-        { cause: error },
-      );
-    }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new UsageError(`--out ${dir}: permission denied (${code}); pick another --out`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }

@@ -39,6 +39,7 @@ export function threadConfig(
     deadlineMs: options.timeoutMs ?? 0,
     validateRecords: input.validateRecords,
     ...(input.shard === undefined ? {} : { shard: input.shard }),
+    ...(input.maxDumpBytes === undefined ? {} : { maxDumpBytes: input.maxDumpBytes }),
     ...(input.done === undefined ? {} : { done: [...done] }),
   };
 }

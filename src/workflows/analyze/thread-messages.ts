@@ -24,6 +24,7 @@ export interface ThreadBatchConfig {
   deadlineMs: number;
   validateRecords: boolean;
   shard?: { index: number; count: number };
+  maxDumpBytes?: number;
   /** `--resume`: the keys already done (sent once per batch, not asked per dump). */
   done?: readonly string[];
 }
