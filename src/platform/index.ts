@@ -3,8 +3,10 @@
 // here and never look at process.platform themselves (eslint.config.js forbids it outside
 // src/platform/). Implementations are loaded on first use, so a host never loads the other's.
 import { hostKind, type HostKind } from './host.js';
+import type { CpuSource } from './types.js';
 
-export { currentPlatform, hostKind, isWindowsHost, type HostKind } from './host.js';
+export { currentPlatform, hostKind, isWindowsHost, pidAlive, type HostKind } from './host.js';
+export type { CpuSample, CpuSource } from './types.js';
 
 export interface KillTreeOptions {
   signal?: NodeJS.Signals;
@@ -25,4 +27,21 @@ export async function killTree(rootPid: number, options: KillTreeOptions = {}): 
   }
   const { killTreeUnix } = await import('./wine/kill-tree.js');
   return killTreeUnix(rootPid, options);
+}
+
+/**
+ * Where the CPU time of Windows process `pid` (image `name`) is read on this host: Get-Process on
+ * Windows, the Wine loader's /proc/<pid>/stat on Linux (in the prefix `env` names).
+ */
+export async function processCpuSource(
+  pid: number,
+  name: string,
+  options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; procRoot?: string } = {},
+): Promise<CpuSource> {
+  if (hostKind(options.platform) === 'windows') {
+    const { windowsCpuSource } = await import('./windows/process-cpu.js');
+    return windowsCpuSource(pid, options.env ?? process.env);
+  }
+  const { wineCpuSource } = await import('./wine/process-cpu.js');
+  return wineCpuSource(pid, name, options);
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT, wineEnv } from '../helpers/wine.js';
-import { runWindowsCli, windowsTierMissing, winPath } from './windows-rig.js';
+import { runWindowsCli, requireWindowsTier, winPath } from './windows-rig.js';
 
 interface RecordLine {
   file: string;
@@ -48,10 +48,7 @@ function linuxCli(args: readonly string[]): Promise<{ code: number | null; stdou
 
 describe('analyze as a Windows process (test:windows)', function () {
   this.timeout(200_000);
-  before(function () {
-    const missing = windowsTierMissing();
-    if (missing !== null) throw new Error(`the Windows tier's rig is missing: ${missing}`);
-  });
+  before(requireWindowsTier);
 
   it("analyze --engine cdb with a relative --debugger ends by itself with the Linux tier's 6 records", async () => {
     const winOut = makeTempDir('win-analyze');
