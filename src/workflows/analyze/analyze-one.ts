@@ -85,14 +85,22 @@ export async function analyzeOneDump(
   const base = builtinFields(inspected);
   const cut = truncationLine(inspected);
   if (cut !== null) {
-    // Read as far as it goes, said loudly, not bucketed, never handed to a debugger: a cut file
-    // otherwise passes as whole with a one-frame stack and a bucket of its own.
+    // Read as far as it goes and bucketed from what was read, as Breakpad and rust-minidump
+    // process a cut dump best-effort (upload truncation is common), never handed to a debugger,
+    // and said loudly: `truncated: true`, the cut in its warnings, exit 4 for the batch.
+    // A cut that leaves neither the exception nor a frame leaves nothing to bucket: failed.
     const record = fromBuiltin(path, hashed, base, ctx.engine);
-    record.ok = false;
     record.truncated = true;
-    record.error = { code: 'BAD_DUMP', message: cut };
-    record.bucket = null;
     record.timings = { totalMs: elapsed(), commands: [] };
+    if (record.exception === null && record.frames.length === 0) {
+      record.ok = false;
+      record.error = { code: 'BAD_DUMP', message: cut };
+      record.bucket = null;
+      return record;
+    }
+    record.warnings = [cut, ...record.warnings];
+    record.attempts = 1;
+    record.bucket = ctx.signer.sign(record);
     return record;
   }
   if (ctx.engine === 'builtin') {

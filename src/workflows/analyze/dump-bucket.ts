@@ -8,17 +8,17 @@ import { processDump } from '../../processor/process-dump.js';
 import type { ModuleSymbolStatus } from '../../processor/process-state.js';
 import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
 import { createSigner, type Signer } from '../../report/analyze/signature.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import { builtinFields } from './builtin-record.js';
 
 export interface DumpBucketOptions {
-  /**
-   * Symbol files and images (symbol-supplier.ts); with symbol files the signer is the
-   * symbol-aware one, as analyze's is.
-   */
+  /** Symbol files and images (symbol-supplier.ts). */
   supplier?: SymbolSupplier;
-  /** analyze's --skip-module list (default: the built-in list). */
+  /** analyze's --skip-modules list (added to the built-in one). */
   skipModules?: readonly string[];
+  /** analyze's --signature-lists (added to the built-in lists). */
+  signatureLists?: ListEdits;
   signal?: AbortSignal;
 }
 
@@ -32,11 +32,16 @@ export interface DumpBucket {
   error?: string;
 }
 
-/** The analyze signer for these options (symbol-aware when the supplier has symbol files). */
-export function dumpSigner(options: Pick<DumpBucketOptions, 'supplier' | 'skipModules'>): Signer {
+/**
+ * The analyze signer for these options: one algorithm whatever symbols the supplier has (named
+ * and offset frames are two renderings the signature text itself tells apart).
+ */
+export function dumpSigner(
+  options: Pick<DumpBucketOptions, 'skipModules' | 'signatureLists'>,
+): Signer {
   return createSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(options.supplier?.hasSymbolFiles === true ? { names: true } : {}),
+    ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
   });
 }
 
