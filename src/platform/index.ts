@@ -4,6 +4,8 @@
 // src/platform/). Implementations are loaded on first use, so a host never loads the other's.
 import { hostKind, type HostKind } from './host.js';
 import type { CpuSource } from './types.js';
+import { windowsLocalPaths } from './windows/local-paths.js';
+import { wineLocalPaths } from './wine/local-paths.js';
 
 export { currentPlatform, hostKind, isWindowsHost, pidAlive, type HostKind } from './host.js';
 export type { CpuSample, CpuSource } from './types.js';
@@ -44,4 +46,18 @@ export async function processCpuSource(
   }
   const { wineCpuSource } = await import('./wine/process-cpu.js');
   return wineCpuSource(pid, name, options);
+}
+
+/**
+ * Where a path a dump recorded may be on this machine, most likely first: on Windows the path
+ * itself; on Linux `Z:\…` is `/…` and `C:\…` is in the named Wine prefix (none unless named).
+ */
+export function localPaths(
+  recorded: string,
+  winePrefix: string | undefined,
+  platform?: NodeJS.Platform,
+): string[] {
+  return hostKind(platform) === 'windows'
+    ? windowsLocalPaths(recorded, winePrefix)
+    : wineLocalPaths(recorded, winePrefix);
 }

@@ -104,15 +104,30 @@ describe('analyze as a Windows process (test:windows)', function () {
       timeoutMs: 60_000,
     });
     expect(inspect.code, inspect.stderr).to.equal(0);
-    const linux = await linuxCli(['inspect', 'examples/dumps/av-write-a.dmp', '--json']);
-    const withoutFile = (text: string) =>
+    // The same prefix's C: named on Linux: the same ntdll.dll read, so the same walk.
+    const linux = await linuxCli([
+      'inspect',
+      'examples/dumps/av-write-a.dmp',
+      '--json',
+      '--wine-prefix',
+      wineEnv()['WINEPREFIX'] ?? '',
+    ]);
+    const split = (text: string) =>
       (JSON.parse(text) as { dumps: Record<string, unknown>[] }).dumps.map(
         ({ file, images, ...rest }) => {
           expect(file).to.match(/av-write-a\.dmp$/);
           expect(images).to.have.property('ntdll.dll');
-          return rest;
+          return { file, images, rest };
         },
       );
-    expect(withoutFile(inspect.stdout)).to.deep.equal(withoutFile(linux.stdout));
+    const onWindows = split(inspect.stdout)[0];
+    const lin = split(linux.stdout)[0];
+    expect(onWindows?.rest).to.deep.equal(lin?.rest);
+    // On Windows a recorded C:\ path is read where it says (Wine's C: here), never mapped into a
+    // Wine prefix (none is named: every system DLL was "not found").
+    expect(onWindows?.images).to.deep.include({ 'ntdll.dll': 'C:\\windows\\system32\\ntdll.dll' });
+    expect(lin?.images).to.deep.include({
+      'ntdll.dll': join(wineEnv()['WINEPREFIX'] ?? '', 'drive_c/windows/system32/ntdll.dll'),
+    });
   });
 });
