@@ -29,7 +29,7 @@ describe('analyze defaults off Windows', function () {
     expect(record.engine).to.equal('builtin');
     // The bucket line names the exception, as the report's bucket table does.
     expect(run.stdout).to.match(
-      / 0x20474343 \| thrower\+0x[0-9a-f]+ .*\(C\+\+ exception \(GCC\/mingw\)\)$/m,
+      / 0x20474343 \| ~?thrower\+0x[0-9a-f]+ .*\(C\+\+ exception \(GCC\/mingw\)\)$/m,
     );
   });
 
