@@ -81,7 +81,7 @@ export interface ProcessSelector {
 
 /** Where the listing looked, on a Linux host: the Wine prefix (one of possibly several). */
 function listedWhere(options: LookupOptions): string {
-  if (isWindowsHost()) return '';
+  if (isWindowsHost() || !getDialect(options.engine).abilities.windowsTargets) return '';
   return ` in the Wine prefix ${winePrefixOf(options.env ?? process.env)}`;
 }
 
@@ -107,7 +107,7 @@ export async function resolveProcess(
     if (found === undefined) {
       throw new TargetError(
         'not-found',
-        `no process with pid ${selector.pid} is running${listedWhere(options)} (pids are decimal; winedbg lists them in hex)`,
+        `no process with pid ${selector.pid} is running${getDialect(options.engine).abilities.windowsTargets ? `${listedWhere(options)} (pids are decimal; winedbg lists them in hex)` : ` that ${options.engine} can see (\`${options.engine} ps\` lists them)`}`,
       );
     }
     return found;

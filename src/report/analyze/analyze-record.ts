@@ -159,6 +159,12 @@ export interface AnalyzeDumpRecord {
   process: { name?: string; pid?: number };
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /**
+   * The builtin walk of the crashing thread was cut by a budget: `time` (the per-thread safety
+   * net; such a record has no bucket, since the cut depends on the machine's load) or `reads`
+   * (the read budget, the same on every run). Absent when the walk ended on its own.
+   */
+  walkCut?: 'time' | 'reads';
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
   /**

@@ -22,6 +22,7 @@ import type {
 import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
+import { bucketUnlessCut } from './dump-bucket.js';
 import type { DebuggerRunResult } from './debugger-run.js';
 import { debuggerDumpPath } from './debugger-path.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
@@ -114,7 +115,7 @@ export async function analyzeOneDump(
     }
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };
-    record.bucket = ctx.signer.sign(record);
+    record.bucket = bucketUnlessCut(record, ctx.signer);
     return record;
   }
   const dialect = ctx.engine;
@@ -261,6 +262,7 @@ function fromBuiltin(
     threadCount: base.threadCount,
     memory: base.memory,
     ...(base.clr === undefined ? {} : { clr: base.clr }),
+    ...(base.walkCut === undefined ? {} : { walkCut: base.walkCut }),
     notAvailable: base.notAvailable,
     warnings: base.warnings,
   };

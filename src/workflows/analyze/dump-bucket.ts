@@ -6,7 +6,7 @@
 // the images and symbol files used travel with it, so a different bucket elsewhere is explained.
 import { processDump } from '../../processor/process-dump.js';
 import type { ModuleSymbolStatus } from '../../processor/process-state.js';
-import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
+import type { AnalyzeBucketRef, AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { createSigner, type Signer } from '../../report/analyze/signature.js';
 import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
@@ -45,6 +45,18 @@ export function dumpSigner(
   });
 }
 
+/**
+ * A stack cut by the time budget depends on the machine's load, not on the dump: its record is
+ * marked (walkCut) and forms no bucket (null, as a truncated dump's), rather than a bucket of
+ * its own. A cut by the read budget is the same on every run and is bucketed.
+ */
+export function bucketUnlessCut(
+  record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException' | 'walkCut'>,
+  signer: Signer,
+): AnalyzeBucketRef | null {
+  return record.walkCut === 'time' ? null : signer.sign(record);
+}
+
 export async function bucketOfDump(
   path: string,
   options: DumpBucketOptions = {},
@@ -57,7 +69,7 @@ export async function bucketOfDump(
   });
   if (!state.ok) return { bucket: null, error: state.error.message };
   const fields = builtinFields(state);
-  const bucket = dumpSigner(options).sign({ exception: fields.exception, frames: fields.frames });
+  const bucket = bucketUnlessCut(fields, dumpSigner(options));
   return {
     bucket,
     ...(state.images === undefined ? {} : { images: state.images }),

@@ -23,6 +23,7 @@ import {
   readRecords,
 } from '../../report/analyze/records-file.js';
 import type { Signer } from '../../report/analyze/signature.js';
+import { bucketUnlessCut } from './dump-bucket.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
@@ -205,7 +206,7 @@ export async function rebucketOutputs(
 
 function resign(record: AnalyzeDumpRecord, signer: Signer): AnalyzeDumpRecord {
   if (!record.ok) return { ...record, bucket: null };
-  return { ...record, bucket: signer.sign(record) };
+  return { ...record, bucket: bucketUnlessCut(record, signer) };
 }
 
 /** Raw-output paths are relative to their folder; after a merge they point back to it. */
