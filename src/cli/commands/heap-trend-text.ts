@@ -53,10 +53,14 @@ export function formatSummary(
     'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
     category: 'Memory by category (from each dump).',
   };
-  const { headline, items } = verdictLines(report.verdict ?? verdictOf(report, report.sampleCount));
+  const { headline, items, holders } = verdictLines(
+    report.verdict ?? verdictOf(report, report.sampleCount),
+    report.retentionGroups,
+  );
   const lines = [
     headline,
     ...items.map((item) => `  ${item}`),
+    ...holders.map((holder) => `Held: ${holder}`),
     '',
     view[report.source],
     `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}).`,
