@@ -1,6 +1,12 @@
 // The text heap-trend prints for people: one line per progress event, and the summary at the end
 // (the view, the total, the ranking, the growing .NET types and what holds them).
-import { formatKb, formatMs, formatPercent, formatRate } from '../../report/heap-trend/format.js';
+import {
+  formatCount,
+  formatKb,
+  formatMs,
+  formatPercent,
+  formatRate,
+} from '../../report/heap-trend/format.js';
 import { cadenceText, sampleStopText, suspensionText } from '../../report/heap-trend/run-facts.js';
 import { verdictLines, verdictOf } from '../../report/heap-trend/verdict.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
@@ -108,7 +114,7 @@ function managedSummary(report: HeapTrendReport): string[] {
     );
     for (const s of report.clrTypes.series.slice(0, 5)) {
       lines.push(
-        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst ?? '?'} → ${s.countLast ?? '?'} objects`,
+        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst === undefined ? '?' : formatCount(s.countFirst)} → ${s.countLast === undefined ? '?' : formatCount(s.countLast)} objects`,
       );
     }
   }

@@ -19,7 +19,8 @@ function growthText(types: RetentionGroup['types']): string {
   const counts = types.map((t) => t.countGrowth);
   const [first] = counts;
   if (first !== undefined && counts.every((c) => c === first)) {
-    return `grew by ${formatCount(first)} object${first === 1 ? '' : 's'} each`;
+    const each = types.length > 1 ? ' each' : '';
+    return `grew by ${formatCount(first)} object${first === 1 ? '' : 's'}${each}`;
   }
   return `grew (${types
     .map((t) =>
