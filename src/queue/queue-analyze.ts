@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises';
 import { AbortedError, isHarnessError, UsageError } from '../errors.js';
 import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
 import { readRecords, RecordAppender } from '../report/analyze/records-file.js';
+import type { ListEdits } from '../report/analyze/signature-lists.js';
 import { createSigner } from '../report/analyze/signature.js';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -51,6 +52,7 @@ export interface QueueAnalyzeOptions {
   timeoutMs?: number;
   walkStacks?: boolean;
   skipModules?: readonly string[];
+  signatureLists?: ListEdits;
   resume?: boolean;
   extensions?: readonly string[];
   cwd?: string;
@@ -110,6 +112,7 @@ async function collectLocked(
     timeoutMs: Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     walkStacks: options.walkStacks ?? true,
     ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     ...(options.scriptPath === undefined ? {} : { script: loadTriageScript(options.scriptPath) }),
   };
   const urls = options.inputs.filter(isUrlLocation);
@@ -168,9 +171,10 @@ async function collectLocked(
   events.on('error', onRedisError);
   redis.on('error', onRedisError);
   const appender = await RecordAppender.open(files.records);
-  const signer = createSigner(
-    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
-  );
+  const signer = createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
+  });
   let algorithm = signer.algorithm;
   let total = 0;
   let finished = 0;
@@ -323,7 +327,7 @@ async function collectLocked(
       emit({
         type: 'queue',
         message: none
-          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
+          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dump${collector.pending.size === 1 ? '' : 's'} waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
           : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
       });
     }
@@ -387,6 +391,7 @@ async function collectLocked(
         : { timeoutMs: jobOptions.timeoutMs }),
       resume: options.resume === true,
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
       queue: {
         url: options.target.display,
         name: options.queueName,

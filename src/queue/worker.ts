@@ -183,7 +183,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
           ...(data.options.skipModules === undefined
             ? {}
             : { skipModules: data.options.skipModules }),
-          ...(supplier.hasSymbolFiles ? { names: true } : {}),
+          ...(data.options.signatureLists === undefined
+            ? {}
+            : { lists: [data.options.signatureLists] }),
         }),
         signal: hard,
         walkStacks: data.options.walkStacks,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT, wineEnv } from '../helpers/wine.js';
-import { runWindowsCli, windowsTierMissing, winPath } from './windows-rig.js';
+import { runWindowsCli, requireWindowsTier, winPath } from './windows-rig.js';
 
 interface RecordLine {
   file: string;
@@ -48,10 +48,7 @@ function linuxCli(args: readonly string[]): Promise<{ code: number | null; stdou
 
 describe('analyze as a Windows process (test:windows)', function () {
   this.timeout(200_000);
-  before(function () {
-    const missing = windowsTierMissing();
-    if (missing !== null) throw new Error(`the Windows tier's rig is missing: ${missing}`);
-  });
+  before(requireWindowsTier);
 
   it("analyze --engine cdb with a relative --debugger ends by itself with the Linux tier's 6 records", async () => {
     const winOut = makeTempDir('win-analyze');
@@ -107,15 +104,30 @@ describe('analyze as a Windows process (test:windows)', function () {
       timeoutMs: 60_000,
     });
     expect(inspect.code, inspect.stderr).to.equal(0);
-    const linux = await linuxCli(['inspect', 'examples/dumps/av-write-a.dmp', '--json']);
-    const withoutFile = (text: string) =>
+    // The same prefix's C: named on Linux: the same ntdll.dll read, so the same walk.
+    const linux = await linuxCli([
+      'inspect',
+      'examples/dumps/av-write-a.dmp',
+      '--json',
+      '--wine-prefix',
+      wineEnv()['WINEPREFIX'] ?? '',
+    ]);
+    const split = (text: string) =>
       (JSON.parse(text) as { dumps: Record<string, unknown>[] }).dumps.map(
         ({ file, images, ...rest }) => {
           expect(file).to.match(/av-write-a\.dmp$/);
           expect(images).to.have.property('ntdll.dll');
-          return rest;
+          return { file, images, rest };
         },
       );
-    expect(withoutFile(inspect.stdout)).to.deep.equal(withoutFile(linux.stdout));
+    const onWindows = split(inspect.stdout)[0];
+    const lin = split(linux.stdout)[0];
+    expect(onWindows?.rest).to.deep.equal(lin?.rest);
+    // On Windows a recorded C:\ path is read where it says (Wine's C: here), never mapped into a
+    // Wine prefix (none is named: every system DLL was "not found").
+    expect(onWindows?.images).to.deep.include({ 'ntdll.dll': 'C:\\windows\\system32\\ntdll.dll' });
+    expect(lin?.images).to.deep.include({
+      'ntdll.dll': join(wineEnv()['WINEPREFIX'] ?? '', 'drive_c/windows/system32/ntdll.dll'),
+    });
   });
 });

@@ -3,16 +3,13 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { killAllTargets, REPO_ROOT, startTarget, targetPath } from '../helpers/wine.js';
-import { runWindowsNode, windowsTierMissing, winPath } from './windows-rig.js';
+import { runWindowsNode, requireWindowsTier, winPath } from './windows-rig.js';
 
 const script = (name: string) => join(REPO_ROOT, 'test', 'windows', 'scripts', name);
 
 describe('pty and kill-tree as a Windows process (test:windows)', function () {
   this.timeout(90_000);
-  before(function () {
-    const missing = windowsTierMissing();
-    if (missing !== null) throw new Error(`the Windows tier's rig is missing: ${missing}`);
-  });
+  before(requireWindowsTier);
   after(killAllTargets);
 
   it('node ends by itself once a ConPTY child has exited (node-pty #887: worker and sockets)', async () => {

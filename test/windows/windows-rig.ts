@@ -32,6 +32,12 @@ export function windowsTierMissing(): string | null {
   return null;
 }
 
+/** A before() hook: the tier runs only after its setup succeeded, and fails loudly without it. */
+export function requireWindowsTier(): void {
+  const missing = windowsTierMissing();
+  if (missing !== null) throw new Error(`the Windows tier's rig is missing: ${missing}`);
+}
+
 /** Z:\… — how a Linux path reads to a Windows process under Wine (the prefix maps Z: to /). */
 export function winPath(linuxPath: string): string {
   return `Z:${linuxPath.replace(/\//g, '\\')}`;

@@ -49,6 +49,7 @@ export async function analyzeQueued(
     ...(local.scriptPath === undefined ? {} : { scriptPath: local.scriptPath }),
     ...(local.timeoutMs === undefined ? {} : { timeoutMs: local.timeoutMs }),
     ...(local.skipModules === undefined ? {} : { skipModules: local.skipModules }),
+    ...(local.signatureLists === undefined ? {} : { signatureLists: local.signatureLists }),
     ...(local.resume === true ? { resume: true } : {}),
     ...(local.extensions === undefined ? {} : { extensions: local.extensions }),
     ...(cli.watchFolder === true ? { watchFolder: true } : {}),

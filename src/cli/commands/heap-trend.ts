@@ -1,6 +1,6 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
@@ -9,7 +9,12 @@ import {
   runHeapTrendFromDumps,
   type FromDumpsOptions,
 } from '../../workflows/heap-trend/from-dumps.js';
+import {
+  runHeapTrendFromGcDumps,
+  type FromGcDumpsOptions,
+} from '../../workflows/heap-trend/from-gcdumps.js';
 import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
+import { waitForProcessStart } from '../../workflows/dump/dump-series.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
@@ -27,8 +32,9 @@ import {
   attach,
   countOption,
   durationOption,
-  parsePid,
+  oneTarget,
   printError,
+  type ProcessTarget,
   ProcDumpStyleCommand,
   sizeOption,
   sizesOption,
@@ -58,24 +64,30 @@ export interface HeapTrendCliOptions {
   retention?: string;
   retentionBudget?: string;
   fromDumps?: string[];
+  fromGcdumps?: string[];
+  typesEvery?: string;
+  dumpPerSample?: boolean;
+  wait?: string;
+  /** ProcDump's bare `-w` after the NAME operand. */
+  waitForOperand?: boolean;
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
-  target: { pid: number } | { name: string };
+  target: ProcessTarget;
 };
 
 const DEFAULT_INTERVAL = '5s';
+/** How often -w polls the process list (as dump -w does). */
+const WAIT_POLL_MS = 500;
 
 /** CLI text → workflow options; throws UsageError (exit 2) before anything runs. */
 export function heapTrendOptionsFromCli(
   cli: HeapTrendCliOptions,
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  operand?: string,
 ): HeapTrendPlan {
-  if ((cli.pid === undefined) === (cli.name === undefined)) {
-    throw new UsageError('give exactly one of --pid N or --name NAME');
-  }
-  if (cli.pid !== undefined) parsePid(cli.pid);
+  const target = oneTarget(cli, operand, 'heap-trend app.exe -w');
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
@@ -106,7 +118,7 @@ export function heapTrendOptionsFromCli(
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
-    target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
+    target,
     engine,
     intervalMs,
     outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
@@ -129,6 +141,17 @@ export function heapTrendOptionsFromCli(
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
   if (cli.clr === true && !managed) plan.clr = true;
+  if ((cli.typesEvery !== undefined || cli.dumpPerSample === true) && !managed) {
+    throw new UsageError('--types-every and --dump-per-sample go with --clr on Linux (.NET)');
+  }
+  if (cli.typesEvery !== undefined && cli.dumpPerSample === true) {
+    throw new UsageError(
+      '--types-every is for the gcdump tier; --dump-per-sample reads types from every dump',
+    );
+  }
+  if (cli.typesEvery !== undefined)
+    plan.typesEvery = parseCount(cli.typesEvery, '--types-every', 1);
+  if (cli.dumpPerSample === true) plan.dumpPerSample = true;
   if (cli.keepDumps === true) plan.keepDumps = true;
   if (cli.retention !== undefined)
     plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
@@ -142,10 +165,12 @@ export function heapTrendOptionsFromCli(
 }
 
 export function registerHeapTrend(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('heap-trend', ['-pn']).description(
-    'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
-  );
-  addTargetOptions(command);
+  const command = new ProcDumpStyleCommand('heap-trend', ['-accepteula', '-w', '-pn'])
+    .description(
+      'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
+    )
+    .argument('[target]', 'the process: a decimal PID or an image name (as -p / --name)');
+  addTargetOptions(command, { wait: true });
   command
     .addOption(
       durationOption(
@@ -172,6 +197,20 @@ export function registerHeapTrend(context: CommandContext): void {
     .option(
       '--keep-dumps',
       '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .addOption(
+      countOption(
+        '--types-every <n>',
+        '--clr (Linux): per-type counts from a dotnet-gcdump snapshot every N samples, plus the first and last (default 5); sizes come from the runtime counters every sample',
+      ),
+    )
+    .option(
+      '--dump-per-sample',
+      '--clr (Linux): the old way, a heap dump (dotnet-dump collect --type Heap) read by SOS every sample: slower, stops the target for seconds',
+    )
+    .option(
+      '--from-gcdumps <paths...>',
+      'build the report from .gcdump files (dotnet-gcdump collect, dotnet-monitor): per-type series and what holds the growing types, no tool needed',
     )
     .option(
       '--from-dumps <paths...>',
@@ -239,13 +278,17 @@ of .NET processes (dotnet-dump collect) give the .NET series through dotnet-dump
 unreadable dump is skipped with a warning; the series goes on.
 
 Engines:
-  dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
-           is stopped while the dump is written; every sample records for how long), then
-           "dotnet-dump analyze" reads "eeheap -gc" (per generation) and "dumpheap -stat" (per
-           type); at the end the growing types get "dumpheap -mt MT -short" + "gcroot" on a few
-           objects, and the report shows the chains that hold them. Dumps are deleted once read
-           (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
-           tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
+  dotnet-dump  (.NET on Linux, --clr) three tiers, each at its own cost: the sizes (GC generations,
+           LOH, POH, committed, working set, allocation rate, GC count and pause) from the
+           runtime's own counters every sample (the target is never stopped for them); the types
+           from a "dotnet-gcdump collect" snapshot every --types-every samples (one induced GC;
+           first and last always); and, once at the end, what holds the growing types, from the
+           last snapshot's object graph. OUT/gcdumps keeps the first and last snapshot (open them
+           in PerfView or Visual Studio). --dump-per-sample is the old way: each sample is
+           "dotnet-dump collect --type Heap" (the target is stopped while it is written), then
+           "dotnet-dump analyze" reads "eeheap -gc" and "dumpheap -stat", and "gcroot" at the end.
+           The tools are found on PATH, in ~/.dotnet/tools, as local tools, or at --debugger;
+           install them with "dotnet tool install -g dotnet-gcdump" (and dotnet-dump).
   cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0" and
            "!address -summary" (memory by category), then exit; the target is suspended for that
            attach and every sample records for how long. With --clr the same attach loads SOS
@@ -263,41 +306,60 @@ Exit codes: 0 done, no leak suspected, 1 failure (debugger error), 2 bad argumen
 (umdh/gflags: Windows only), 5 the target is missing or exited during the run (the report covers
 the samples before), 6 done and a leak is suspected (the report's verdict), 130 interrupted.
 
+Target: a PID or NAME operand (heap-trend 1234, as dump takes it), -p/--pid, --name (-pn), or
+-w NAME (also ProcDump's NAME -w): wait for the process to start.
+
 Examples:
+  cdb-harness heap-trend 1234 --interval 10s --samples 30
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
   cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
-  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
+  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)
+  cdb-harness heap-trend --from-gcdumps ./gcdumps/         (dotnet-gcdump files: types and their roots)`,
     )
-    .action(async (cli: HeapTrendCliOptions) => {
-      context.setExitCode(await runHeapTrendCli(cli));
+    .action(async (target: string | undefined, cli: HeapTrendCliOptions) => {
+      context.setExitCode(await runHeapTrendCli(cli, target));
     });
   attach(context.program, command);
 }
 
-/** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
-async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+/**
+ * `--from-dumps` and `--from-gcdumps`: no target, no sampling; the same report from files already
+ * written, each at its own time (dumps through their reader or dotnet-dump; gcdumps read here).
+ */
+async function runFromFilesCli(
+  cli: HeapTrendCliOptions,
+  kind: 'dumps' | 'gcdumps',
+): Promise<number> {
+  const flag = kind === 'dumps' ? '--from-dumps' : '--from-gcdumps';
   try {
-    if (cli.pid !== undefined || cli.name !== undefined) {
-      throw new UsageError('--from-dumps reads dumps: give no --pid or --name');
+    if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
+      throw new UsageError(`${flag} reads ${kind}: give no --pid, --name or --wait`);
     }
-    const options: FromDumpsOptions = {
-      paths: cli.fromDumps ?? [],
+    const common: Omit<FromGcDumpsOptions, 'paths'> = {
       outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
     };
-    if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
-    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.limit !== undefined) common.limitKb = parseSizeKb(cli.limit, '--limit');
     if (cli.minGrowth !== undefined) {
-      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+      common.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
     }
     if (cli.retention !== undefined) {
-      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+      common.retentionTypes = parseCount(cli.retention, '--retention', 0);
     }
-    if (cli.retentionBudget !== undefined) {
-      options.retentionBudgetMs = parseDuration(cli.retentionBudget, '--retention-budget');
-    }
-    const { report, files } = await runHeapTrendFromDumps(options);
+    const { report, files } =
+      kind === 'dumps'
+        ? await runHeapTrendFromDumps({
+            ...common,
+            paths: cli.fromDumps ?? [],
+            ...(cli.debugger === undefined ? {} : { debuggerPath: cli.debugger }),
+            ...(cli.retentionBudget === undefined
+              ? {}
+              : {
+                  retentionBudgetMs: parseDuration(cli.retentionBudget, '--retention-budget'),
+                }),
+          } satisfies FromDumpsOptions)
+        : await runHeapTrendFromGcDumps({ ...common, paths: cli.fromGcdumps ?? [] });
     for (const input of report.inputs ?? []) {
       if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
     }
@@ -310,11 +372,29 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   }
 }
 
-export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
-  if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
+export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
+  if (cli.fromDumps !== undefined && cli.fromGcdumps !== undefined) {
+    printError(new UsageError('--from-dumps and --from-gcdumps exclude each other'));
+    return ExitCode.Usage;
+  }
+  if (cli.fromGcdumps !== undefined) {
+    if (operand !== undefined) {
+      printError(new UsageError(`--from-gcdumps reads gcdump files: give no target (${operand})`));
+      return ExitCode.Usage;
+    }
+    return runFromFilesCli(cli, 'gcdumps');
+  }
+  if (cli.fromDumps !== undefined) {
+    if (operand !== undefined) {
+      printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
+      return ExitCode.Usage;
+    }
+    return runFromFilesCli(cli, 'dumps');
+  }
   let plan: HeapTrendPlan;
   try {
-    plan = heapTrendOptionsFromCli(cli);
+    plan = heapTrendOptionsFromCli(cli, process.env, process.platform, operand);
+    checkOutWritable(plan.outDir);
   } catch (error) {
     printError(error);
     return exitCodeFor(error);
@@ -327,12 +407,19 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
   process.on('SIGINT', onSignal);
   try {
     const { target, ...options } = plan;
-    const found = await resolveProcess(target, {
+    const lookup = {
       engine: plan.engine,
       ...(plan.env === undefined ? {} : { env: plan.env }),
       ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
       signal: controller.signal,
-    });
+    };
+    if ('waitFor' in target) {
+      process.stderr.write(`Waiting for a process named ${target.waitFor} to start...\n`);
+    }
+    const found =
+      'waitFor' in target
+        ? await waitForProcessStart(target.waitFor, lookup, WAIT_POLL_MS, controller.signal)
+        : await resolveProcess(target, lookup);
     process.stderr.write(
       `heap-trend: ${found.name} (pid ${found.pid}), engine ${plan.engine}, every ${cli.interval ?? DEFAULT_INTERVAL}; output in ${plan.outDir}\n`,
     );
@@ -351,6 +438,11 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
     else process.stdout.write(`${formatSummary(report, files)}\n`);
     return exitCodeOfReport(report);
   } catch (error) {
+    // Ctrl-C while waiting for the process (-w) or finding it: interrupted, not a target problem.
+    if (controller.signal.aborted) {
+      process.stderr.write('interrupted before the first sample; nothing was written\n');
+      return ExitCode.Interrupted;
+    }
     printError(error);
     return exitCodeFor(error);
   } finally {

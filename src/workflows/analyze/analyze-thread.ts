@@ -72,10 +72,7 @@ function startBatch(id: number, config: ThreadBatchConfig): void {
       steps: [],
       outDir: config.outDir,
       timeoutMs: config.timeoutMs,
-      signer: dumpSigner({
-        ...(config.skipModules === undefined ? {} : { skipModules: config.skipModules }),
-        supplier,
-      }),
+      signer: dumpSigner(config),
       signal: stop.signal,
       supplier,
       ...(config.walkStacks === undefined ? {} : { walkStacks: config.walkStacks }),

@@ -13,12 +13,18 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
+import {
+  chooseEngine,
+  symbolPathWarning,
+  type EngineChoice,
+  type EngineRequest,
+} from './engine-choice.js';
 import { resumeKey } from './file-hash.js';
 import {
   analyzeInput,
@@ -27,7 +33,7 @@ import {
   type InputRunContext,
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import { expandInputs } from './inputs.js';
+import { expandInputs, refuseNoInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
 import { OutDirLock } from './out-dir.js';
@@ -41,7 +47,7 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export type AnalyzeEvent =
-  | { type: 'engine'; choice: EngineChoice; script?: string }
+  | { type: 'engine'; choice: EngineChoice; script?: string; warning?: string }
   /**
    * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
    * 0 when threads were given up mid-batch (they kept dying at start).
@@ -112,8 +118,10 @@ export interface AnalyzeOptions {
   shard?: { index: number; count: number };
   /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
   maxDumpBytes?: number;
-  /** Bucketing skip list (replaces the default). */
+  /** Bucketing skip list, added to the default one (`!name` takes a default out). */
   skipModules?: readonly string[];
+  /** Signature lists (irrelevant, prefix, sentinels, skip modules) added to the defaults. */
+  signatureLists?: ListEdits;
   /** Folder for engine transcripts (one JSON-lines file per dump). */
   recordDir?: string;
   signal?: AbortSignal;
@@ -178,13 +186,22 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     scriptPath = options.scriptPath ?? defaultScriptPath(choice.engine);
     steps = loadTriageScript(scriptPath);
   }
-  emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
+  const warning = symbolPathWarning(choice, options.symbolPath);
+  emit({
+    type: 'engine',
+    choice,
+    ...(scriptPath === undefined ? {} : { script: scriptPath }),
+    ...(warning === undefined ? {} : { warning }),
+  });
 
   const {
     files: inputs,
     unmatched,
     skipped: skippedInputs,
+    missing,
+    unreadable,
   } = await expandInputs(options.inputs, options.cwd, options.extensions);
+  if (inputs.length === 0) refuseNoInputs(options.inputs, missing, unreadable);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     const passed = describeSkipped(skippedInputs);
@@ -217,10 +234,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
   });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
-  const signer = dumpSigner({
-    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    supplier,
-  });
+  const signer = dumpSigner(options);
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
@@ -371,6 +385,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
         ? {}
         : { shard: `${options.shard.index}/${options.shard.count}` }),
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),

@@ -6,7 +6,7 @@
 // `--rebucket` (new signatures from stored records, no dump reopened).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { assertValid } from '../../report/schemas.js';
@@ -22,7 +22,8 @@ import {
   readLatestRecords,
   readRecords,
 } from '../../report/analyze/records-file.js';
-import { NAMES_SUFFIX, type Signer } from '../../report/analyze/signature.js';
+import type { Signer } from '../../report/analyze/signature.js';
+import { bucketUnlessCut } from './dump-bucket.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
@@ -205,7 +206,7 @@ export async function rebucketOutputs(
 
 function resign(record: AnalyzeDumpRecord, signer: Signer): AnalyzeDumpRecord {
   if (!record.ok) return { ...record, bucket: null };
-  return { ...record, bucket: signer.sign(record) };
+  return { ...record, bucket: bucketUnlessCut(record, signer) };
 }
 
 /** Raw-output paths are relative to their folder; after a merge they point back to it. */
@@ -218,16 +219,4 @@ function rebase(record: AnalyzeDumpRecord, fromDir: string): AnalyzeDumpRecord {
       path: resolve(fromDir, o.path).replace(/\\/g, '/'),
     })),
   };
-}
-
-/** True when an output folder's records were bucketed with symbol-aware signatures. */
-export async function outputsUseNames(dir: string): Promise<boolean> {
-  try {
-    const summary = JSON.parse(await readFile(outputFiles(dir).summary, 'utf8')) as {
-      algorithm?: unknown;
-    };
-    return typeof summary.algorithm === 'string' && summary.algorithm.endsWith(NAMES_SUFFIX);
-  } catch {
-    return false;
-  }
 }
