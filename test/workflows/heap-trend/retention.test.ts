@@ -13,18 +13,23 @@ const GCROOT = transcriptBody('dotnet-dump/gcroot-session-state-linux-net10.txt'
 const ADDRESSES = LIST.split('\n').filter((l) => /^[0-9a-f]+$/.test(l.trim()));
 const SUSPECT = { type: 'CdbHarness.Targets.SessionState', methodTable: '7f77391c40b0' };
 
-describe('retention: objects new since the first sample', () => {
-  it('asks gcroot only about objects the first dump did not have', async () => {
-    const asked: string[] = [];
-    const last = async (commands: readonly string[]): Promise<SosBatchOutputs> => ({
+/** The last dump's SOS: the recorded list for dumpheap, the recorded chain for gcroot; asked kept. */
+function lastDump(asked: string[]) {
+  return (commands: readonly string[]): Promise<SosBatchOutputs> =>
+    Promise.resolve({
       outputs: commands.map((c) => {
         asked.push(c);
         return c.startsWith('gcroot') ? GCROOT : LIST;
       }),
     });
-    const first = async (commands: readonly string[]): Promise<SosBatchOutputs> => ({
-      outputs: commands.map(() => `${ADDRESSES.slice(0, 30).join('\n')}\n`),
-    });
+}
+
+describe('retention: objects new since the first sample', () => {
+  it('asks gcroot only about objects the first dump did not have', async () => {
+    const asked: string[] = [];
+    const last = lastDump(asked);
+    const first = (commands: readonly string[]): Promise<SosBatchOutputs> =>
+      Promise.resolve({ outputs: commands.map(() => `${ADDRESSES.slice(0, 30).join('\n')}\n`) });
     const [entry] = await traceRetention(last, [SUSPECT], { budgetMs: 60_000, baseline: first });
     expect(ADDRESSES).to.have.length(60);
     expect(entry).to.include({ newObjects: 30, pickedFrom: 'new', sampled: 5 });
@@ -37,12 +42,7 @@ describe('retention: objects new since the first sample', () => {
 
   it('without a first dump, picks over the whole list as before', async () => {
     const asked: string[] = [];
-    const last = async (commands: readonly string[]): Promise<SosBatchOutputs> => ({
-      outputs: commands.map((c) => {
-        asked.push(c);
-        return c.startsWith('gcroot') ? GCROOT : LIST;
-      }),
-    });
+    const last = lastDump(asked);
     const [entry] = await traceRetention(last, [SUSPECT], { budgetMs: 60_000 });
     expect(entry?.pickedFrom).to.equal(undefined);
     expect(asked).to.include(`gcroot 0x${ADDRESSES[0] ?? ''}`);
