@@ -96,6 +96,23 @@ export default tseslint.config(
     files: ['bin/**/*.js', 'eslint.config.js', 'test/windows/scripts/*.js'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
+  // The host platform is one seam (src/platform/: one folder per host): nothing else asks which
+  // OS it runs on, so the Windows tier tests one place and a new host is one more folder.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'platform',
+          message:
+            'Ask the platform seam (src/platform/index.ts: hostKind, isWindowsHost, currentPlatform) instead of process.platform.',
+        },
+      ],
+    },
+  },
   // Printing is the CLI's job; tests, benches and dev scripts may print too.
   { files: ['src/cli/**', 'test/**', 'bench/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   {

@@ -43,6 +43,7 @@ import type {
 } from './session-types.js';
 import { StopReader, withoutLastLine } from './stop-reader.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
+import { currentPlatform } from '../platform/host.js';
 
 export type * from './session-types.js';
 
@@ -347,7 +348,7 @@ export class DebuggerSession {
     });
     // A dump holds the target's memory (secrets, tokens): owner-only. Windows ACLs are left to
     // the user's profile.
-    if (process.platform !== 'win32') await chmod(absolute, 0o600).catch(() => undefined);
+    if (currentPlatform() !== 'win32') await chmod(absolute, 0o600).catch(() => undefined);
     return result;
   }
 

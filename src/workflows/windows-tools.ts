@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { cdbCandidates } from '../engine/dialects/cdb/locate.js';
 import { DebuggerNotFoundError } from '../errors.js';
+import { currentPlatform } from '../platform/host.js';
 
 export type WindowsTool = 'umdh' | 'gflags';
 
@@ -23,7 +24,7 @@ export function windowsOnlyMessage(tool: WindowsTool): string {
       : 'gflags.exe (image global flags such as +ust, the stack-trace database)';
   return (
     `${what} exists only on Windows; it is part of "Debugging Tools for Windows" (Windows SDK). ` +
-    `This machine runs ${process.platform}, where heap-trend uses the winedbg committed-memory ` +
+    `This machine runs ${currentPlatform()}, where heap-trend uses the winedbg committed-memory ` +
     `view instead. Nothing was done.`
   );
 }
@@ -31,7 +32,7 @@ export function windowsOnlyMessage(tool: WindowsTool): string {
 /** Full path of umdh.exe / gflags.exe: UMDH_PATH / GFLAGS_PATH, then next to every cdb.exe candidate. */
 export function locateWindowsTool(tool: WindowsTool, lookup: ToolLookup = {}): string {
   const env = lookup.env ?? process.env;
-  const platform = lookup.platform ?? process.platform;
+  const platform = lookup.platform ?? currentPlatform();
   const exists = lookup.exists ?? existsSync;
   const fromEnv = env[ENV_NAMES[tool]];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;

@@ -18,6 +18,7 @@ import type { TriggerEventLine } from '../../workflows/dump/trigger-log.js';
 import { TRIGGER_LOG_NAME } from '../../workflows/dump/trigger-log.js';
 import { durationOption, percentOption, sizeOption, sizesOption } from '../options.js';
 import { join } from 'node:path';
+import { currentPlatform } from '../../platform/host.js';
 
 export interface TriggerCliOptions {
   count?: string;
@@ -193,9 +194,9 @@ export function refuseTriggerCombinations(cli: TriggerCliOptions): void {
 
 /** -h where no Windows code can run beside the target (not Windows, not Wine on Linux). */
 function refuseHungWindowHost(): void {
-  if (process.platform === 'win32' || process.platform === 'linux') return;
+  if (currentPlatform() === 'win32' || currentPlatform() === 'linux') return;
   throw new UsageError(
-    `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout), through Windows code beside the target: Windows, or Wine on Linux; this host (${process.platform}) is neither. Nothing was run`,
+    `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout), through Windows code beside the target: Windows, or Wine on Linux; this host (${currentPlatform()}) is neither. Nothing was run`,
   );
 }
 
@@ -216,7 +217,7 @@ function counterTrigger(cli: TriggerCliOptions, holdMs: number): CounterTrigger 
     );
   if (!Number.isFinite(Number(value)) || value.trim() === '')
     throw new UsageError(`${flag}: the threshold must be a number, got ${JSON.stringify(value)}`);
-  if (process.platform === 'win32') {
+  if (currentPlatform() === 'win32') {
     return {
       path: cli.counter,
       direction: cli.counterBelow !== undefined ? 'below' : 'above',
@@ -226,7 +227,7 @@ function counterTrigger(cli: TriggerCliOptions, holdMs: number): CounterTrigger 
     };
   }
   throw new UsageError(
-    `${flag}: performance counters are Windows' PDH; this host (${process.platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
+    `${flag}: performance counters are Windows' PDH; this host (${currentPlatform()}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(cli.counter)} cannot be read here. Nothing was run`,
   );
 }
 

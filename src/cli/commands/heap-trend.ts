@@ -40,6 +40,7 @@ import {
   sizesOption,
   symbolPathOf,
 } from '../options.js';
+import { currentPlatform } from '../../platform/host.js';
 
 export interface HeapTrendCliOptions {
   pid?: string;
@@ -84,7 +85,7 @@ const WAIT_POLL_MS = 500;
 export function heapTrendOptionsFromCli(
   cli: HeapTrendCliOptions,
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = currentPlatform(),
   operand?: string,
 ): HeapTrendPlan {
   const target = oneTarget(cli, operand, 'heap-trend app.exe -w');
@@ -393,7 +394,7 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string
   }
   let plan: HeapTrendPlan;
   try {
-    plan = heapTrendOptionsFromCli(cli, process.env, process.platform, operand);
+    plan = heapTrendOptionsFromCli(cli, process.env, currentPlatform(), operand);
     checkOutWritable(plan.outDir);
   } catch (error) {
     printError(error);

@@ -11,6 +11,7 @@ import { AbortedError, TargetError, UsageError } from '../../errors.js';
 import { packageInfo } from '../../package-info.js';
 import { holdUntil, type Sampler } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
+import { currentPlatform } from '../../platform/host.js';
 
 export const DEFAULT_HUNG_AFTER_MS = 5000;
 /** How long one WM_NULL may take before the window counts as silent for that poll. */
@@ -80,7 +81,7 @@ export type WindowProbe = (pid: number, signal?: AbortSignal) => Promise<ProbeRe
 export function windowProbe(options: { env?: NodeJS.ProcessEnv } = {}): WindowProbe {
   const env = options.env ?? process.env;
   const exe = windowProbePath(env);
-  const [command, prefix] = process.platform === 'win32' ? [exe, []] : ['wine', [exe]];
+  const [command, prefix] = currentPlatform() === 'win32' ? [exe, []] : ['wine', [exe]];
   return async (pid, signal) => {
     const result = await execa(command, [...prefix, String(pid), String(ANSWER_TIMEOUT_MS)], {
       env,

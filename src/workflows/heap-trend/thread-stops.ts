@@ -12,6 +12,7 @@
 // resolution is the largest gap between polls, reported with the figure.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { currentPlatform } from '../../platform/host.js';
 
 export interface ThreadStopMeasure {
   /** Time during which every thread of the target was stopped (ms). */
@@ -107,7 +108,7 @@ export function watchThreadStops(
   options: ThreadStopOptions = {},
 ): ThreadStopWatch | undefined {
   const root = options.procRoot ?? '/proc';
-  if (options.procRoot === undefined && process.platform !== 'linux') return undefined;
+  if (options.procRoot === undefined && currentPlatform() !== 'linux') return undefined;
   const pollMs = options.pollMs ?? 2;
   const polls: Poll[] = [];
   const poll = (): void => {

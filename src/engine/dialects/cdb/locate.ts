@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { DebuggerNotFoundError } from '../../../errors.js';
+import { currentPlatform } from '../../../platform/host.js';
 
 export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
   const candidates: string[] = [];
@@ -30,7 +31,7 @@ export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform)
 /** The first cdb.exe that exists, or undefined (for `--engine auto`). */
 export function findCdb(
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = currentPlatform(),
   exists: (path: string) => boolean = existsSync,
 ): string | undefined {
   return cdbCandidates(env, platform).find((path) => exists(path));
@@ -38,7 +39,7 @@ export function findCdb(
 
 export function locateCdb(
   env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = currentPlatform(),
   exists: (path: string) => boolean = existsSync,
 ): string {
   const found = findCdb(env, platform, exists);

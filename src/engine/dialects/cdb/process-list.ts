@@ -3,6 +3,7 @@
 import { findOnPath } from '../winedbg/find-on-path.js';
 import { TargetError } from '../../../errors.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
+import { currentPlatform } from '../../../platform/host.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -72,7 +73,7 @@ export function parseTasklistCsv(text: string): ProcessInfo[] {
  */
 export async function listCdbHostProcesses(
   options: ProcessListOptions,
-  platform: NodeJS.Platform = process.platform,
+  platform: NodeJS.Platform = currentPlatform(),
 ): Promise<ProcessInfo[]> {
   if (platform === 'win32' || findOnPath('tasklist', options.env ?? process.env) !== undefined) {
     return listTasklistProcesses(options);

@@ -6,6 +6,7 @@
 // under Wine (and on Linux) there is no counter to read: refused, saying so.
 import { execa } from 'execa';
 import { TargetError, UsageError } from '../../../errors.js';
+import { currentPlatform } from '../../../platform/host.js';
 
 export interface CounterSample {
   value: number;
@@ -64,7 +65,7 @@ export function typeperfCounterSource(
   path: string,
   options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform } = {},
 ): CounterSource {
-  const platform = options.platform ?? process.platform;
+  const platform = options.platform ?? currentPlatform();
   if (platform !== 'win32') {
     throw new UsageError(
       `performance counters are Windows' PDH; this host (${platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(path)} cannot be read here. Nothing was run`,
