@@ -48,6 +48,34 @@ internal sealed class FrameNamer
             added.Add((start, start + (ulong)data.MethodSize, (data.ModuleID, full)));
     }
 
+    // Precompiled (ReadyToRun) methods first used after the session started have no load event,
+    // only R2RGetEntryPoint (CompilationDiagnostic keyword): an entry point, no size. A frame in
+    // such code belongs to the nearest entry point at or below it: a method on a stack was entered,
+    // so its own entry point is known, and no other method starts inside it.
+    private readonly SortedList<ulong, string> entries = new();
+    private const ulong MaxMethodBytes = 1 << 20;
+
+    public void OnR2REntry(R2RGetEntryPointTraceData data)
+    {
+        string ns = data.MethodNamespace;
+        string full = ns.Length > 0 ? ns + "." + data.MethodName : data.MethodName;
+        lock (gate)
+            entries[unchecked((ulong)data.EntryPoint)] = full;
+    }
+
+    private string? EntryName(ulong ip)
+    {
+        var keys = entries.Keys;
+        int lo = 0, hi = keys.Count - 1, found = -1;
+        while (lo <= hi)
+        {
+            int mid = (lo + hi) / 2;
+            if (keys[mid] <= ip) { found = mid; lo = mid + 1; }
+            else hi = mid - 1;
+        }
+        return found >= 0 && ip - keys[found] < MaxMethodBytes ? entries.Values[found] : null;
+    }
+
     /** The name of the code at `ip`: `module!Namespace.Type.Method`, `file+0x…` or `0x…`. */
     public string Name(ulong ip)
     {
@@ -69,7 +97,11 @@ internal sealed class FrameNamer
                 }
             }
         }
-        return MappedName(ip);
+        string mapped = MappedName(ip);
+        if (!mapped.StartsWith("0x", StringComparison.Ordinal))
+            return mapped;
+        lock (gate)
+            return EntryName(ip) ?? mapped;
     }
 
     private void Merge()

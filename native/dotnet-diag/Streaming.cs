@@ -21,6 +21,9 @@ internal static class Streaming
     private const long ExceptionKeyword = 0x8000;
     private const long LoaderKeyword = 0x8;
     private const long JitKeyword = 0x10;
+    // CompilationDiagnostic: R2RGetEntryPoint, the only event naming precompiled code first run
+    // after the session started (Frames.cs).
+    private const long CompilationDiagnosticKeyword = 0x2000000000;
 
     public static int Run(DiagnosticsClient client, Options opts, LineWriter output)
     {
@@ -30,7 +33,7 @@ internal static class Streaming
         {
             // ExceptionThrown_V1 is level Error; the method load events that name frames are
             // Verbose, which also brings the catch/finally/filter events (counted, not written).
-            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword : 0);
+            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
             var level = opts.Stacks ? EventLevel.Verbose : EventLevel.Error;
             providers.Add(new EventPipeProvider(ClrTraceEventParser.ProviderName, level, keywords));
         }
@@ -63,6 +66,7 @@ internal static class Streaming
             {
                 clr.LoaderModuleLoad += namer.OnModule;
                 clr.MethodLoadVerbose += namer.OnMethod;
+                clr.MethodR2RGetEntryPoint += namer.OnR2REntry;
                 // Code compiled before the session: named by a rundown (the main session is
                 // already on, so nothing compiled in between is missed).
                 string? note = Rundown(client, namer);

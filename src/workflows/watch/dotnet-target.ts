@@ -151,7 +151,8 @@ async function launchHeld(
 ): Promise<DotnetWatchTarget> {
   const child = spawn(program, [...args], {
     env: { ...env, DOTNET_DefaultDiagnosticPortSuspend: '1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its output goes to our stderr: our stdout is for --json.
+    stdio: ['ignore', 2, 2],
   });
   const failed = new Promise<Error>((resolve) => {
     child.once('error', (error) =>
@@ -166,14 +167,14 @@ async function launchHeld(
       ),
     );
   });
-  let outcome: Error | null = null;
+  const state: { failure: Error | null } = { failure: null };
   void failed.then((e) => {
-    outcome = e;
+    state.failure = e;
   });
   const until = performance.now() + LAUNCH_TIMEOUT_MS;
   for (;;) {
     await delay(POLL_MS / 4);
-    if (outcome !== null) throw outcome;
+    if (state.failure !== null) throw state.failure;
     if (child.pid !== undefined && publishedPids(env).includes(child.pid)) {
       return { pid: child.pid, name: basename(program), child };
     }
@@ -185,5 +186,17 @@ async function launchHeld(
         LAUNCH_TIMEOUT_MS,
       );
     }
+  }
+}
+
+/** The process is gone (or a zombie waiting for its parent): it runs no more. */
+export function processGone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `1234 (cdbh-dotnet) Z 1 …`: the state follows the parenthesised name.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return true;
   }
 }

@@ -19,7 +19,7 @@ import {
 import { errorMessage } from '../../errors.js';
 import { dateTimeParts, safeFileComponent } from '../dump/dump-name.js';
 import { ensureOutDir, fileBytes, reserveDumpFile, setAsidePartial } from '../dump/dump-file.js';
-import { resolveDotnetTarget, type DotnetWatchTarget } from './dotnet-target.js';
+import { processGone, resolveDotnetTarget, type DotnetWatchTarget } from './dotnet-target.js';
 import { DumpPolicy } from './dump-policy.js';
 import { round } from './exception-handler.js';
 import { ExceptionLog } from './exception-log.js';
@@ -38,10 +38,11 @@ const DEFAULT_FRAMES = 10;
 const CLOSE_TIMEOUT_MS = 15_000;
 
 // The runtime's managed exception dispatcher tops every throw's stack in .NET 9+
-// (`System.Private.CoreLib!System.Runtime.EH.DispatchEx`, seen in every recorded event here);
+// (`System.Private.CoreLib!System.Runtime.EH.DispatchEx`, seen in every recorded event here;
+// without the module when only its precompiled entry point named it);
 // the program threw below it. Dropped from the line's frames, as signature.ts drops it from
 // SOS's `!clrstack`.
-const DISPATCHER_FRAME_RE = /^System\.Private\.CoreLib!System\.Runtime\.EH\./;
+const DISPATCHER_FRAME_RE = /^(?:System\.Private\.CoreLib!)?System\.Runtime\.EH\./;
 
 // ExceptionThrown_V1's ExceptionFlags (ClrEtwAll.man, ExceptionThrown_V1 template).
 const FLAG_NAMES: [number, string][] = [
@@ -285,7 +286,7 @@ export async function watchDotnet(options: WatchOptions): Promise<WatchSummary> 
     failure ??= error;
   }
   log.close();
-  const exited = closed?.reason === 'target-exited';
+  const exited = closed?.reason === 'target-exited' || processGone(target.pid);
   if (closed !== null && closed.lost > 0) {
     emit({
       type: 'note',
@@ -300,7 +301,7 @@ export async function watchDotnet(options: WatchOptions): Promise<WatchSummary> 
     startedAt,
     startMs,
     detached: !exited,
-    targetAlive: exited ? null : pidAlive(target.pid),
+    targetAlive: exited ? null : true,
     endReason: exited && endReason !== 'max-dumps' ? 'target-exited' : endReason,
     failure,
   });
@@ -309,13 +310,4 @@ export async function watchDotnet(options: WatchOptions): Promise<WatchSummary> 
   emit({ type: 'ended', summary });
   target.child?.unref();
   return summary;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
