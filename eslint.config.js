@@ -82,7 +82,7 @@ export default tseslint.config(
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   {
-    files: ['bin/**/*.js', 'eslint.config.js'],
+    files: ['bin/**/*.js', 'eslint.config.js', 'test/windows/scripts/*.js'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
   },
   // Printing is the CLI's job; tests, benches and dev scripts may print too.

@@ -62,7 +62,7 @@ const supplier = await builtinSupplier({
   symbolFiles: true,
   ...(symbolPath === '' ? {} : { symbolPath }),
 });
-const signer = dumpSigner({ supplier });
+const signer = dumpSigner({});
 const ctx: DumpRunContext = {
   engine: 'builtin',
   steps: [],

@@ -34,3 +34,12 @@ if [ "$dbgeng_status" -eq 3 ]; then
 elif [ "$dbgeng_status" -ne 0 ]; then
   exit "$dbgeng_status"
 fi
+# The test:windows tier (the CLI as a Windows process under Wine): Windows node from the npm
+# registry, per-application Wine settings, the tier's stand-ins. Exit 3: the tier is skipped.
+windows_status=0
+bash scripts/setup-windows-tier.sh || windows_status=$?
+if [ "$windows_status" -eq 3 ]; then
+  echo "setup: the test:windows tier will be skipped (scripts/setup-windows-tier.sh said why above)" >&2
+elif [ "$windows_status" -ne 0 ]; then
+  exit "$windows_status"
+fi

@@ -11,6 +11,35 @@ export function writeCommanderError(text: string, write: (text: string) => void)
 
 /** Prints one error line with the shared prefix (multi-line messages keep their layout). */
 export function printError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${ERROR_PREFIX}${message}\n`);
+  process.stderr.write(`${ERROR_PREFIX}${errorLine(error)}\n`);
+}
+
+// EACCES: permission denied, open 'RO/records.ndjson'
+const RAW_FS_MESSAGE_RE = /^E[A-Z]+: [^,]+, \w+ '/;
+
+const FS_WORDS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such file or folder',
+};
+
+/**
+ * The one line for an error that reached the CLI's edge: a harness error's message as it is; a
+ * raw Node file-system error (`EACCES: permission denied, open 'RO/records.ndjson'`) as
+ * `cannot open RO/records.ndjson: permission denied (EACCES)`.
+ */
+export function errorLine(error: unknown): string {
+  const fs = error as { code?: unknown; path?: unknown; syscall?: unknown; message?: unknown };
+  if (
+    error instanceof Error &&
+    typeof fs.code === 'string' &&
+    typeof fs.path === 'string' &&
+    RAW_FS_MESSAGE_RE.test(error.message)
+  ) {
+    const verb = fs.syscall === 'mkdir' ? 'create' : String(fs.syscall);
+    return `cannot ${verb} ${fs.path}: ${FS_WORDS[fs.code] ?? fs.code} (${fs.code})`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,7 @@ import { isHarnessError } from '../errors.js';
 import { packageInfo } from '../package-info.js';
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { EXIT_CODES_HELP, ExitCode, exitCodeFor } from './exit-codes.js';
-import { ERROR_PREFIX, writeCommanderError } from './error-output.js';
+import { ERROR_PREFIX, errorLine, writeCommanderError } from './error-output.js';
 import { helpWidth, wrapHelpText } from './help-wrap.js';
 
 /** The package version, read from package.json (one place). */
@@ -110,7 +110,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // --help and --version end with exitCode 0 here; real usage errors with 1 → our 2.
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
-    const message = isHarnessError(error) ? error.message : String(error);
+    const message = isHarnessError(error) ? error.message : errorLine(error);
     process.stderr.write(`${ERROR_PREFIX}${message}\n`);
     return exitCodeFor(error);
   }

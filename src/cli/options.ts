@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { DIALECT_NAMES } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
 import { parseCount, parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../units.js';
+import { rewriteHabit, WAIT_OPERAND_FLAG, type Habit } from './procdump-habits.js';
 
 export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js';
 
@@ -170,7 +171,50 @@ export function addTargetOptions(command: Command, options: { wait?: boolean } =
       '-w, --wait <name>',
       'wait for a process with this image name to start, then take it (ProcDump -w)',
     );
+    // ProcDump's bare `-w` after the NAME operand (procdump-habits.ts): not typed by name.
+    command.addOption(new Option(WAIT_OPERAND_FLAG).hideHelp());
   }
+}
+
+/** The process a command takes: by pid, by name, or the one that starts with that name. */
+export type ProcessTarget = { pid: number } | { name: string } | { waitFor: string };
+
+// A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
+const PID_OPERAND_RE = /^\d+$/;
+
+/**
+ * The one target of -p, --name, -w NAME and a PID-or-NAME operand (ProcDump's `dump 1234`,
+ * `heap-trend w3wp`); with ProcDump's bare `-w` (`app.exe -w`) the operand is waited for.
+ * `example` shows that form in the message when the operand is missing.
+ */
+export function oneTarget(
+  cli: { pid?: string; name?: string; wait?: string; waitForOperand?: boolean },
+  operand: string | undefined,
+  example: string,
+): ProcessTarget {
+  const targets: ProcessTarget[] = [];
+  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
+  if (cli.name !== undefined) targets.push({ name: cli.name });
+  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
+  if (cli.waitForOperand === true && operand === undefined) {
+    throw new UsageError(`-w waits for the process a NAME operand names: ${example}`);
+  }
+  if (operand !== undefined) {
+    targets.push(
+      cli.waitForOperand === true
+        ? { waitFor: operand }
+        : PID_OPERAND_RE.test(operand)
+          ? { pid: Number(operand) }
+          : { name: operand },
+    );
+  }
+  const [target, second] = targets;
+  if (target === undefined || second !== undefined) {
+    throw new UsageError(
+      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
+    );
+  }
+  return target;
 }
 
 /** `--out DIR`: always a folder the command writes its files into. */
@@ -220,7 +264,8 @@ const OTHER_DUMP_TYPE_RE = /^-m[a-z]$/;
 
 export function rewriteProcDumpArgs(
   args: readonly string[],
-  spellings: readonly ProcDumpSpelling[],
+  spellings: readonly (ProcDumpSpelling | Habit)[],
+  command = '',
 ): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -228,6 +273,12 @@ export function rewriteProcDumpArgs(
     if (arg === '--') {
       for (const arg of args.slice(i)) out.push(arg);
       break;
+    }
+    const habit = rewriteHabit(args, i, spellings, command);
+    if (habit !== undefined) {
+      for (const word of habit.words) out.push(word);
+      i += habit.used - 1;
+      continue;
     }
     // `dump -h` alone is still help; with anything else it is ProcDump's hung-window trigger.
     if (arg === '-h' && args.length === 1) {
@@ -244,9 +295,10 @@ export function rewriteProcDumpArgs(
       i += 2;
       continue;
     }
-    const long = (spellings as readonly string[]).includes(arg)
-      ? PROCDUMP_SPELLINGS[arg as ProcDumpSpelling]
-      : undefined;
+    const long =
+      (spellings as readonly string[]).includes(arg) && arg in PROCDUMP_SPELLINGS
+        ? PROCDUMP_SPELLINGS[arg as ProcDumpSpelling]
+        : undefined;
     if (long !== undefined) {
       out.push(long);
       continue;
@@ -262,7 +314,10 @@ export function rewriteProcDumpArgs(
 }
 
 /** `-p`/`-pl` as ProcDump's counter trigger (only where the command lists `-pl`). */
-function counterForm(arg: string, spellings: readonly ProcDumpSpelling[]): string | undefined {
+function counterForm(
+  arg: string,
+  spellings: readonly (ProcDumpSpelling | Habit)[],
+): string | undefined {
   if (!spellings.includes('-pl')) return undefined;
   if (arg === '-p') return '--counter-above';
   if (arg === '-pl') return '--counter-below';
@@ -273,13 +328,13 @@ function counterForm(arg: string, spellings: readonly ProcDumpSpelling[]): strin
 export class ProcDumpStyleCommand extends Command {
   constructor(
     name: string,
-    readonly procdumpSpellings: readonly ProcDumpSpelling[],
+    readonly procdumpSpellings: readonly (ProcDumpSpelling | Habit)[],
   ) {
     super(name);
   }
 
   override parseOptions(argv: string[]): ReturnType<Command['parseOptions']> {
-    return super.parseOptions(rewriteProcDumpArgs(argv, this.procdumpSpellings));
+    return super.parseOptions(rewriteProcDumpArgs(argv, this.procdumpSpellings, this.name()));
   }
 }
 

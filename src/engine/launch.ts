@@ -1,6 +1,7 @@
 // What to spawn for a session: the dialect's launch arguments for the target, run either through
 // the given command prefix (the cdb emulator in tests), the given debugger path, or the binary the
 // dialect finds itself (cdb: CDB_PATH and the SDK folders; winedbg: PATH).
+import { isAbsolute, resolve } from 'node:path';
 import { getDialect } from './dialects/index.js';
 import type { Dialect } from './dialects/types.js';
 import type { SessionOptions } from './session-types.js';
@@ -23,6 +24,21 @@ export function spawnCommandFor(
       ...dialectArgs,
     ]);
   }
-  const file = options.debuggerPath ?? dialect.locateBinary(options.env ?? process.env);
+  const file =
+    options.debuggerPath === undefined
+      ? dialect.locateBinary(options.env ?? process.env)
+      : debuggerFile(options.debuggerPath);
   return dialect.spawnCommand(file, dialectArgs);
+}
+
+/**
+ * A --debugger path as the user meant it: a relative path with a folder in it
+ * (`build\dbgeng\dbgeng-host.exe`) is relative to where the command was typed. node-pty's Windows
+ * backend looks a file up on PATH only (a relative path failed with `File not found:`), and its
+ * Unix backend resolves it against the session's cwd, which need not be the caller's. A bare name
+ * (`cdb.exe`) is still looked up on PATH.
+ */
+export function debuggerFile(path: string, cwd: string = process.cwd()): string {
+  if (isAbsolute(path) || !/[\\/]/.test(path)) return path;
+  return resolve(cwd, path);
 }

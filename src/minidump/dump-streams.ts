@@ -160,7 +160,12 @@ export class DumpStreams {
       heldBytes: this.#held,
       readString: (rva, what) => {
         const known = this.#strings.get(rva);
-        if (known !== undefined) return known;
+        if (known !== undefined) {
+          // Counted again: what a dump costs is what it produces. A hostile list whose 16,384
+          // names all point at one 64 KB string is read once but would be 1 GB of names.
+          // (The budget's own warning says so when it refuses.)
+          return follow(known.length * 2) ? known : null;
+        }
         if (rva !== 0 && rva + 4 > fileSize) {
           pastEnd('strings');
           return null;

@@ -79,6 +79,8 @@ const COUNT_LINE_RE =
 // Total decrease == 487210 requested +   1654 overhead = 488864     (umdh -d: decimal)
 const TOTAL_RE =
   /^\s*Total (increase|decrease)\s*==\s*([0-9a-f]+)(?:\s+requested\s*\+\s*([0-9a-f]+)\s+overhead\s*=\s*([0-9a-f]+))?\s*$/i;
+/** The lines only a comparison report has (umdh-file-kind.ts tells the two outputs apart by them). */
+export const COMPARISON_LINE_RES: readonly RegExp[] = [BYTES_LINE_RE, COUNT_LINE_RE, TOTAL_RE];
 // Warning: _NT_SYMBOL_PATH variable is not defined. Will be set to %windir%\symbols.
 // DBGHELP: ntdll - export symbols
 const MESSAGE_RE = /^(?:Warning:|DBGHELP:|UMDH:)/i;

@@ -304,6 +304,8 @@ async function walk(
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.exportNames === undefined ? {} : { exportNames: options.exportNames }),
       ...(options.threadBudgetMs === undefined ? {} : { threadBudgetMs: options.threadBudgetMs }),
+      // Vista (6.0) and later start every thread in ntdll!RtlUserThreadStart.
+      ...((state.system?.majorVersion ?? 0) >= 6 ? { startsInNtdll: true } : {}),
       ...(options.otherThreads === null
         ? {}
         : { otherThreads: options.otherThreads ?? DEFAULT_OTHER_THREADS }),

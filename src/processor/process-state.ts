@@ -43,6 +43,8 @@ export interface CallStack {
   context: 'exception' | 'thread';
   frames: StackFrame[];
   stop: WalkStop;
+  /** With stop `budget`: `time` or `reads` (StackWalk.cut). */
+  cut?: 'time' | 'reads';
   warnings: string[];
 }
 

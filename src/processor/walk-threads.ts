@@ -9,7 +9,9 @@ import type { Minidump, MinidumpThread } from '../minidump/minidump.js';
 import type { DumpException } from '../minidump/streams/exception.js';
 import { parseContext } from '../stackwalk/context.js';
 import { ExportSymbolProvider } from '../stackwalk/exports.js';
+import { WalkClock } from './walk-clock.js';
 import { waits, type Maybe } from '../stackwalk/scan.js';
+import type { PeImage } from '../stackwalk/pe-image.js';
 import type {
   ModuleRef,
   RegisterSet,
@@ -20,7 +22,8 @@ import type {
   UnwindProvider,
   WalkLimits,
 } from '../stackwalk/types.js';
-import { moduleIndex, walkStack } from '../stackwalk/walk.js';
+import { moduleIndex } from '../stackwalk/module-index.js';
+import { walkStack } from '../stackwalk/walk.js';
 import type { DumpImages } from '../symbols/supplier/image-locator.js';
 import type { CallStack } from './process-state.js';
 
@@ -41,11 +44,15 @@ export interface WalkThreadsOptions {
   /** Look names up in export tables (default true). */
   exportNames?: boolean;
   /**
-   * Wall-clock budget per thread in ms (default 5000): a safety net only. Wall time depends on
-   * the machine's load and on the other dumps a batch walks at once, so the bound that keeps
-   * walks (and the buckets built on them) reproducible is the read budget (limits.maxReads).
+   * Time budget per thread in ms (default 5000): a safety net only, and waits on symbol files
+   * and images (downloads, indexing) do not count (walk-clock.ts). Wall time depends on the
+   * machine's load and on the other dumps a batch walks at once, so the bound that keeps walks
+   * (and the buckets built on them) reproducible is the read budget (limits.maxReads); a stack
+   * cut by time says so (CallStack.cut) and its record forms no bucket.
    */
   threadBudgetMs?: number;
+  /** Windows Vista or later: threads start in ntdll (WalkInput.startsInNtdll). */
+  startsInNtdll?: boolean;
   /**
    * With `threads: 'all'`: how many threads besides the crashing one are walked, and for how
    * long in all; the rest are left unwalked with one warning. Absent: every thread.
@@ -77,14 +84,21 @@ export async function walkThreads(
   options: WalkThreadsOptions,
 ): Promise<WalkedThreads> {
   const result: WalkedThreads = { stacks: new Map(), warnings: [] };
-  const images = options.images;
+  // Waits on images and symbol files stop the budget's clock (walk-clock.ts).
+  const clock = new WalkClock();
+  const images = {
+    image: (module: ModuleRef) =>
+      clock.pause(options.images.image(module)) as Promise<PeImage | undefined>,
+  };
+  const unwind = options.unwind === undefined ? undefined : pausedUnwind(options.unwind, clock);
   const baseInput = {
     arch,
     memory: { read: (address: bigint, length: number) => dump.readMemory(address, length) },
     modules,
     images,
-    ...(options.unwind === undefined ? {} : { unwind: options.unwind }),
+    ...(unwind === undefined ? {} : { unwind }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.startsInNtdll === true ? { startsInNtdll: true } : {}),
   };
   const providers: SymbolProvider[] = [];
   if (options.symbols) providers.push(options.symbols);
@@ -113,9 +127,9 @@ export async function walkThreads(
     providers.length === 0
       ? undefined
       : {
-          lookup: (module, rva) => firstHit(0, module, rva),
+          lookup: (module, rva) => clock.pause(firstHit(0, module, rva)),
           // Some provider has a symbol file for the module: scanned words must be in its functions.
-          covers: (module) => anyCovers(0, module),
+          covers: (module) => clock.pause(anyCovers(0, module)),
         };
   const index = moduleIndex(modules, {
     ...baseInput,
@@ -151,11 +165,11 @@ export async function walkThreads(
       continue;
     }
     if (fromException) result.exceptionRegisters = registers;
-    const deadline = performance.now() + (options.threadBudgetMs ?? DEFAULT_THREAD_BUDGET_MS);
+    const outOfTime = clock.budget(options.threadBudgetMs ?? DEFAULT_THREAD_BUDGET_MS);
     const walk = await walkStack(
       {
         ...baseInput,
-        limits: { ...options.limits, outOfTime: () => performance.now() > deadline },
+        limits: { ...options.limits, outOfTime },
         memory: threadMemory(dump, thread),
         threadId: thread.id,
         registers,
@@ -168,6 +182,7 @@ export async function walkThreads(
       context: fromException ? 'exception' : 'thread',
       frames: walk.frames,
       stop: walk.stop,
+      ...(walk.cut === undefined ? {} : { cut: walk.cut }),
       warnings: walk.warnings,
     });
   }
@@ -229,6 +244,24 @@ function threadMemory(dump: Minidump, thread: MinidumpThread): TargetMemory {
 }
 
 const DEFAULT_THREAD_BUDGET_MS = 5000;
+
+/** The unwind hooks with their waits (a .sym file loading) off the budget's clock. */
+function pausedUnwind(unwind: UnwindProvider, clock: WalkClock): UnwindProvider {
+  const out: UnwindProvider = {};
+  const x86Frame = unwind.x86Frame?.bind(unwind);
+  const cfi = unwind.cfi?.bind(unwind);
+  if (x86Frame !== undefined) {
+    const paused: NonNullable<UnwindProvider['x86Frame']> = (module, rva) =>
+      clock.pause(x86Frame(module, rva));
+    out.x86Frame = paused;
+  }
+  if (cfi !== undefined) {
+    const paused: NonNullable<UnwindProvider['cfi']> = (module, rva) =>
+      clock.pause(cfi(module, rva));
+    out.cfi = paused;
+  }
+  return out;
+}
 
 /** Captured stacks bigger than this are read piecemeal (a thread's stack is 1 MiB by default). */
 const MAX_STACK_READ = 1 << 20;

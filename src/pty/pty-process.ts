@@ -2,7 +2,9 @@
 // text (escape sequences stripped, `\r\r\n`/`\r\n` → `\n`) through onData, or the exact bytes
 // through onRawData for transcripts.
 import type { IPty } from 'node-pty';
-import { killTree as killProcessTree } from './kill-tree.js';
+import { killTree as killProcessTree } from '../platform/index.js';
+import { releaseConptyHandles } from '../platform/windows/pty-release.js';
+import { isWindowsHost } from '../platform/host.js';
 import { loadNodePty } from './node-pty.js';
 import { TerminalTextDecoder } from './terminal-text.js';
 
@@ -53,6 +55,8 @@ export class PtyProcess {
         signal: signal !== undefined && signal !== 0 ? signal : null,
       };
       this.exitInfo = exit;
+      // ConPTY's pipes and worker would keep a Windows CLI run alive forever (pty-release.ts).
+      if (isWindowsHost()) releaseConptyHandles(pty);
       for (const listener of this.exitListeners) listener(exit);
       resolveExit(exit);
     });

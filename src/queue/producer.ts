@@ -4,6 +4,7 @@
 // enqueued twice is analysed once, and a finished one is found finished.
 import type { Queue } from 'bullmq';
 import { sha256File } from '../workflows/analyze/file-hash.js';
+import { readResult } from './job-result.js';
 import {
   isUrlLocation,
   JOB_FORMAT,
@@ -66,4 +67,31 @@ export async function enqueueJobs(
       })),
     );
   }
+}
+
+/**
+ * `--reanalyze` ('all') and `--retry-failed` ('failed'): finished jobs of these ids are removed
+ * before they are added again, so their dumps are analysed afresh instead of answered from Redis
+ * (a failed job, or a result whose record is not ok, for 'failed'). Jobs waiting or running are
+ * left alone. Returns how many were removed.
+ */
+export async function dropFinished(
+  queue: Queue,
+  ids: readonly string[],
+  which: 'all' | 'failed',
+): Promise<number> {
+  let dropped = 0;
+  for (const id of ids) {
+    const job = await queue.getJob(id);
+    if (job === undefined) continue;
+    const state = await job.getState();
+    if (state !== 'completed' && state !== 'failed') continue;
+    if (which === 'failed' && state === 'completed') {
+      const read = readResult(job.returnvalue as unknown);
+      if (read.ok && read.record.ok) continue;
+    }
+    await job.remove().catch(() => undefined);
+    dropped++;
+  }
+  return dropped;
 }

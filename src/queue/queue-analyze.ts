@@ -8,10 +8,11 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { AbortedError, isHarnessError, UsageError } from '../errors.js';
 import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
 import { readRecords, RecordAppender } from '../report/analyze/records-file.js';
+import type { ListEdits } from '../report/analyze/signature-lists.js';
 import { createSigner } from '../report/analyze/signature.js';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -23,9 +24,12 @@ import { resumeKey } from '../workflows/analyze/file-hash.js';
 import { expandInputs } from '../workflows/analyze/inputs.js';
 import { pathText } from '../common/byte-path.js';
 import { outputFiles, writeSummaryAndReport } from '../workflows/analyze/outputs.js';
+import { OutDirLock } from '../workflows/analyze/out-dir.js';
+import { boundRecordJson } from '../workflows/analyze/record-bounds.js';
 import { loadTriageScript } from '../workflows/analyze/triage-script.js';
 import { Collector } from './collector.js';
-import { enqueueJobs, hashInput, jobDataOf } from './producer.js';
+import { FolderWatch } from './folder-watch.js';
+import { dropFinished, enqueueJobs, hashInput, jobDataOf } from './producer.js';
 import {
   engineQueueName,
   isUrlLocation,
@@ -48,6 +52,7 @@ export interface QueueAnalyzeOptions {
   timeoutMs?: number;
   walkStacks?: boolean;
   skipModules?: readonly string[];
+  signatureLists?: ListEdits;
   resume?: boolean;
   extensions?: readonly string[];
   cwd?: string;
@@ -57,6 +62,11 @@ export interface QueueAnalyzeOptions {
   pollMs?: number;
   maxDownloadBytes?: number;
   downloadTimeoutMs?: number;
+  /**
+   * `--reanalyze` ('all'): results already in Redis are dropped and every dump analysed again;
+   * `--retry-failed` ('failed'): only failed jobs and results that are not ok.
+   */
+  fresh?: 'all' | 'failed';
   signal?: AbortSignal;
   onEvent?: (event: AnalyzeEvent) => void;
 }
@@ -67,8 +77,22 @@ const HASH_PARALLEL = 8;
 const ADD_EVERY = 64;
 /** The longest a collector goes without asking Redis about every job it waits for. */
 const SWEEP_MS = 30_000;
+/** Times a file found changed under a worker is hashed and enqueued again. */
+const CHANGED_TRIES = 2;
 
 export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise<AnalyzeResult> {
+  const out = new OutDirLock(options.outDir);
+  try {
+    return await collectLocked(options, out);
+  } finally {
+    await out.release();
+  }
+}
+
+async function collectLocked(
+  options: QueueAnalyzeOptions,
+  out: OutDirLock,
+): Promise<AnalyzeResult> {
   const started = performance.now();
   const emit = (event: AnalyzeEvent) => options.onEvent?.(event);
   const signal = options.signal ?? new AbortController().signal;
@@ -88,6 +112,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     timeoutMs: Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     walkStacks: options.walkStacks ?? true,
     ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     ...(options.scriptPath === undefined ? {} : { script: loadTriageScript(options.scriptPath) }),
   };
   const urls = options.inputs.filter(isUrlLocation);
@@ -121,7 +146,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
     });
 
   const files = outputFiles(options.outDir);
-  await mkdir(options.outDir, { recursive: true });
+  await out.take();
   const existing = await stat(files.records).catch(() => undefined);
   if (existing !== undefined && existing.size > 0 && options.resume !== true) {
     throw new UsageError(
@@ -146,17 +171,22 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   events.on('error', onRedisError);
   redis.on('error', onRedisError);
   const appender = await RecordAppender.open(files.records);
-  const signer = createSigner(
-    options.skipModules === undefined ? {} : { skipModules: options.skipModules },
-  );
+  const signer = createSigner({
+    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
+    ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
+  });
   let algorithm = signer.algorithm;
   let total = 0;
   let finished = 0;
   let analyzed = 0;
   let resumed = 0;
-  const write = async (record: AnalyzeDumpRecord, status?: 'skipped-resume') => {
+  const write = async (given: AnalyzeDumpRecord, status?: 'skipped-resume') => {
+    let record = given;
     if (status === undefined) {
-      await appender.append(record);
+      // Bounded again here, whatever the worker did (an older or a broken worker's result).
+      const bounded = boundRecordJson(given);
+      record = bounded.record;
+      await appender.append(record, bounded.json);
       analyzed++;
       if (record.bucket !== null) algorithm = record.bucket.algorithm;
     }
@@ -176,6 +206,12 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
         type: 'queue',
         message: `${count} jobs had vanished from Redis and were enqueued again`,
       }),
+    onRetry: (jobId, kind, reason) =>
+      emit({
+        type: 'queue',
+        message: `job ${jobId} back to the queue (${kind === 'killed' ? 'its workers died' : "not the dump's fault"}): ${reason}`,
+      }),
+    changed: (changedFiles, data, reason) => rehash(changedFiles, data, reason),
   });
   let wake: () => void = () => undefined;
   /** Results that came through events since the last poll tick. */
@@ -188,24 +224,33 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
       if (collector.pending.size === 0) wake();
     });
   events.on('completed', ({ jobId, returnvalue }) => {
-    const record = returnvalue as unknown;
+    const result = returnvalue as unknown;
     settled(
-      typeof record === 'object' && record !== null
-        ? collector.completed(jobId, record as AnalyzeDumpRecord)
+      typeof result === 'object' && result !== null
+        ? collector.completed(jobId, result)
         : collector.settle(jobId),
     );
   });
   events.on('failed', ({ jobId }) => settled(collector.settle(jobId)));
 
-  const seen = new Set<string>();
-  const sizes = new Map<string, number>();
-  const enqueue = async (inputs: readonly string[]) => {
-    total += inputs.length;
+  const watch = new FolderWatch();
+  /** Job ids whose earlier results --reanalyze / --retry-failed already dropped this run. */
+  const dropped = new Set<string>();
+  const add = async (jobs: Map<string, QueueJobData>) => {
+    if (options.fresh !== undefined) {
+      const ids = [...jobs.keys()].filter((id) => !dropped.has(id));
+      for (const id of ids) dropped.add(id);
+      await dropFinished(queue, ids, options.fresh);
+    }
+    await enqueueJobs(queue, jobs);
+  };
+  const enqueue = async (inputs: readonly string[], again = false) => {
+    if (!again) total += inputs.length;
     const jobs = new Map<string, QueueJobData>();
     for (let at = 0; at < inputs.length; at += HASH_PARALLEL) {
       // Added as they are hashed, not after the last: workers start while the rest is read.
       if (jobs.size >= ADD_EVERY) {
-        await enqueueJobs(queue, jobs);
+        await add(jobs);
         jobs.clear();
       }
       const batch = inputs.slice(at, at + HASH_PARALLEL);
@@ -237,26 +282,38 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
         if (collector.expect(id, data, file)) jobs.set(id, data);
       }
     }
-    await enqueueJobs(queue, jobs);
-    // Jobs that were already finished in Redis (an earlier run, a copy) send no new event.
-    await collector.sweep();
+    await add(jobs);
+    // Jobs that were already finished in Redis (an earlier run, a copy) send no new event; a
+    // re-hash (`again`, called from a sweep) leaves them to the next sweep.
+    if (!again) await collector.sweep();
   };
-  /** Watch mode: a file is taken once its size stayed the same over two scans (upload done). */
-  const newFiles = async (): Promise<string[]> => {
-    const found = (await scan()).files;
-    const ready: string[] = [];
-    for (const file of found) {
-      if (seen.has(file)) continue;
-      const size = (await stat(file).catch(() => undefined))?.size;
-      if (size === undefined) continue;
-      if (sizes.get(file) === size) {
-        seen.add(file);
-        sizes.delete(file);
-        ready.push(file);
-      } else {
-        sizes.set(file, size);
+  /** How often each file was found changed under a worker (see rehash). */
+  const changes = new Map<string, number>();
+  /**
+   * Files whose content changed between enqueue and analysis: hashed again and enqueued as what
+   * they hold now, as a local run analyses what a file holds when it reads it. A file that keeps
+   * changing gets a CHANGED record after CHANGED_TRIES.
+   */
+  const rehash = async (changedFiles: readonly string[], data: QueueJobData, reason: string) => {
+    const again: string[] = [];
+    for (const file of changedFiles) {
+      const times = (changes.get(file) ?? 0) + 1;
+      changes.set(file, times);
+      if (times <= CHANGED_TRIES) {
+        again.push(file);
+        continue;
       }
+      const record = emptyRecord(file, { sha256: data.sha256, size: data.size }, ownEngine);
+      await write({
+        ...record,
+        error: { code: 'CHANGED', message: `changed ${times} times while queued: ${reason}` },
+      });
     }
+    if (again.length > 0) await enqueue(again, true);
+  };
+  const newFiles = async (): Promise<string[]> => {
+    const { ready, retaken } = await watch.scan((await scan()).files);
+    for (const file of retaken) collector.forget(file);
     return ready;
   };
 
@@ -270,7 +327,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
       emit({
         type: 'queue',
         message: none
-          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dumps waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
+          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dump${collector.pending.size === 1 ? '' : 's'} waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
           : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
       });
     }
@@ -281,7 +338,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
   let interrupted = false;
   try {
     await events.waitUntilReady();
-    for (const file of first.files) seen.add(file);
+    if (options.watchFolder === true) await watch.taken(first.files);
     await enqueue([...first.files, ...urls]);
     let lastSweep = performance.now();
     while (!signal.aborted && (collector.pending.size > 0 || options.watchFolder === true)) {
@@ -334,6 +391,7 @@ export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise
         : { timeoutMs: jobOptions.timeoutMs }),
       resume: options.resume === true,
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
       queue: {
         url: options.target.display,
         name: options.queueName,

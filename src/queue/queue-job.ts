@@ -2,6 +2,7 @@
 // job id is derived from both, so the same dump enqueued twice (a second collector, a copy under
 // another name, a restarted upload scan) is one job, analysed once; its result stays in Redis
 // until it expires, so a later enqueue of the same content finds it done.
+import type { ListEdits } from '../report/analyze/signature-lists.js';
 import { createHash } from 'node:crypto';
 import { DIALECT_NAMES, getDialect } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
@@ -30,6 +31,8 @@ export interface JobAnalysisOptions {
   timeoutMs: number;
   walkStacks: boolean;
   skipModules?: string[];
+  /** `--signature-lists`, added to the defaults. */
+  signatureLists?: ListEdits;
   /** A `--script` given to the producer, sent as steps (workers use their own default else). */
   script?: ScriptStep[];
 }
@@ -56,6 +59,8 @@ export function jobIdOf(sha256: string, options: JobAnalysisOptions): string {
     options.walkStacks,
     options.skipModules ?? null,
     options.script ?? null,
+    // Only when given, so the ids of jobs without lists stay what they were.
+    ...(options.signatureLists === undefined ? [] : [options.signatureLists]),
   ]);
   const optionsHash = createHash('sha256').update(canonical).digest('hex').slice(0, 16);
   return `${sha256}.${optionsHash}`;

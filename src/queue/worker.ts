@@ -2,16 +2,21 @@
 // engine set that holds it, `--engine any` jobs included) and returns each dump's record as the
 // job's result. The analysis is the local one, unchanged (analyzeOneDump: one
 // debugger process per dump, the per-dump deadline, a debugger that dies twice quarantines). What
-// the queue adds: a worker that dies mid-dump leaves a job whose lock expires, and BullMQ's stalled
-// check hands it to another worker; a job that stalls a second time, or whose analysis throws
-// twice, fails for good and the collector writes one quarantine record for it.
+// the queue adds: a path job's file is hashed first and must still hold the enqueued content
+// (else the job fails as CHANGED); the record is bounded as a local run bounds it and returned as
+// a JobResult (job-result.ts) that names this worker. A worker that dies mid-dump leaves a job
+// whose lock expires, and BullMQ's stalled check hands it to another worker; a job this worker
+// cannot run (its format, a file it cannot open, no debugger) fails as a worker fault, which the
+// collector gives back to the queue (job-faults.ts); a job whose analysis throws twice fails for
+// good and the collector writes one quarantine record for it.
 // Stopping (the AbortSignal): current dumps finish, no new job is taken. Stopping hard (`hard`):
 // dumps in flight are abandoned and their jobs go back to waiting, not counted as failures.
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { WaitingError, type Job } from 'bullmq';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isHarnessError } from '../errors.js';
+import { packageInfo } from '../package-info.js';
 import type { AnalyzeDumpRecord } from '../report/analyze/analyze-record.js';
 import { createSigner } from '../report/analyze/signature.js';
 import { validate } from '../report/schemas.js';
@@ -26,12 +31,16 @@ import {
   type EngineChoice,
   type EngineRequest,
 } from '../workflows/analyze/engine-choice.js';
+import { sha256File } from '../workflows/analyze/file-hash.js';
+import { KEEP_DUMP_BYTES } from '../workflows/analyze/input-outcome.js';
 import { builtinSupplier } from '../workflows/analyze/symbols-setup.js';
 import {
   defaultScriptPath,
   loadTriageScript,
   type ScriptStep,
 } from '../workflows/analyze/triage-script.js';
+import { changedFault, workerFault } from './job-faults.js';
+import { packResult, type JobResult, type ResultMaker } from './job-result.js';
 import { isUrlLocation, JOB_FORMAT, servedQueues, type QueueJobData } from './queue-job.js';
 import { SlotBudget, SlotWorker } from './slot-worker.js';
 import { connectionOptions, probeRedis, type RedisTarget } from './redis-url.js';
@@ -119,16 +128,32 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     env: options.env,
   });
   let done = 0;
-  /** Analysis time per result, told once BullMQ has accepted the result ('completed'). */
-  const took = new WeakMap<AnalyzeDumpRecord, number>();
+  /** Analysis time and record per result, told once BullMQ has accepted it ('completed'). */
+  const took = new WeakMap<JobResult, { ms: number; record: AnalyzeDumpRecord }>();
+  // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
+  const workerName = `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`;
+  /** Who made a result or a failure: in every result and every failure reason. */
+  const by: ResultMaker = {
+    worker: workerName,
+    version: packageInfo().version,
+    engine: choice.engine,
+    jobFormat: JOB_FORMAT,
+  };
 
   const analyse = async (data: QueueJobData): Promise<AnalyzeDumpRecord> => {
-    const hashed = { sha256: data.sha256, size: data.size };
+    let hashed: { sha256: string; size: number; bytes?: Buffer } = {
+      sha256: data.sha256,
+      size: data.size,
+    };
     let downloaded: DownloadedDump | undefined;
     let scratch: string | undefined;
     try {
       let file = data.location;
-      if (isUrlLocation(data.location)) {
+      if (!isUrlLocation(data.location)) {
+        // The content analysed is the content enqueued, or the job fails as CHANGED: a result is
+        // kept under the enqueued sha256, so another content's analysis must never be stored there.
+        hashed = await hashJobFile(data);
+      } else {
         try {
           downloaded = await downloadDump(data.location, hashed, {
             maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
@@ -158,14 +183,22 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
           ...(data.options.skipModules === undefined
             ? {}
             : { skipModules: data.options.skipModules }),
-          ...(supplier.hasSymbolFiles ? { names: true } : {}),
+          ...(data.options.signatureLists === undefined
+            ? {}
+            : { lists: [data.options.signatureLists] }),
         }),
         signal: hard,
         walkStacks: data.options.walkStacks,
         ...launch,
         supplier,
       };
-      const record = await analyzeOneDump(file, hashed, ctx);
+      const record = await analyzeOneDump(file, hashed, ctx).catch((error: unknown) => {
+        // No debugger here (removed, not runnable): another worker may have one.
+        if (isHarnessError(error) && error.code === 'DEBUGGER_NOT_FOUND') {
+          throw workerFault(error.shortMessage, by);
+        }
+        throw error;
+      });
       record.file = data.location;
       record.rawOutputs =
         options.outDir === undefined
@@ -183,13 +216,36 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
     }
   };
 
-  const processor = async (job: Job<QueueJobData, AnalyzeDumpRecord>, token?: string) => {
+  /** sha256 and size of a path job's file now, checked against the enqueued ones. */
+  const hashJobFile = async (data: QueueJobData) => {
+    let now: { sha256: string; size: number; bytes?: Buffer };
+    try {
+      // A small dump is read once, as a local run reads it: hashed, then analysed from the bytes.
+      now = await sha256File(data.location, hard, {
+        keepUpTo: choice.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
+      });
+    } catch (error) {
+      // This worker cannot read the file (a share not mounted here, permissions): another may.
+      if (isHarnessError(error) && error.code === 'IO') throw workerFault(error.shortMessage, by);
+      throw error;
+    }
+    if (now.sha256 !== data.sha256 || now.size !== data.size) {
+      throw changedFault(
+        `${data.location} has sha256 ${now.sha256}, size ${now.size}; enqueued as ${data.sha256}, size ${data.size}`,
+        by,
+      );
+    }
+    return now;
+  };
+
+  const processor = async (job: Job<QueueJobData, JobResult>, token?: string) => {
     const data = job.data;
     const format = (data as { format?: unknown }).format;
     if (format !== JOB_FORMAT) {
-      // Not retried: no attempt of this worker version can read it (upgrade the worker).
-      throw new UnrecoverableError(
+      // Not the dump's fault: a worker of the job's format can run it (the collector re-adds it).
+      throw workerFault(
         `job ${job.id ?? '?'} has format ${String(format)}; this worker reads ${JOB_FORMAT}`,
+        by,
       );
     }
     const started = performance.now();
@@ -200,9 +256,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
       attempt: job.attemptsMade + 1,
     });
     try {
-      const record = await analyse(data);
-      took.set(record, Math.round(performance.now() - started));
-      return record;
+      const { result, record } = packResult(await analyse(data), by);
+      took.set(result, { ms: Math.round(performance.now() - started), record });
+      return result;
     } catch (error) {
       if (hard.aborted || (isHarnessError(error) && error.code === 'ABORTED')) {
         // Abandoned, not failed: back to waiting for another worker, no attempt spent.
@@ -223,26 +279,26 @@ export async function runWorker(options: WorkerOptions): Promise<{ done: number 
       options.stalledIntervalMs ?? options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
     // A job whose worker died is taken again once; dying a second time fails it (quarantine).
     maxStalledCount: 1,
-    // The Redis client name (CLIENT SETNAME: no spaces) that `getWorkers` lists.
-    name: `${choice.engine}-${hostname().replace(/[^A-Za-z0-9._-]/g, '_')}-${process.pid}`,
+    name: workerName,
   };
   const workers = queues.map(
-    (queue) =>
-      new SlotWorker<QueueJobData, AnalyzeDumpRecord>(queue, processor, workerOptions, budget),
+    (queue) => new SlotWorker<QueueJobData, JobResult>(queue, processor, workerOptions, budget),
   );
   let lastRedisMessage = '';
   for (const worker of workers) {
     // "done" only when Redis took the result: a worker whose lock lapsed (event loop blocked past
     // the lock duration) sees its job re-run elsewhere and its own result refused (BullMQ delivers
     // at least once; the collector records each job once either way).
-    worker.on('completed', (job, record) => {
+    worker.on('completed', (job, result) => {
       done++;
+      const made = took.get(result);
+      if (made === undefined) return;
       emit({
         type: 'job-done',
         jobId: job.id ?? '',
         location: job.data.location,
-        record,
-        ms: took.get(record) ?? 0,
+        record: made.record,
+        ms: made.ms,
       });
     });
     worker.on('failed', (job, error) => {

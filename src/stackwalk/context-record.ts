@@ -3,9 +3,14 @@
 // and so do RtlCaptureContext / RaiseException callers. A scan that meets one takes its saved
 // instruction pointer (and on x64 the home slots) for return addresses and its saved registers
 // for frames; recognised, the record is better than any scan: it holds the interrupted frame's
-// exact registers, so the walk continues from them (Breakpad only scans past it). Layouts from
-// winnt.h: AMD64 CONTEXT: ContextFlags at 0x30, SegCs 0x38, SegSs 0x42, Rsp 0x98, Rip 0xf8,
-// 16-byte aligned; x86 CONTEXT: ContextFlags at 0, SegCs 0xbc, Esp 0xc4, SegSs 0xc8, Eip 0xb8.
+// exact registers, so the walk continues from them (Breakpad only scans past it). A record whose
+// own stack pointer lies below it was captured by the function that holds it (RtlCaptureContext
+// into a local, as the CRT's invalid-parameter handler and crash reporters do: rust-minidump's
+// testdata/invalid-parameter.dmp): it describes that very frame, so it gives no caller, and no
+// word inside it is a return address either: the scan goes on past its end. Layouts from
+// winnt.h: AMD64 CONTEXT (0x4d0 bytes): ContextFlags at 0x30, SegCs 0x38, SegSs 0x42, Rsp 0x98,
+// Rip 0xf8, 16-byte aligned; x86 CONTEXT (0x2cc bytes): ContextFlags at 0, SegCs 0xbc, Esp 0xc4,
+// SegSs 0xc8, Eip 0xb8.
 import { parseContext } from './context.js';
 import type { RegisterSet, StackArch } from './types.js';
 import type { WalkMemory } from './walk-memory.js';
@@ -23,11 +28,24 @@ const X86_SS = new Set([0x23, 0x2b]);
 
 /** How far below a scanned word the record may start (its instruction pointer or home slots). */
 const LOOK_BACK = { amd64: 0x100, x86: 0xc0 } as const;
+/** sizeof(CONTEXT): where a record found on the stack ends. */
+const CONTEXT_SIZE = { amd64: 0x4d0n, x86: 0x2ccn } as const;
+
+/** A CONTEXT record on the stack that holds a scanned word. */
+export interface ContextRecordHit {
+  /** The first byte past the record: where a scan goes on when the record gives no caller. */
+  end: bigint;
+  /**
+   * The interrupted frame's registers, when the record's own stack pointer lies above it inside
+   * the stack (an exception frame); null for a record captured in place (RtlCaptureContext).
+   */
+  registers: RegisterSet | null;
+}
 
 /**
- * The registers of a CONTEXT record that holds the stack word at `slot`, or null. A record
- * counts only when its flags and segment selectors are those of a user-mode CONTEXT and its own
- * stack pointer lies above the record, inside the stack: the caller still checks the
+ * The CONTEXT record that holds the stack word at `slot`, or null. A record counts only when its
+ * flags and segment selectors are those of a user-mode CONTEXT; its registers are given only when
+ * its own stack pointer lies above the record, inside the stack: the caller still checks the
  * instruction pointer lies in a module.
  */
 export function contextRecordAround(
@@ -35,7 +53,7 @@ export function contextRecordAround(
   arch: StackArch,
   memory: WalkMemory,
   stackHigh: bigint | undefined,
-): RegisterSet | null | Promise<RegisterSet | null> {
+): ContextRecordHit | null | Promise<ContextRecordHit | null> {
   // Most scan hits have no record around them, and every candidate's flags word is in a line
   // the walk already holds: then the answer is "none", given without a promise. A candidate
   // whose flags are not cached, or that passes, sends the whole probe down the path that reads
@@ -61,7 +79,7 @@ async function probe(
   arch: StackArch,
   memory: WalkMemory,
   stackHigh: bigint | undefined,
-): Promise<RegisterSet | null> {
+): Promise<ContextRecordHit | null> {
   const x64 = arch === 'amd64';
   const align = x64 ? 16 : 4;
   const flagsAt = x64 ? 0x30 : 0;
@@ -77,8 +95,8 @@ async function probe(
         flags = typeof read === 'object' && read !== null ? await read : read;
       }
       if (flags === null || !flagsFit(flags, x64)) continue;
-      const registers = await recordAt(BigInt(start), arch, memory, stackHigh);
-      if (registers !== null) return registers;
+      const record = await recordAt(BigInt(start), arch, memory, stackHigh);
+      if (record !== null) return record;
     }
     return null;
   }
@@ -87,8 +105,8 @@ async function probe(
   for (let start = slot - (slot % step); start >= lowest && start >= 0n; start -= step) {
     const flags = await flagsOf(start + BigInt(flagsAt), memory);
     if (flags === null || !flagsFit(flags, x64)) continue;
-    const registers = await recordAt(start, arch, memory, stackHigh);
-    if (registers !== null) return registers;
+    const record = await recordAt(start, arch, memory, stackHigh);
+    if (record !== null) return record;
   }
   return null;
 }
@@ -118,13 +136,16 @@ function flagsFit(flags: number, x64: boolean): boolean {
   return (flags & kind) !== 0 && (flags & ~(kind | parts)) === 0;
 }
 
-/** The record starting at `start` when its selectors and stack pointer are a user-mode thread's. */
+/**
+ * The record starting at `start` when its selectors are a user-mode thread's; its registers when
+ * its stack pointer lies above it, inside the stack.
+ */
 async function recordAt(
   start: bigint,
   arch: StackArch,
   memory: WalkMemory,
   stackHigh: bigint | undefined,
-): Promise<RegisterSet | null> {
+): Promise<ContextRecordHit | null> {
   const x64 = arch === 'amd64';
   const size = x64 ? 0x100 : 0xcc;
   let bytes = memory.bytesNow(start, size);
@@ -136,7 +157,8 @@ async function recordAt(
   if (!(x64 ? AMD64_CS : X86_CS).has(cs) || !(x64 ? AMD64_SS : X86_SS).has(ss)) return null;
   const registers = parseContext(bytes, arch);
   if (registers === null) return null;
+  const end = start + CONTEXT_SIZE[arch];
   const sp = registers[x64 ? 'rsp' : 'esp'] ?? 0n;
-  if (sp <= start || (stackHigh !== undefined && sp >= stackHigh)) return null;
-  return registers;
+  if (sp <= start || (stackHigh !== undefined && sp >= stackHigh)) return { end, registers: null };
+  return { end, registers };
 }

@@ -1,8 +1,15 @@
 // The last-resort unwinder (Breakpad's and rust-minidump's "scan"): the first stack word above
 // the stack pointer that looks like a return address. With the module's image at hand a word
 // counts only when it points into an executable section just after a `call` instruction
-// (trust `scan-call`); without an image, any word inside a module past its header page counts
-// (trust `scan`). Call encodings from the Intel SDM, CALL: e8 rel32, ff /2 with every ModRM form.
+// (trust `scan-call`); without an image the same check runs on the code bytes the dump itself
+// captured there (full dumps, winedbg's, the bytes around a crash), and only where the dump has
+// none does any word inside a module past its header page count (trust `scan`). With a symbol
+// file loaded for the module, the byte before the word must lie in a function it knows and the
+// word must not be a function's first byte (a function pointer: no call returns there).
+// Breakpad's StackwalkerX86 and rust-minidump only ask that a symbol name the address
+// (https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/src/processor/stackwalker.cc,
+// InstructionAddressSeemsValid). Call encodings from the Intel SDM, CALL: e8 rel32, ff /2 with
+// every ModRM form.
 import type { FrameTrust, ImageView, ModuleRef } from './types.js';
 import type { WalkMemory } from './walk-memory.js';
 
@@ -23,10 +30,11 @@ export interface ModuleIndex {
   atNumber?(address: number): ModuleRef | undefined;
   image(module: ModuleRef): Maybe<ImageView | undefined>;
   /**
-   * False when a symbol file loaded for `module` puts `rva` (the byte before a return address)
-   * in no function; true when it is inside one or no symbol file bounds the module.
+   * False when a symbol file loaded for `module` puts `returnRva - 1` (the call's last byte) in
+   * no function, or `returnRva` at a function's first byte; true otherwise, or when no symbol
+   * file bounds the module.
    */
-  inFunction?(module: ModuleRef, rva: number): Maybe<boolean>;
+  inFunction?(module: ModuleRef, returnRva: number): Maybe<boolean>;
 }
 
 export interface ScanHit {
@@ -74,10 +82,14 @@ export function endsWithCall(before: Uint8Array): boolean {
   return false;
 }
 
-/** Does `value` look like a return address? Which trust would it get? */
+/**
+ * Does `value` look like a return address? Which trust would it get? `memory`: the target's
+ * memory, for the code bytes before `value` when no image is at hand.
+ */
 export function returnAddressTrust(
   value: bigint,
   modules: ModuleIndex,
+  memory?: WalkMemory,
 ): Maybe<ScanHit['trust'] | null> {
   const module = modules.at(value);
   if (module === undefined) return null;
@@ -87,24 +99,34 @@ export function returnAddressTrust(
   // rust-minidump's instruction_seems_valid and Breakpad's InstructionAddressSeemsValid: with
   // symbols loaded, a return address must fall inside a function they know.
   if (modules.inFunction !== undefined) {
-    const inside = modules.inFunction(module, rva - 1);
-    if (waits(inside)) return inside.then((yes) => (yes ? byImage(module, rva, modules) : null));
+    const inside = modules.inFunction(module, rva);
+    if (waits(inside)) {
+      return inside.then((yes) => (yes ? byImage(module, value, rva, modules, memory) : null));
+    }
     if (!inside) return null;
   }
-  return byImage(module, rva, modules);
+  return byImage(module, value, rva, modules, memory);
 }
 
 function byImage(
   module: ModuleRef,
+  value: bigint,
   rva: number,
   modules: ModuleIndex,
+  memory: WalkMemory | undefined,
 ): Maybe<ScanHit['trust'] | null> {
   const image = modules.image(module);
-  return waits(image) ? image.then((found) => inImage(found, rva)) : inImage(image, rva);
+  if (waits(image)) return image.then((found) => inImage(found, value, rva, memory));
+  return inImage(image, value, rva, memory);
 }
 
-function inImage(image: ImageView | undefined, rva: number): Maybe<ScanHit['trust'] | null> {
-  if (image === undefined) return 'scan';
+function inImage(
+  image: ImageView | undefined,
+  value: bigint,
+  rva: number,
+  memory: WalkMemory | undefined,
+): Maybe<ScanHit['trust'] | null> {
+  if (image === undefined) return memory === undefined ? 'scan' : inDumpCode(value, memory);
   if (!image.isExecutable(rva - 1)) return null;
   // Candidates recur in every dump of a build: the answer is kept per image (bounded), so only
   // the first dump reads the code bytes.
@@ -121,6 +143,22 @@ function inImage(image: ImageView | undefined, rva: number): Maybe<ScanHit['trus
     if (kept.size < MAX_CALL_CHECKS) kept.set(rva, call);
     return call ? 'scan-call' : null;
   });
+}
+
+/**
+ * No image: the call check on the code bytes the dump captured before `value` (winedbg's dumps
+ * and full dumps hold code pages; a MiniDumpNormal the bytes around the crash). Not captured:
+ * `scan`, as before.
+ */
+function inDumpCode(value: bigint, memory: WalkMemory): Maybe<ScanHit['trust'] | null> {
+  const before = memory.codeNow(value - 7n, 7);
+  if (before !== undefined) return callTrust(before);
+  return memory.code(value - 7n, 7).then(callTrust);
+}
+
+function callTrust(before: Uint8Array | null): ScanHit['trust'] | null {
+  if (before === null || before.length < 7) return 'scan';
+  return endsWithCall(before) ? 'scan-call' : null;
 }
 
 /** Whether a call ends just before a return address, by image and return-address RVA. */
@@ -159,7 +197,7 @@ export async function scanForReturn(
       }
       const value = wordSize === 8 ? view.getBigUint64(at, true) : BigInt(view.getUint32(at, true));
       if (modules.at(value) === undefined) continue;
-      let trust = returnAddressTrust(value, modules);
+      let trust = returnAddressTrust(value, modules, memory);
       if (waits(trust)) trust = await trust;
       if (trust !== null) return { ip: value, slot: slot + BigInt(at), trust };
     }
@@ -180,7 +218,7 @@ async function scanWords(
   for (let slot = from; slot + size <= limit; slot += size) {
     const value = await memory.word(slot, wordSize);
     if (value === null) return null;
-    const trust = await returnAddressTrust(value, modules);
+    const trust = await returnAddressTrust(value, modules, memory);
     if (trust !== null) return { ip: value, slot, trust };
   }
   return null;

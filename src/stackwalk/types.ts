@@ -99,6 +99,11 @@ export interface StackWalk {
   /** A corrupt or truncated stack ends the walk with a warning here, never an error. */
   warnings: string[];
   stop: WalkStop;
+  /**
+   * With stop `budget`: which budget ended the walk: `time` (the caller's clock, outOfTime) or
+   * `reads` (the read budget, the same on every run).
+   */
+  cut?: 'time' | 'reads';
 }
 
 /** The target's memory (a dump's captured ranges). null or a short answer: not captured. */
@@ -224,6 +229,12 @@ export interface WalkInput {
    */
   symbols?: SymbolProvider;
   limits?: WalkLimits;
+  /**
+   * Windows Vista or later (SystemInfo major version 6 and up): every thread starts in
+   * ntdll!RtlUserThreadStart, so a walk that scanned past it ends there even without ntdll's
+   * names (thread-start.ts). XP's threads start in kernel32.
+   */
+  startsInNtdll?: boolean;
 }
 
 /** The parsed module images a walk may use, looked up by module; may parse lazily. */

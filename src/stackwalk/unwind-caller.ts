@@ -5,7 +5,7 @@
 // (https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/src/processor/stackwalker_x86.cc).
 import { unwindAmd64 } from './amd64-unwind.js';
 import { unwindByCfi } from './cfi-unwind.js';
-import { waits, type Maybe, type ModuleIndex } from './scan.js';
+import { returnAddressTrust, waits, type Maybe, type ModuleIndex } from './scan.js';
 import type {
   CfiRules,
   FrameTrust,
@@ -20,6 +20,16 @@ import { unwindX86ByFrameData, unwindX86ByFramePointer, type X86Outcome } from '
 export interface Caller {
   registers: RegisterSet;
   trust: FrameTrust;
+  /**
+   * x86 frame data: where the walk scans on when the caller given is implausible (the words
+   * below are the unwound function's locals and saved registers: x86-unwind.ts).
+   */
+  rescanFrom?: bigint;
+}
+
+/** The unwound frame's x86 frame data, when found: its parameter size is the next step's `.cbCalleeParams`. */
+export interface CallerStep {
+  calleeParameterSize: number;
 }
 
 /**
@@ -33,6 +43,7 @@ export function unwindCaller(
   input: WalkInput,
   memory: WalkMemory,
   modules: ModuleIndex,
+  step: CallerStep = { calleeParameterSize: 0 },
 ): Maybe<Caller | null> {
   if (input.arch === 'amd64') {
     // No image (known already) and no STACK CFI: no unwind data to ask, and the answer (none:
@@ -51,12 +62,14 @@ export function unwindCaller(
   // A caller's return address is looked up one byte back (the call's last byte).
   const rva = Number(ip - module.base) - (first ? 0 : 1);
   const unwind = input.unwind;
+  // The callee's parameter size is this step's; this frame's is the next step's.
+  const callee = step.calleeParameterSize;
+  step.calleeParameterSize = 0;
   if (unwind?.x86Frame !== undefined) {
     const data = unwind.x86Frame(module, rva);
-    if (waits(data)) {
-      return data.then((found) => x86ByFrameData(found, module, rva, registers, input, memory));
-    }
-    return x86ByFrameData(data, module, rva, registers, input, memory);
+    const ask = { module, rva, registers, input, memory, modules, callee, step };
+    if (waits(data)) return data.then((found) => x86ByFrameData(found, ask));
+    return x86ByFrameData(data, ask);
   }
   return x86AfterFrameData(module, rva, registers, input, memory);
 }
@@ -81,19 +94,34 @@ async function unwindAmd64Caller(
   return await cfiCaller(module, rva, registers, input, memory);
 }
 
+interface FrameDataAsk {
+  module: ModuleRef;
+  rva: number;
+  registers: RegisterSet;
+  input: WalkInput;
+  memory: WalkMemory;
+  modules: ModuleIndex;
+  /** The callee's parameter size (`.cbCalleeParams`). */
+  callee: number;
+  step: CallerStep;
+}
+
 /** x86 with the FPO / STACK WIN record found (or not) for the frame's function. */
-function x86ByFrameData(
-  data: X86FrameData | undefined,
-  module: ModuleRef,
-  rva: number,
-  registers: RegisterSet,
-  input: WalkInput,
-  memory: WalkMemory,
-): Maybe<Caller | null> {
+function x86ByFrameData(data: X86FrameData | undefined, ask: FrameDataAsk): Maybe<Caller | null> {
+  const { module, rva, registers, input, memory, modules } = ask;
   if (data === undefined) return x86AfterFrameData(module, rva, registers, input, memory);
-  return unwindX86ByFrameData(registers, data, memory).then((outcome) =>
+  ask.step.calleeParameterSize = data.parameterSize;
+  const seemsReturn = (value: bigint): boolean | Promise<boolean> => {
+    const trust = returnAddressTrust(value, modules, memory);
+    return waits(trust) ? trust.then((t) => t !== null) : trust !== null;
+  };
+  return unwindX86ByFrameData(registers, data, memory, ask.callee, seemsReturn).then((outcome) =>
     outcome.kind === 'unwound'
-      ? { registers: outcome.registers, trust: 'cfi' as const }
+      ? {
+          registers: outcome.registers,
+          trust: 'cfi' as const,
+          ...(outcome.rescanFrom === undefined ? {} : { rescanFrom: outcome.rescanFrom }),
+        }
       : x86AfterFrameData(module, rva, registers, input, memory),
   );
 }

@@ -10,6 +10,12 @@
 import type { TargetMemory } from './types.js';
 
 const LINE = 512;
+/**
+ * Code addresses a walk reads for call checks, as a share of its read budget (a budget of their
+ * own, so a walk that can check code reads as much stack as one that cannot); past it a scanned
+ * word counts as unchecked.
+ */
+export const CODE_READ_SHARE = 4;
 const LAST_ADDRESS = 0xffff_ffff_ffff_ffffn;
 /** Addresses below this are exact as numbers (2^53, a multiple of LINE). */
 const EXACT = 0x20_0000_0000_0000n;
@@ -27,10 +33,46 @@ export class WalkMemory {
   readonly #maxReads: number;
   /** Set once the budget ran out: every later read answers null. */
   exhausted = false;
+  /**
+   * Code bytes read for scanned words' call checks, by address: a budget of their own (a walk
+   * that checks code reads the stack as far as one that cannot), and each address read once.
+   */
+  readonly #code = new Map<bigint, Uint8Array | null>();
+  readonly #maxCodeReads: number;
 
   constructor(memory: TargetMemory, maxReads: number) {
     this.#memory = memory;
     this.#maxReads = maxReads;
+    this.#maxCodeReads = Math.floor(maxReads / CODE_READ_SHARE);
+  }
+
+  /**
+   * `length` bytes of code at `address` when the target's memory holds them (null when not, or
+   * once the code reads' share of the budget is spent), answered without waiting when it can be
+   * (undefined: ask `code`).
+   */
+  codeNow(address: bigint, length: number): Uint8Array | null | undefined {
+    const known = this.#code.get(address);
+    if (known !== undefined) return known;
+    if (this.#code.size >= this.#maxCodeReads) return null;
+    if (this.#memory.readNow === undefined || address < 0n) return undefined;
+    const bytes = this.#memory.readNow(address, length);
+    if (bytes === undefined) return undefined;
+    return this.#keepCode(address, length, bytes);
+  }
+
+  async code(address: bigint, length: number): Promise<Uint8Array | null> {
+    const now = this.codeNow(address, length);
+    if (now !== undefined) return now;
+    if (address < 0n) return null;
+    return this.#keepCode(address, length, await this.#memory.read(address, length));
+  }
+
+  #keepCode(address: bigint, length: number, bytes: Uint8Array | null): Uint8Array | null {
+    // A copy: a view would keep the reader's whole page alive.
+    const kept = bytes !== null && bytes.length >= length ? bytes.slice(0, length) : null;
+    this.#code.set(address, kept);
+    return kept;
   }
 
   get reads(): number {

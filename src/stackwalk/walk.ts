@@ -10,13 +10,17 @@
 // and the walk ends at the thread's start routine. Bounds: maxFrames, a read budget,
 // maxScanBytes per scan. Nothing here throws on bad data: a corrupt stack ends the walk with a
 // warning.
-import { contextRecordAround } from './context-record.js';
-import { scanForReturn, waits, type Maybe, type ModuleIndex } from './scan.js';
-import { isThreadStart, isThreadStartThunk } from './thread-start.js';
+import { moduleIndex } from './module-index.js';
+import { waits, type ModuleIndex } from './scan.js';
+import { scanCaller } from './scan-caller.js';
+import {
+  framesToThreadStart,
+  isThreadStart,
+  isThreadStartThunk,
+  mayStartThread,
+} from './thread-start.js';
 import type {
   FrameTrust,
-  ImageView,
-  ModuleRef,
   RegisterSet,
   StackFrame,
   StackWalk,
@@ -24,7 +28,7 @@ import type {
   SymbolProvider,
   WalkInput,
 } from './types.js';
-import { unwindCaller } from './unwind-caller.js';
+import { unwindCaller, type CallerStep } from './unwind-caller.js';
 import { WalkMemory } from './walk-memory.js';
 
 export const DEFAULT_MAX_FRAMES = 256;
@@ -32,111 +36,8 @@ export const DEFAULT_MAX_READS = 4096;
 export const DEFAULT_MAX_SCAN_BYTES = 8192;
 /** Below this no code is mapped on Windows: an instruction pointer there ends the walk. */
 const LOWEST_CODE = 0x10000n;
-
-/** A sorted module table with binary-search lookup (a process has a few hundred modules). */
-export function moduleIndex(modules: readonly ModuleRef[], input: WalkInput): ModuleIndex {
-  // Module lists are mostly in address order already: sorted only when not.
-  let inOrder = true;
-  for (let i = 1; i < modules.length && inOrder; i++) {
-    if (modules[i]!.base < modules[i - 1]!.base) inOrder = false;
-  }
-  const sorted = inOrder
-    ? modules
-    : [...modules].sort((a, b) => (a.base < b.base ? -1 : a.base > b.base ? 1 : 0));
-  // Bounds computed once: a lookup does no BigInt arithmetic.
-  const count = sorted.length;
-  const bases: bigint[] = new Array<bigint>(count);
-  const ends: bigint[] = new Array<bigint>(count);
-  let numBases: Float64Array | undefined = new Float64Array(count);
-  let numEnds: Float64Array | undefined = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const module = sorted[i]!;
-    const end = module.base + BigInt(module.size);
-    bases[i] = module.base;
-    ends[i] = end;
-    if (end > EXACT) numBases = numEnds = undefined;
-    else if (numBases !== undefined && numEnds !== undefined) {
-      numBases[i] = Number(module.base);
-      numEnds[i] = Number(end);
-    }
-  }
-  const cache = new Map<ModuleRef, Promise<ImageView | undefined>>();
-  /** Images found so far (null: none), handed out without a promise. */
-  const images = new Map<ModuleRef, ImageView | null>();
-  const covered = new Map<ModuleRef, Promise<boolean>>();
-  const coveredNow = new Map<ModuleRef, boolean>();
-  const symbols = input.symbols;
-  const covers = symbols?.covers?.bind(symbols);
-  const index: ModuleIndex = {
-    at(address) {
-      let low = 0;
-      let high = sorted.length - 1;
-      while (low <= high) {
-        const mid = (low + high) >>> 1;
-        if (address < bases[mid]!) high = mid - 1;
-        else if (address >= ends[mid]!) low = mid + 1;
-        else return sorted[mid];
-      }
-      return undefined;
-    },
-    image(module) {
-      const known = images.get(module);
-      if (known !== undefined) return known ?? undefined;
-      const source = input.images;
-      if (source === undefined) return Promise.resolve(undefined);
-      let found = cache.get(module);
-      if (!found) {
-        found = source.image(module);
-        cache.set(module, found);
-        found.then(
-          (image) => images.set(module, image ?? null),
-          () => undefined, // the walk that awaits `found` meets the error
-        );
-      }
-      return found;
-    },
-  };
-  if (numBases !== undefined && numEnds !== undefined) {
-    // A local first, then stored (eslint.config.js, noFunctionLiteralIntoProperty).
-    const atNumber: NonNullable<ModuleIndex['atNumber']> = (address) => {
-      let low = 0;
-      let high = sorted.length - 1;
-      while (low <= high) {
-        const mid = (low + high) >>> 1;
-        if (address < numBases[mid]!) high = mid - 1;
-        else if (address >= numEnds[mid]!) low = mid + 1;
-        else return sorted[mid];
-      }
-      return undefined;
-    };
-    index.atNumber = atNumber;
-  }
-  if (symbols !== undefined && covers !== undefined) {
-    const inside = (module: ModuleRef, rva: number): Maybe<boolean> => {
-      const hit = symbols.lookup(module, rva);
-      return waits(hit) ? hit.then((h) => h !== undefined) : hit !== undefined;
-    };
-    const inFunction: NonNullable<ModuleIndex['inFunction']> = (module, rva) => {
-      const now = coveredNow.get(module);
-      if (now !== undefined) return now ? inside(module, rva) : true;
-      let known = covered.get(module);
-      if (known === undefined) {
-        known = Promise.resolve(covers(module));
-        covered.set(module, known);
-        known.then(
-          (yes) => coveredNow.set(module, yes),
-          () => undefined,
-        );
-      }
-      return known.then((yes) => (yes ? inside(module, rva) : true));
-    };
-    index.inFunction = inFunction;
-  }
-  return index;
-}
-
-/** Addresses below this are exact as numbers. */
-const EXACT = 0x20_0000_0000_0000n;
+/** No code lives in the first page of an image (the PE headers). */
+const HEADER_BYTES = 0x1000n;
 
 export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<StackWalk> {
   const maxFrames = input.limits?.maxFrames ?? DEFAULT_MAX_FRAMES;
@@ -146,21 +47,29 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
   const x64 = input.arch === 'amd64';
   const ipName = x64 ? 'rip' : 'eip';
   const spName = x64 ? 'rsp' : 'esp';
-  const wordSize = x64 ? 8 : 4;
   const warnings: string[] = [];
   const frames: StackFrame[] = [];
   const stackHigh = input.stack?.high;
 
-  /** A caller is plausible when its stack pointer grows, stays in the stack, and its ip is in a module. */
+  /**
+   * A caller is plausible when its stack pointer grows, stays in the stack, and its ip is in a
+   * module past the header page (no code lives in a PE's first page: an image base read as a
+   * return address is data).
+   */
   const plausible = (candidate: RegisterSet, sp: bigint): boolean => {
     const nextSp = candidate[spName] ?? 0n;
     if (nextSp <= sp) return false; // a cycle, or a stack pointer going down
     if (stackHigh !== undefined && nextSp > stackHigh) return false;
-    return modules.at(candidate[ipName] ?? 0n) !== undefined;
+    const ip = candidate[ipName] ?? 0n;
+    const module = modules.at(ip);
+    return module !== undefined && ip - module.base >= HEADER_BYTES;
   };
   let registers: RegisterSet = { ...input.registers };
   let trust: FrameTrust = 'context';
   let stop: StackWalk['stop'] = 'end';
+  let cut: StackWalk['cut'];
+  // x86: the parameter size of the last frame's frame data (`.cbCalleeParams` for its caller).
+  const step: CallerStep = { calleeParameterSize: 0 };
   for (;;) {
     const ip = registers[ipName] ?? 0n;
     const sp = registers[spName] ?? 0n;
@@ -177,12 +86,13 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
     if (isThreadStart(frame)) break;
     if (input.limits?.outOfTime?.() === true) {
       stop = 'budget';
+      cut = 'time';
       warnings.push(`time budget spent after ${frames.length} frames`);
       break;
     }
     const scanned = trust === 'scan' || trust === 'scan-call';
     // Frame 0 and a frame from a CONTEXT record stand at their instruction, not after a call.
-    const asked = unwindCaller(registers, trust === 'context', input, memory, modules);
+    const asked = unwindCaller(registers, trust === 'context', input, memory, modules, step);
     const caller = waits(asked) ? await asked : asked;
     let next = caller && plausible(caller.registers, sp) ? caller : null;
     // Unwind data that ran cleanly and leads out of every module (or to 0) is the stack's end
@@ -203,29 +113,27 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
           (caller.registers[ipName] ?? 0n) === 0n &&
           (caller.registers[spName] ?? 0n) > sp));
     if (next === null && !cfiEnd && !chainEnd) {
-      // Scan from the callee's stack pointer for the next return address.
+      // Scan for the next return address: from the callee's stack pointer, or past the words
+      // x86 frame data says are the function's own (its locals and saved registers).
+      const from =
+        caller?.rescanFrom !== undefined && caller.rescanFrom > sp ? caller.rescanFrom : sp;
       const limit = stackHigh !== undefined && stackHigh < sp + maxScan ? stackHigh : sp + maxScan;
-      const hit = await scanForReturn(sp, limit, wordSize, memory, modules);
-      // A CONTEXT record around the word found (an exception frame) gives the interrupted
-      // frame's own registers: better than the word, and than whatever the record holds.
-      const around =
-        hit === null ? null : contextRecordAround(hit.slot, input.arch, memory, stackHigh);
-      const record = waits(around) ? await around : around;
-      if (record !== null && plausible(record, sp)) {
-        next = { registers: record, trust: 'context' };
-      } else if (hit !== null) {
-        // x64 frame 0 without unwind data whose return address sits at RSP: a leaf function.
-        const leaf = x64 && frames.length === 1 && hit.slot === sp && hit.trust === 'scan';
-        // A copy, then the two registers the scan moved: a spread with computed keys took twice
-        // as long (profile of the example dumps' walks: a third of this loop's own time).
-        const moved: RegisterSet = { ...registers };
-        moved[ipName] = hit.ip;
-        moved[spName] = hit.slot + BigInt(wordSize);
-        next = { registers: moved, trust: leaf ? 'leaf' : hit.trust };
-      }
+      next = await scanCaller({
+        arch: input.arch,
+        registers,
+        sp,
+        from,
+        limit,
+        stackHigh,
+        leafCandidate: x64 && frames.length === 1,
+        memory,
+        modules,
+        plausible,
+      });
     }
     if (memory.exhausted) {
       stop = 'budget';
+      cut = 'reads';
       warnings.push(`read budget of ${input.limits?.maxReads ?? DEFAULT_MAX_READS} reads spent`);
       break;
     }
@@ -234,9 +142,6 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       if (cfiEnd || chainEnd || (callerIp !== undefined && callerIp < LOWEST_CODE)) stop = 'end';
       else {
         stop = 'lost';
-        warnings.push(
-          `no caller found for frame ${frames.length - 1} (0x${ip.toString(16)}): walk ends`,
-        );
       }
       break;
     }
@@ -258,16 +163,33 @@ export async function walkStack(input: WalkInput, index?: ModuleIndex): Promise<
       );
       const naming = nameFrame(probe, input.symbols);
       if (naming !== undefined) await naming;
-      if (!isThreadStart(probe)) break;
+      if (!isThreadStart(probe) && !mayStartThread(probe)) break;
     }
     registers = next.registers;
     trust = next.trust;
   }
-  const last = frames[frames.length - 1];
-  if (stop === 'lost' && last !== undefined && last.module === undefined) {
-    warnings.push(`frame ${last.index} (0x${last.address.toString(16)}) is in no module`);
+  // Past RtlUserThreadStart (unnamed) a scan finds only the stack's leftovers: copies of the
+  // start routine's address, Wine's start-up words.
+  if (input.startsInNtdll === true && (stop === 'lost' || stop === 'end')) {
+    const keep = framesToThreadStart(frames);
+    if (keep !== undefined) {
+      frames.length = keep;
+      stop = 'end';
+    }
   }
-  return { threadId: input.threadId, frames, warnings, stop };
+  const last = frames[frames.length - 1];
+  if (stop === 'lost' && last !== undefined) {
+    const at = `frame ${last.index} (0x${last.address.toString(16)})`;
+    warnings.push(`no caller found for ${at}: walk ends`);
+    if (last.module === undefined) warnings.push(`${at} is in no module`);
+  }
+  return {
+    threadId: input.threadId,
+    frames,
+    warnings,
+    stop,
+    ...(cut === undefined ? {} : { cut }),
+  };
 }
 
 function makeFrame(
@@ -285,7 +207,8 @@ function makeFrame(
   if (index > 0 && trust !== 'context') frame.returnAddress = ip;
   const fp = registers[x64 ? 'rbp' : 'ebp'];
   if (fp !== undefined) frame.framePointer = fp;
-  const module = modules.at(instruction);
+  // A frame lying in a module carries it, even where its lookup address (one byte back) does not.
+  const module = modules.at(instruction) ?? modules.at(ip);
   if (module !== undefined) {
     frame.module = module;
     frame.moduleOffset = Number(ip - module.base);
@@ -299,7 +222,7 @@ function makeFrame(
  */
 function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> | undefined {
   const module = frame.module;
-  if (module === undefined) return undefined;
+  if (module === undefined || frame.instruction < module.base) return undefined;
   const hit = symbols.lookup(module, Number(frame.instruction - module.base));
   if (waits(hit)) return hit.then((found) => named(frame, found));
   named(frame, hit);

@@ -9,8 +9,21 @@ import type { RegisterSet, X86FrameData } from './types.js';
 import type { WalkMemory } from './walk-memory.js';
 
 export type X86Outcome =
-  | { kind: 'unwound'; registers: RegisterSet; how: 'cfi' | 'frame-pointer' }
+  | {
+      kind: 'unwound';
+      registers: RegisterSet;
+      how: 'cfi' | 'frame-pointer';
+      /**
+       * Frame data only: where to scan on when the return address it gave is no return address
+       * (`.raSearchStart + 4`, as Breakpad's GetCallerByWindowsFrameInfo does): the words below
+       * are the function's own locals and saved registers.
+       */
+      rescanFrom?: bigint;
+    }
   | { kind: 'failed'; reason: string };
+
+/** Breakpad's alignment scan: words above `.raSearchStart` tried for a return address. */
+const ALIGNMENT_WORDS = 3;
 
 /**
  * The EBP-chain step. Answers without a promise when both words are at hand
@@ -60,24 +73,44 @@ function framePointerOutcome(
 }
 
 /**
- * FPO / FrameData: the return address sits above the locals and the saved registers
- * (`.raSearchStart = $esp + cbLocals + cbSavedRegs`), as Breakpad's
- * StackwalkerX86::GetCallerByWindowsFrameInfo computes it when a record has no program string.
+ * FPO / FrameData: the return address sits above the callee's parameters (a stdcall callee pops
+ * them on return, and a frame's ESP is its value before the call), the locals and the saved
+ * registers: `.raSearchStart = $esp + .cbCalleeParams + cbLocals + cbSavedRegs`, moved up to
+ * three words to the first that `seemsReturn` accepts (an ESP aligned by the function), as
+ * Breakpad's StackwalkerX86::GetCallerByWindowsFrameInfo computes it
+ * (https://chromium.googlesource.com/breakpad/breakpad/+/HEAD/src/processor/stackwalker_x86.cc).
  */
 export async function unwindX86ByFrameData(
   registers: RegisterSet,
   frame: X86FrameData,
   memory: WalkMemory,
+  calleeParameterSize = 0,
+  seemsReturn?: (value: bigint) => boolean | Promise<boolean>,
 ): Promise<X86Outcome> {
   const esp = registers['esp'] ?? 0n;
-  const raSearch = esp + BigInt(frame.localSize) + BigInt(frame.savedRegisterSize);
-  if (frame.programString !== undefined && frame.programString !== '') {
+  let raSearch =
+    esp + BigInt(calleeParameterSize) + BigInt(frame.localSize) + BigInt(frame.savedRegisterSize);
+  const program = frame.programString ?? '';
+  if (seemsReturn !== undefined && (program === '' || program.includes('.raSearch'))) {
+    for (let i = 0; i <= ALIGNMENT_WORDS; i++) {
+      const at = raSearch + BigInt(4 * i);
+      const word = await memory.u32(at);
+      if (word === null) break;
+      if (await seemsReturn(word)) {
+        raSearch = at;
+        break;
+      }
+    }
+  }
+  const rescanFrom = raSearch + 4n;
+  if (program !== '') {
     const result = await evaluatePostfix(
-      frame.programString,
+      program,
       {
         ...registers,
         '.raSearch': raSearch,
         '.raSearchStart': raSearch,
+        '.cbCalleeParams': BigInt(calleeParameterSize),
         '.cbSavedRegs': BigInt(frame.savedRegisterSize),
         '.cbLocals': BigInt(frame.localSize),
         '.cbParams': BigInt(frame.parameterSize),
@@ -95,7 +128,7 @@ export async function unwindX86ByFrameData(
       const value = result[`$${name}`];
       if (value !== undefined) out[name] = value;
     }
-    return { kind: 'unwound', registers: out, how: 'cfi' };
+    return { kind: 'unwound', registers: out, how: 'cfi', rescanFrom };
   }
   const eip = await memory.u32(raSearch);
   if (eip === null) return { kind: 'failed', reason: 'return address slot was not captured' };
@@ -105,5 +138,5 @@ export async function unwindX86ByFrameData(
     const savedEbp = await memory.u32(raSearch - 4n);
     if (savedEbp !== null) out['ebp'] = savedEbp;
   }
-  return { kind: 'unwound', registers: out, how: 'cfi' };
+  return { kind: 'unwound', registers: out, how: 'cfi', rescanFrom };
 }

@@ -57,7 +57,7 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(stdout).to.match(
       /^top exception: 0xc0000005 Access violation writing 0x10 \(3 dumps\)$/m,
     );
-    expect(stdout).to.match(/^buckets \(5, algorithm cdbh-sig-2\+names\):$/m);
+    expect(stdout).to.match(/^buckets \(5, algorithm cdbh-sig-3\):$/m);
     // symcrash walks by its image's unwind data and names each frame from its PDB.
     expect(stdout).to.match(
       /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main$/m,
@@ -68,10 +68,9 @@ describe('cdb-harness analyze (CLI)', function () {
       .map((line) => JSON.parse(line) as { file: string; frames: { trust?: string }[] });
     const symcrash = records.find((r) => r.file.endsWith('symcrash.dmp'));
     expect(symcrash?.frames.slice(1, 3).map((f) => f.trust)).to.deep.equal(['cfi', 'cfi']);
-    // The walked stack gives the bucket several frames, not just the faulting one.
-    expect(stdout).to.match(
-      /^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x[0-9a-f]+ \| av\+0x[0-9a-f]+ \| \S+$/m,
-    );
+    // av.exe's image is not here (the dump's build): its callers come only from a scan, and a
+    // scan's frames stay out of a bucket that has a better one (the faulting frame).
+    expect(stdout).to.match(/^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x154a$/m);
     expect(stdout).to.include(`report:  ${join(out, 'report.html')}`);
   });
 
@@ -115,10 +114,10 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(merge.code).to.equal(0);
     expect((JSON.parse(merge.stdout) as AnalyzeSummary).dumps).to.equal(2);
     const skip = join(merged, 'skip.txt');
-    writeFileSync(skip, '# look through nothing\nnone\n');
+    writeFileSync(skip, '# look through av too\nav\n');
     const rebucket = await run(['--rebucket', merged, '--skip-modules', skip, '--json']);
     expect(rebucket.code).to.equal(0);
-    expect((JSON.parse(rebucket.stdout) as AnalyzeSummary).algorithm).to.match(/\+skip\./);
+    expect((JSON.parse(rebucket.stdout) as AnalyzeSummary).algorithm).to.match(/\+lists\./);
   });
 
   it('teaches with examples in --help', async () => {

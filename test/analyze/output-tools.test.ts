@@ -136,7 +136,7 @@ describe('analyze run management (resume, shard, merge, rebucket, interrupt)', f
     expect(readFileSync(join(out, 'report.html'), 'utf8')).to.include(signer.algorithm);
   });
 
-  it('moves a cdbh-sig-1 folder forward to cdbh-sig-2, frames as they were stored', async () => {
+  it('moves a cdbh-sig-1 folder forward to cdbh-sig-3, frames as they were stored', async () => {
     const out = tempDir('sig1');
     await analyzeDumps({ inputs: [input], outDir: out, engine: 'builtin', walkStacks: false });
     // Make it look like a run of the previous release: one frame per record, old ids.
@@ -149,9 +149,9 @@ describe('analyze run management (resume, shard, merge, rebucket, interrupt)', f
     writeFileSync(join(out, 'records.ndjson'), `${old.join('\n')}\n`);
     const result = await rebucketOutputs(out, createSigner());
     expect(result.changed).to.equal(5);
-    expect(readSummary(out).algorithm).to.equal('cdbh-sig-2');
+    expect(readSummary(out).algorithm).to.equal('cdbh-sig-3');
     const records = readNdjson(join(out, 'records.ndjson'));
-    for (const r of records) expect(r.bucket?.algorithm).to.equal('cdbh-sig-2');
+    for (const r of records) expect(r.bucket?.algorithm).to.equal('cdbh-sig-3');
     // Same crash, same bucket after the move; the stored single frame is what it is signed by.
     const a = records.find((r) => r.file.endsWith('a.dmp'));
     expect(records.find((r) => r.file.endsWith('b.dmp'))?.bucket?.id).to.equal(a?.bucket?.id);

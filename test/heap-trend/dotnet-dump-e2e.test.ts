@@ -4,7 +4,7 @@
 // object allocated once not flagged, the evicting cache flagging nothing, and the chain that
 // holds the growing objects naming the dictionary.
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
@@ -51,8 +51,20 @@ describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', funct
     expect(report.status).to.equal('completed');
     expect(report.seriesKind).to.equal('clr-generation');
     expect(samples).to.have.length(5);
-    // Each sample stopped the target for the length of one collect, and says how long.
-    for (const sample of samples) expect(sample.suspendedMs).to.be.greaterThan(0);
+    // Each sample stopped the target while createdump held its threads: measured from the
+    // target's thread states, never longer than the collect that holds it.
+    for (const sample of samples) {
+      expect(sample.suspendedHow).to.equal('measured');
+      expect(sample.suspendedMs).to.be.greaterThan(0);
+      expect(sample.suspendedMs).to.be.at.most(sample.suspendedUpperBoundMs ?? 0);
+    }
+    expect(report.suspension.how).to.equal('measured');
+    // The spacing achieved is reported beside the one asked for.
+    expect(report.cadence?.askedMs).to.equal(1000);
+    expect(report.cadence?.medianMs).to.be.at.least(1000);
+    // The verdict leads with the growing type, and report.md opens with it.
+    expect(report.verdict?.kind).to.equal('leak');
+    expect(report.verdict?.suspects[0]?.kind).to.equal('clr-type');
 
     const types = report.clrTypes;
     expect(types?.kind).to.equal('clr-type');
@@ -90,10 +102,15 @@ describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', funct
       ticks: 0,
       afterTick: 25,
     });
-    const { report, outDir: out } = await trend(target, 4, 1000, true);
+    const { report, samples, outDir: out } = await trend(target, 4, 1000, true);
     expect(report.status).to.equal('completed');
     expect(report.clrTypes?.series.filter((s) => s.suspect).map((s) => s.id)).to.deep.equal([]);
     expect(report.retention ?? []).to.deep.equal([]);
+    // A sample's time is when its dump was taken: before the dump file's last write, not after
+    // its analysis.
+    for (const sample of samples) {
+      expect(Date.parse(sample.time)).to.be.at.most(statSync(sample.dumpFile ?? '').mtimeMs);
+    }
     expect(readdirSync(join(out, 'dumps')).sort()).to.deep.equal([
       'sample-0000.core',
       'sample-0001.core',

@@ -51,7 +51,7 @@ describe('heap-trend options', () => {
       limitKb: 2 * 1024 * 1024,
       rule: { minGrowthKb: 1024 },
     });
-    expect(() => heapTrendOptionsFromCli({}, {}, 'linux')).to.throw(/exactly one of --pid/);
+    expect(() => heapTrendOptionsFromCli({}, {}, 'linux')).to.throw(/exactly one target/);
     expect(() => heapTrendOptionsFromCli({ pid: '0x10' }, {}, 'linux')).to.throw(/decimal/);
     expect(() =>
       heapTrendOptionsFromCli({ pid: '1', samples: '3', duration: '1m' }, {}, 'linux'),

@@ -23,7 +23,14 @@ import {
  * Frames where we and Breakpad differ, keyed `dump:sym|nosym:thread:frame` (Breakpad's numbers),
  * each checked by hand against the stack.
  */
-const DISAGREEMENTS: Record<string, string> = {};
+const DISAGREEMENTS: Record<string, string> = {
+  // Frame 8 is ntdll+0x526a1, reached from kernel32+0x17034 (BaseThreadInitThunk): the thread's
+  // first function, RtlUserThreadStart. Breakpad's scan goes on and takes KERNELBASE+0x10fe70,
+  // a word 0x48 bytes above that return address, inside RtlUserThreadStart's own frame (a
+  // 16-byte-aligned offset: a function pointer it keeps, not a return address). Ours ends there.
+  'write_av_non_canonical:nosym:0:9': 'a word past the thread start (RtlUserThreadStart)',
+  'write_av_non_canonical:sym:0:9': 'a word past the thread start (RtlUserThreadStart)',
+};
 
 /**
  * Threads where our walk goes on past Breakpad's last frame, keyed `dump:sym|nosym:thread`, with
@@ -51,8 +58,11 @@ const EXTRA: Record<string, string> = {
   'write_av_non_canonical:sym:1': 'stale words past frame 6, as Breakpad',
 };
 
-/** The figure reached: frames of Breakpad's that we match exactly (header-page words aside). */
-const MATCHED_AT_LEAST = 954;
+/**
+ * The figure reached: frames of Breakpad's that we match exactly (header-page words aside), all
+ * but the two words past a thread start listed in DISAGREEMENTS.
+ */
+const MATCHED_AT_LEAST = 952;
 
 const corpus = peerCorpus();
 

@@ -1,7 +1,7 @@
 // PtyProcess on a real pseudo-terminal: clean text out, raw text for transcripts, Ctrl-C,
 // exit events, and killTree leaving no descendant behind.
 import { expect } from 'chai';
-import { isAlive, processTree } from '../../src/pty/kill-tree.js';
+import { isAlive, processTree } from '../../src/platform/wine/kill-tree.js';
 import { PtyProcess, type PtyExit } from '../../src/pty/pty-process.js';
 
 function collect(pty: PtyProcess): { text: () => string; raw: () => string } {

@@ -12,8 +12,9 @@ import type { AnalyzeSummary } from '../../src/report/analyze/analyze-record.js'
 import {
   allReady,
   dumpBatch,
-  outcomes,
+  anyWalkCut,
   readRecords,
+  recordDifferences,
   startWorker,
   type WorkerProcess,
 } from './queue-helpers.js';
@@ -69,9 +70,13 @@ describe('analyze --queue with three workers (real Redis)', function () {
     const records = readRecords(queued);
     expect(records).to.have.length(VARIANTS + COPIES);
     expect(new Set(records.map((r) => r.file)).size).to.equal(VARIANTS + COPIES);
-    expect(outcomes(records)).to.deep.equal(outcomes(readRecords(local)));
+    expect(recordDifferences(queued, local).slice(0, 10)).to.deep.equal([]);
     const bucketsOf = (s: AnalyzeSummary) => s.buckets.map((b) => `${b.id} ${b.count}`).sort();
-    expect(bucketsOf(summaryOf(queued))).to.deep.equal(bucketsOf(summaryOf(local)));
+    // The buckets' counts, unless a walk ran out of its wall-clock budget on a loaded machine (a
+    // cut walk has a bucket of its own, issue 30 item 4); every other record compared above.
+    if (!anyWalkCut(queued) && !anyWalkCut(local)) {
+      expect(bucketsOf(summaryOf(queued))).to.deep.equal(bucketsOf(summaryOf(local)));
+    }
     expect(summaryOf(queued)).to.include({ dumps: VARIANTS + COPIES, ok: VARIANTS + COPIES });
     // Each distinct content was analysed by exactly one worker, exactly once; copies rode along.
     const done = workers.flatMap((w) => w.done());
@@ -96,6 +101,6 @@ describe('analyze --queue with three workers (real Redis)', function () {
     ]);
     expect(run.code, run.stderr).to.equal(0);
     expect(workers.reduce((n, w) => n + w.done().length, 0)).to.equal(before);
-    expect(outcomes(readRecords(again))).to.deep.equal(outcomes(readRecords(local)));
+    expect(recordDifferences(again, local).slice(0, 10)).to.deep.equal([]);
   });
 });

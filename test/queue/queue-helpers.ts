@@ -2,7 +2,7 @@
 // other CLI tests run it) whose --json lines are collected as they come, and batches of dumps made
 // from the committed example dumps: variants (the header's TimeDateStamp changed, so each has its
 // own content and sha256 but the same crash) and plain copies (same content, another name).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,21 +91,27 @@ export class WorkerProcess {
 export function startWorker(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  /** A folder this worker cannot see (an empty tmpfs over it, in its own mount namespace). */
+  blind?: string,
 ): WorkerProcess {
   const tmp = makeTempDir('queue-worker-tmp');
   // tsx's compile cache (<tmp>/tsx-<uid>, as test/hooks/temp-dirs.ts links it): shared, not redone.
   for (const entry of readdirSync(tmpdir())) {
     if (/^tsx-\d+$/.test(entry)) symlinkSync(join(tmpdir(), entry), join(tmp, entry));
   }
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', CLI_ENTRY, 'worker', '--json', ...args],
-    {
-      env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const argv = [process.execPath, '--import', 'tsx', CLI_ENTRY, 'worker', '--json', ...args];
+  const [file, ...rest] =
+    blind === undefined
+      ? argv
+      : [
+          ...['unshare', '--user', '--map-root-user', '--mount'],
+          ...['sh', '-c', 'mount -t tmpfs none "$0" && exec "$@"', blind, ...argv],
+        ];
+  const child = spawn(file!, rest, {
+    env: { ...env, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new WorkerProcess(child, tmp);
 }
 
@@ -190,4 +196,84 @@ export function outcomes(records: readonly AnalyzeDumpRecord[]): Map<string, str
       r.ok ? `ok ${r.bucket?.id ?? 'none'}` : `failed ${r.error?.code ?? ''}`,
     ]),
   );
+}
+
+/**
+ * A record without what differs from run to run: timings (and the byte count an OUTPUT_LIMIT
+ * message gives, which counts them), and the walk of a record whose walk ran out of its time
+ * budget (a wall-clock budget on a loaded machine, issue 30 item 4: not this test's subject).
+ */
+function comparable(record: AnalyzeDumpRecord): string {
+  const rest: AnalyzeDumpRecord = { ...record, timings: { totalMs: 0, commands: [] } };
+  if (rest.error?.code === 'OUTPUT_LIMIT') {
+    rest.error = { ...rest.error, message: rest.error.message.replace(/\d+ bytes/, 'N bytes') };
+  }
+  return JSON.stringify(rest);
+}
+
+function walkCut(record: AnalyzeDumpRecord): boolean {
+  return record.warnings.some((w) => /time budget/.test(w));
+}
+
+export function recordLines(dir: string): string[] {
+  return readFileSync(join(dir, 'records.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+function byFile(dir: string): Map<string, AnalyzeDumpRecord> {
+  return new Map(
+    recordLines(dir).map((l) => {
+      const r = JSON.parse(l) as AnalyzeDumpRecord;
+      return [r.file, r];
+    }),
+  );
+}
+
+/** `file key: queued ≠ local` for each top-level field that differs (short values). */
+function differences(
+  queued: Map<string, AnalyzeDumpRecord>,
+  local: Map<string, AnalyzeDumpRecord>,
+): string[] {
+  const out: string[] = [];
+  for (const file of new Set([...queued.keys(), ...local.keys()])) {
+    const q = queued.get(file);
+    const l = local.get(file);
+    if (q === undefined || l === undefined) {
+      out.push(`${file}: only in ${q === undefined ? 'the local run' : 'the queue'}`);
+      continue;
+    }
+    const a = JSON.parse(comparable(q)) as Record<string, unknown>;
+    const b = JSON.parse(comparable(l)) as Record<string, unknown>;
+    // A walk cut by its time budget on either side: only the identity and outcome compare.
+    const keys = walkCut(q) || walkCut(l) ? ['file', 'sha256', 'ok', 'error'] : Object.keys(a);
+    for (const key of new Set([...keys, ...(walkCut(q) || walkCut(l) ? [] : Object.keys(b))])) {
+      const x = JSON.stringify(a[key]) ?? '';
+      const y = JSON.stringify(b[key]) ?? '';
+      if (x !== y) out.push(`${file} ${key}: ${x.slice(0, 200)} ≠ ${y.slice(0, 200)}`);
+    }
+  }
+  return out;
+}
+
+/** Where the records of two --out folders differ (empty: the same records). */
+export function recordDifferences(queuedDir: string, localDir: string): string[] {
+  return differences(byFile(queuedDir), byFile(localDir));
+}
+
+/** Whether a worker can be made blind to a folder here (user and mount namespaces allowed). */
+export function canBlind(): boolean {
+  const dir = makeTempDir('queue-blind-probe');
+  return (
+    spawnSync(
+      'unshare',
+      ['--user', '--map-root-user', '--mount', 'sh', '-c', 'mount -t tmpfs none "$0"', dir],
+      { stdio: 'ignore' },
+    ).status === 0
+  );
+}
+
+/** Whether any record of an --out folder had its walk cut by the time budget. */
+export function anyWalkCut(dir: string): boolean {
+  return [...byFile(dir).values()].some(walkCut);
 }

@@ -3,12 +3,18 @@
 // and Ctrl-C ends the collection with a summary of everything collected (exit 0: nothing waits).
 // Real redis-server, real worker, real collector process.
 import { expect } from 'chai';
-import { copyFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { dumpBatch, readRecords, startWorker, type WorkerProcess } from './queue-helpers.js';
+import {
+  dumpBatch,
+  EXAMPLES,
+  readRecords,
+  startWorker,
+  type WorkerProcess,
+} from './queue-helpers.js';
 
 describe('analyze --queue --watch-folder (real Redis)', function () {
   this.timeout(180_000);
@@ -65,5 +71,47 @@ describe('analyze --queue --watch-folder (real Redis)', function () {
     const records = readRecords(out);
     expect(records.map((r) => r.file.split('/').pop()).sort()).to.deep.equal(names);
     expect(records.every((r) => r.ok)).to.equal(true);
+  });
+
+  it('takes again an upload that paused and went on: the finished file is analysed, its record supersedes', async () => {
+    worker ??= startWorker(['--queue', redis!.url, '--engine', 'builtin']);
+    await worker.waitFor((l) => l.type === 'ready', 'ready line');
+    const whole = readFileSync(join(EXAMPLES, 'av-write-a.dmp'));
+    const uploads = makeTempDir('queue-paused-uploads');
+    const file = join(uploads, 'paused.dmp');
+    // The first part arrives, then the upload stalls for longer than the quiet period.
+    writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
+    const out = makeTempDir('queue-paused-out');
+    let resumed = false;
+    let stopped = false;
+    const run = await runCli(
+      [
+        ...['analyze', uploads, '--queue', redis!.url, '--engine', 'builtin'],
+        ...['--watch-folder', '--out', out],
+      ],
+      {
+        onStderr: (soFar, child) => {
+          if (!resumed && /\b1\/1 +ok 0 +failed 1/.test(soFar)) {
+            resumed = true;
+            appendFileSync(file, whole.subarray(Math.floor(whole.length / 2)));
+          }
+          if (!stopped && /\b2\/2 +ok 1/.test(soFar)) {
+            stopped = true;
+            child.kill('SIGINT');
+          }
+        },
+      },
+    );
+    expect(resumed && stopped, run.stderr).to.equal(true);
+    expect(run.code, run.stderr).to.equal(0);
+    const records = readRecords(out);
+    expect(records.map((r) => r.ok)).to.deep.equal([false, true]);
+    expect(records[0]?.truncated).to.equal(true);
+    // The summary and report count the file once: its last record.
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      dumps: number;
+      ok: number;
+    };
+    expect(summary).to.include({ dumps: 1, ok: 1 });
   });
 });

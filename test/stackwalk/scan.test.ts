@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { scanForReturn, type ModuleIndex } from '../../src/stackwalk/scan.js';
 import type { ModuleRef, TargetMemory, WalkInput } from '../../src/stackwalk/types.js';
-import { moduleIndex } from '../../src/stackwalk/walk.js';
+import { moduleIndex } from '../../src/stackwalk/module-index.js';
 import { WalkMemory } from '../../src/stackwalk/walk-memory.js';
 
 const STACK = 0x7ff0_0000n;
@@ -88,5 +88,66 @@ describe('stack scan (stackwalk/scan): numeric module bounds', () => {
     const high = [...MODULES, module('k.sys', 0xffff_f800_0000_0000n, 0x1000)];
     expect(moduleIndex(high, INPUT).atNumber === undefined).to.equal(true);
     expect(moduleIndex(high, INPUT).at(0xffff_f800_0000_0010n)?.name).to.equal('k.sys');
+  });
+});
+
+describe('stack scan (stackwalk/scan): what a return address can be', () => {
+  const APP = MODULES[1]!; // a.exe at 0x140000000
+  const word = (rva: number) => APP.base + BigInt(rva);
+  /** Memory holding `stack` words at STACK and code bytes at given addresses. */
+  function memoryOf(stack: bigint[], code: [bigint, number[]][] = []): TargetMemory {
+    const words = stackOf(stack, 8);
+    const read = (address: bigint, length: number): Uint8Array | null => {
+      for (const [start, bytes] of code) {
+        const at = Number(address - start);
+        if (at >= 0 && at < bytes.length) return Uint8Array.from(bytes.slice(at, at + length));
+      }
+      return words.readNow!(address, length) ?? null;
+    };
+    return { read: (a, l) => Promise.resolve(read(a, l)), readNow: read };
+  }
+  async function firstHit(memory: TargetMemory, index: ModuleIndex, count: number) {
+    const hit = await scanForReturn(
+      STACK,
+      STACK + BigInt(count * 8),
+      8,
+      new WalkMemory(memory, 100),
+      index,
+    );
+    return hit === null ? 'none' : `a.exe+0x${(hit.ip - APP.base).toString(16)}:${hit.trust}`;
+  }
+
+  it('with a symbol file, a word at a function’s first byte is a function pointer, never a return address', async () => {
+    // Two functions back to back (no padding): the byte before f2's start lies inside f1.
+    const functions = [
+      { name: 'f1', start: 0x1000, size: 0x100 },
+      { name: 'f2', start: 0x1100, size: 0x100 },
+    ];
+    const index = moduleIndex(MODULES, {
+      ...INPUT,
+      symbols: {
+        lookup(_m, rva) {
+          const f = functions.find((fn) => rva >= fn.start && rva < fn.start + fn.size);
+          return f === undefined ? undefined : { function: f.name, offset: rva - f.start };
+        },
+        covers: (m) => m.name === 'a.exe',
+      },
+    });
+    const memory = memoryOf([word(0x1100), word(0x1050)]);
+    expect(await firstHit(memory, index, 2)).to.equal('a.exe+0x1050:scan');
+  });
+
+  it('without an image, the code bytes the dump holds before a word must end with a call', async () => {
+    const index = moduleIndex(MODULES, INPUT);
+    const memory = memoryOf(
+      [word(0x2010), word(0x2110), word(0x3000)],
+      [
+        [word(0x2010 - 7), [0x48, 0x8d, 0x05, 0x00, 0x10, 0x00, 0x00]], // lea: no call
+        [word(0x2110 - 7), [0x90, 0x90, 0xe8, 0x10, 0x00, 0x00, 0x00]], // call rel32
+      ],
+    );
+    // 0x2010 is rejected by its code, 0x2110 follows a call; 0x3000's code is not in the dump.
+    expect(await firstHit(memory, index, 3)).to.equal('a.exe+0x2110:scan-call');
+    expect(await firstHit(memoryOf([word(0x3000)]), index, 1)).to.equal('a.exe+0x3000:scan');
   });
 });

@@ -124,7 +124,7 @@ describe('symbols end to end: a Wine crash named through srv*CACHE*http://127.0.
       origin: record.symbols?.modules[0]?.origin ?? '',
     });
     expect(record.notAvailable).to.not.include('frames.symbols');
-    expect(record.bucket?.algorithm).to.equal('cdbh-sig-2+names');
+    expect(record.bucket?.algorithm).to.equal('cdbh-sig-3');
     expect(record.bucket?.signature).to.equal(
       '0xc0000005 write | symcrash!store_value | symcrash!run_job | symcrash!main',
     );

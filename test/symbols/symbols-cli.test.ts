@@ -1,6 +1,6 @@
 // `inspect --symbols` and `analyze --symbols` over local symbol paths (a flat folder, a two-tier
-// store), a PDB of another build (refused by GUID), and `--rebucket` keeping the `+names`
-// signature of a folder made with symbols.
+// store), a PDB of another build (refused by GUID), and `--rebucket` keeping the buckets
+// of a folder made with symbols.
 import { expect } from 'chai';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,11 +124,11 @@ describe('symbols: inspect/analyze --symbols with local paths', function () {
     expect(record?.frames[0]?.function).to.equal(undefined);
     expect(record?.symbols?.modules[0]?.status).to.equal('missing');
     expect(record?.symbols?.modules[0]?.reason).to.include(`a different build (wanted ${debugId})`);
-    // Unnamed frames under +names: every frame module+offset, none half named.
+    // Partly named frames: every frame module+offset, none half named.
     expect(record?.bucket?.signature).to.match(/^0xc0000005 write \| symcrash\+0x[0-9a-f]+ \|/);
   });
 
-  it('--rebucket keeps the +names algorithm of a folder made with symbols', async () => {
+  it('--rebucket gives a folder made with symbols the same buckets, under the one algorithm', async () => {
     const flat = join(dir, 'flat');
     const out = join(dir, 'out-rebucket');
     expect(
@@ -147,10 +147,10 @@ describe('symbols: inspect/analyze --symbols with local paths', function () {
       ).code,
     ).to.equal(0);
     const before = records(out)[0]?.bucket;
-    expect(before?.algorithm).to.equal('cdbh-sig-2+names');
+    expect(before?.algorithm).to.equal('cdbh-sig-3');
     const again = await cli(['analyze', '--rebucket', out]);
     expect(again.code, again.stderr).to.equal(0);
-    expect(again.stderr).to.match(/rebucketed 1 records with cdbh-sig-2\+names: 0 changed/);
+    expect(again.stderr).to.match(/rebucketed 1 records with cdbh-sig-3: 0 changed/);
     expect(records(out)[0]?.bucket).to.deep.equal(before);
   });
 });

@@ -31,6 +31,7 @@ export class ProgressPrinter {
         process.stderr.write(
           `engine: ${event.choice.engine} (${event.choice.reason})${event.script === undefined ? '' : `, script ${event.script}`}\n`,
         );
+        if (event.warning !== undefined) process.stderr.write(`warning: ${event.warning}\n`);
         return;
       case 'threads':
         if (event.threads > 0 || this.enabled) {

@@ -14,6 +14,8 @@ export interface QueueCliOptions {
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
+  reanalyze?: boolean;
+  retryFailed?: boolean;
 }
 
 export async function analyzeQueued(
@@ -47,9 +49,15 @@ export async function analyzeQueued(
     ...(local.scriptPath === undefined ? {} : { scriptPath: local.scriptPath }),
     ...(local.timeoutMs === undefined ? {} : { timeoutMs: local.timeoutMs }),
     ...(local.skipModules === undefined ? {} : { skipModules: local.skipModules }),
+    ...(local.signatureLists === undefined ? {} : { signatureLists: local.signatureLists }),
     ...(local.resume === true ? { resume: true } : {}),
     ...(local.extensions === undefined ? {} : { extensions: local.extensions }),
     ...(cli.watchFolder === true ? { watchFolder: true } : {}),
+    ...(cli.reanalyze === true
+      ? { fresh: 'all' as const }
+      : cli.retryFailed === true
+        ? { fresh: 'failed' as const }
+        : {}),
     ...(local.signal === undefined ? {} : { signal: local.signal }),
     ...(local.onEvent === undefined ? {} : { onEvent: local.onEvent }),
   });

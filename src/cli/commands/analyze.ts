@@ -2,16 +2,13 @@
 // report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
 // redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
 // summary JSON is the only thing on stdout.
-import { defaultOutDir } from '../default-out.js';
-import { readFileSync } from 'node:fs';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
-import { errorMessage, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
 import { summaryText } from '../../report/analyze/progress-text.js';
 import { ProgressPrinter, resumeHint } from './analyze-progress.js';
-import { createSigner } from '../../report/analyze/signature.js';
-import { parseSkipModules } from '../../report/analyze/skip-modules.js';
 import {
   analyzeDumps,
   DEFAULT_TIMEOUT_MS,
@@ -21,13 +18,9 @@ import {
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
 import { MIN_DUMPS_FOR_THREADS } from '../../workflows/analyze/thread-plan.js';
-import {
-  mergeOutputs,
-  outputFiles,
-  outputsUseNames,
-  rebucketOutputs,
-} from '../../workflows/analyze/outputs.js';
-import { parseCount, parseDuration } from '../../units.js';
+import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
+import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
+import { addSigningOptions, signerOf, signingOf } from '../signature-options.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode } from '../exit-codes.js';
 import {
@@ -38,8 +31,10 @@ import {
   addSymbolLimitOptions,
   addSymbolOptions,
   addWinePrefixOption,
+  attach,
   countOption,
   durationOption,
+  ProcDumpStyleCommand,
   symbolLimitsOf,
   symbolPathOf,
   winePrefixOf,
@@ -68,11 +63,15 @@ interface AnalyzeCliOptions {
   merge?: string[];
   rebucket?: string;
   skipModules?: string;
+  signatureLists?: string;
   record?: string;
   progress: boolean;
   queue?: string;
   queueName?: string;
   watchFolder?: boolean;
+  reanalyze?: boolean;
+  retryFailed?: boolean;
+  maxDumpSize?: string;
 }
 
 const HELP = `
@@ -89,7 +88,7 @@ Engines:
             dump, recorded Z:\\ paths, --image-path, recorded C:\\ paths only under
             --wine-prefix); with --symbols (or _NT_SYMBOL_PATH), frames named from PDBs and
             Breakpad .sym files
-  auto      cdb if found, else winedbg if on PATH, else builtin (the choice is printed)
+  auto      cdb if found, else builtin (the choice is printed); winedbg only when asked for
   any       with --queue (the default there): any worker takes the dump, whatever its engine;
             a list such as cdb,builtin names the engines that may; each record says which did
 
@@ -99,11 +98,13 @@ Outputs (under --out, default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>):
   report.html      self-contained page: bucket table and chart, one section per dump
   raw/<sha>/       debugger output per command per dump
 
-Buckets group dumps by a versioned signature (cdbh-sig-2): the exception (code, AV
+Buckets group dumps by a versioned signature (cdbh-sig-3): the exception (code, AV
 read/write/execute, or the managed exception type) plus the first 3 frames outside system and
-runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …); see docs/bucketing.md. With
-builtin symbols the algorithm is cdbh-sig-2+names: frames are module!function when all 3 have a
-name, else module+offset (--rebucket keeps +names for folders made that way, or with --symbols).
+runtime modules (ntdll, kernelbase, msvcrt, clr, coreclr, …) and the raising machinery; see
+docs/bucketing.md. Frames are module!function when all of them have a name, else module+offset,
+whatever symbols the run had; frames found by scanning count only when nothing else was found,
+marked ~. --skip-modules and --signature-lists add to the default lists (cdb-harness
+signature-lists prints them); --rebucket re-signs stored records with the lists given.
 
 Threads (builtin engine): a batch of ${MIN_DUMPS_FOR_THREADS} dumps or more on a machine with 2+ cores is
 analysed on one analyze thread per core (at most 8) while the main thread writes records and progress; smaller
@@ -135,8 +136,8 @@ Examples:
       sha256) are skipped; a copy of one under another name is analysed
   cdb-harness analyze crashes/ --shard 1/3 --out part1     (and 2/3, 3/3 on other machines)
   cdb-harness analyze --merge part1 part2 part3 --out all  one summary and report for all shards
-  cdb-harness analyze --rebucket triage --skip-modules my-skip.txt
-      recompute buckets from stored records with a new skip list, no dump reopened
+  cdb-harness analyze --rebucket triage --signature-lists my-lists
+      recompute buckets from stored records with more signature lists, no dump reopened
   cdb-harness analyze crashes/ --queue redis://queue.example:6379 --out triage
       enqueue every dump for \`cdb-harness worker\`s of any engine and collect their records
   cdb-harness analyze crashes/ --queue redis://queue.example:6379 --engine cdb,builtin --out triage
@@ -163,8 +164,8 @@ function checkEngineOption(value: string): string {
 }
 
 export function registerAnalyze(context: CommandContext): void {
-  const command = context.program
-    .command('analyze')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming --script.
+  const command = new ProcDumpStyleCommand('analyze', ['-c', '-i'])
     .description(
       'Batch-analyse dumps (files, folders, globs): exception, stacks, CLR exception, heap summary, buckets.',
     )
@@ -227,11 +228,8 @@ export function registerAnalyze(context: CommandContext): void {
       'analyse only shard I of N (split by sha256, 1-based); auto: from a Kubernetes, Slurm or AWS Batch array index',
     )
     .option('--merge <dirs...>', 'merge analyze output folders (shards) into --out')
-    .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records')
-    .option(
-      '--skip-modules <file>',
-      'bucketing skip list, one module per line (replaces the default)',
-    );
+    .option('--rebucket <outdir>', 'recompute buckets of an output folder from its records');
+  addSigningOptions(command);
   addRecordOption(command);
   command
     .option(
@@ -241,33 +239,43 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--queue-name <name>', 'queue name shared with the workers (default cdb-harness)')
     .option(
       '--watch-folder',
-      'with --queue: keep enqueuing new dumps that appear in the folders (Ctrl-C ends)',
+      'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
+    )
+    .option(
+      '--max-dump-size <size>',
+      'larger dumps get a failed record at once, unread (default 64g; k, m, g suffixes, a bare number is MB)',
+    )
+    .option(
+      '--reanalyze',
+      'with --queue: analyse every dump again, even those whose result is still in Redis',
+    )
+    .option(
+      '--retry-failed',
+      'with --queue: analyse again the dumps whose result in Redis is a failure',
     )
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
       context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
     });
+  attach(context.program, command);
 }
 
 export async function runAnalyze(
   paths: readonly string[],
   options: AnalyzeCliOptions,
 ): Promise<number> {
-  const skipModules =
-    options.skipModules === undefined ? undefined : readSkipModules(options.skipModules);
+  const signing = signingOf(options);
   const symbolPath = symbolPathOf(options);
+  const signer = signerOf(signing);
   if (options.rebucket !== undefined) {
     if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
-    const names = symbolPath !== undefined || (await outputsUseNames(options.rebucket));
-    const signer = createSigner({ ...(skipModules === undefined ? {} : { skipModules }), names });
     const result = await rebucketOutputs(options.rebucket, signer);
     process.stderr.write(
       `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
     );
     return finish(result.summary, outputFiles(options.rebucket), options);
   }
-  const signer = createSigner(skipModules === undefined ? {} : { skipModules });
   if (options.merge !== undefined) {
     if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
     if (options.out === undefined)
@@ -281,8 +289,10 @@ export async function runAnalyze(
   if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
 
   const outDir = options.out ?? defaultOutDir('analyze');
+  checkOutWritable(outDir);
   const controller = new AbortController();
   let interrupts = 0;
+  // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
@@ -295,13 +305,22 @@ export async function runAnalyze(
     }
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const progress = new ProgressPrinter(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
     const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
-    if (queued === undefined && (options.queueName !== undefined || options.watchFolder === true)) {
-      throw new UsageError('--queue-name and --watch-folder go with --queue redis://HOST:PORT');
+    if (
+      queued === undefined &&
+      (options.queueName !== undefined ||
+        options.watchFolder === true ||
+        options.reanalyze === true ||
+        options.retryFailed === true)
+    ) {
+      throw new UsageError(
+        '--queue-name, --watch-folder, --reanalyze and --retry-failed go with --queue redis://HOST:PORT',
+      );
     }
     if (queued === undefined && !isEngineRequest(options.engine)) {
       throw new UsageError(
@@ -328,7 +347,10 @@ export async function runAnalyze(
       ...winePrefixOf(options),
       ...(options.resume === true ? { resume: true } : {}),
       ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
-      ...(skipModules === undefined ? {} : { skipModules }),
+      ...(options.maxDumpSize === undefined
+        ? {}
+        : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
+      ...signing,
       ...(options.record === undefined ? {} : { recordDir: options.record }),
       signal: controller.signal,
       onEvent: (event: AnalyzeEvent) => progress.on(event),
@@ -351,6 +373,7 @@ export async function runAnalyze(
   } finally {
     progress.end();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
   }
 }
 
@@ -367,19 +390,11 @@ function finish(
   } else {
     process.stdout.write(`${text}\n`);
   }
-  // A truncated dump was read, in part: that is partial (4), not "nothing could be read" (1).
+  // A truncated dump was read, in part (a record marked truncated, bucketed when its exception
+  // or a frame could be read): that is partial (4), not "nothing could be read" (1).
   const readSome = summary.ok + (summary.truncated ?? 0);
   if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
-  return summary.failed > 0 ? ExitCode.Partial : ExitCode.Ok;
+  return summary.failed > 0 || (summary.truncated ?? 0) > 0 ? ExitCode.Partial : ExitCode.Ok;
 }
 
 /** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */
-function readSkipModules(path: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --skip-modules ${path}: ${errorMessage(error)}`);
-  }
-  return parseSkipModules(text);
-}

@@ -3,7 +3,7 @@
 // `-m 500` / `-ml 200` to wait until the commit crosses a size, `-w NAME` to wait for the process.
 // Prints the estimate, progress while the file grows, and the outcome as text or as
 // schema-checked JSON (schemas/dumpResult.schema.json).
-import { defaultOutDir, outStamp } from '../default-out.js';
+import { checkOutWritable, defaultOutDir, outStamp } from '../default-out.js';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DIALECT_NAMES, isDialectName } from '../../engine/dialects/index.js';
@@ -29,6 +29,7 @@ import {
   type TriggerCliOptions,
 } from './dump-triggers.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { LIVE_PROCESS_HABITS } from '../procdump-habits.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -40,7 +41,7 @@ import {
   attach,
   countOption,
   durationOption,
-  parsePid,
+  oneTarget,
   printError,
   ProcDumpStyleCommand,
   symbolPathOf,
@@ -63,10 +64,9 @@ export interface DumpCliOptions extends TriggerCliOptions {
   symbols?: string;
   symbolPath?: string;
   record?: string;
+  /** ProcDump's bare `-w` (`dump -ma app.exe -w`): wait for the NAME operand to start. */
+  waitForOperand?: boolean;
 }
-
-// A ProcDump target operand: 1234 (a pid) or w3wp / w3wp.exe (a name)
-const PID_OPERAND_RE = /^\d+$/;
 
 /** CLI text (options and the `[target] [dir]` operands) → workflow options. */
 export function dumpOptionsFromCli(
@@ -83,21 +83,7 @@ export function dumpOptionsFromCli(
   if (extra !== undefined) {
     throw new UsageError(`too many operands: ${operands.join(' ')} (give TARGET [DIR])`);
   }
-  const targets: DumpSeriesOptions['target'][] = [];
-  if (cli.pid !== undefined) targets.push({ pid: parsePid(cli.pid) });
-  if (cli.name !== undefined) targets.push({ name: cli.name });
-  if (cli.wait !== undefined) targets.push({ waitFor: cli.wait });
-  if (targetOperand !== undefined) {
-    targets.push(
-      PID_OPERAND_RE.test(targetOperand) ? { pid: Number(targetOperand) } : { name: targetOperand },
-    );
-  }
-  const [target, second] = targets;
-  if (target === undefined || second !== undefined) {
-    throw new UsageError(
-      'give exactly one target: a PID or NAME operand, -p/--pid N, --name NAME (-pn) or -w/--wait NAME',
-    );
-  }
+  const target = oneTarget(cli, targetOperand, 'dump -ma app.exe -w');
   if (
     dirOperand !== undefined &&
     cli.out !== undefined &&
@@ -213,6 +199,7 @@ export function formatDumpResult(r: DumpResult): string {
 
 export function registerDump(context: CommandContext): void {
   const command = new ProcDumpStyleCommand('dump', [
+    ...LIVE_PROCESS_HABITS,
     '-ma',
     '-mm',
     '-ml',
@@ -268,8 +255,13 @@ cdb attaches noninvasively (-pv): the target is suspended only while the dump is
 ending the session cannot kill it. winedbg attaches, writes "minidump", detaches; it can only
 write normal (mini) dumps, so --full under winedbg yields a normal dump (said in the output).
 
-ProcDump spellings: -ma, -mm, -n COUNT, -s SECONDS, -m MB, -ml MB, -w NAME, and a PID or NAME
-operand followed by a folder; cdb's -p PID and -pn NAME. The commit (-m/-ml) is the process's
+ProcDump spellings: -ma, -mm, -n COUNT, -s SECONDS, -m MB, -ml MB, -w NAME (or NAME -w), -o
+(--overwrite), -accepteula (ignored), and a PID or NAME operand followed by a folder; cdb's -p PID
+and -pn NAME. -x (launch) is watch's: cdb-harness watch -x DIR app.exe; -wer is refused.
+
+--engine dotnet-dump (a .NET process on Linux): each dump is "dotnet-dump collect --type Full"
+(-mm: Mini), an ELF core; -m/-ml read the commit (rss + swap) and -c/-cl the CPU time from /proc;
+-t is refused (no exit event on the .NET diagnostics port). The commit (-m/-ml) is the process's
 committed private memory: winedbg "info maps" from outside (no suspension), cdb a short
 noninvasive attach running "!address -summary" (MEM_COMMIT). A bare size is MB, as in ProcDump.
 
@@ -287,17 +279,19 @@ schemas/triggerEvent.schema.json; --json then prints a summary, schemas/dumpTrig
   -h [--hung-after 5s]              a top-level window has not answered WM_NULL for 5 s (ProcDump's
       fixed value; --hung-after changes it). Each poll runs build/native/window-probe.exe beside
       the target (through the same Wine on Linux; it needs a display), never attaching.
-      -p/-pl "\\Counter\\Path" VALUE: a Windows PDH counter at or above / below VALUE for -s
+  -p/-pl "\\Counter\\Path" VALUE  a Windows PDH counter at or above / below VALUE for -s
       seconds, read with typeperf (Windows, --engine cdb); refused on Linux and Wine, which have
-      no typeperf. Refused combinations: -c with -cl, -u without -c/-cl, two
-      triggers at once, -n with -t or with a -m list.
+      no typeperf.
+  Refused combinations: -c with -cl, -u without -c/-cl, two triggers at once, -n with -t or
+  with a -m list.
   The target exiting before any trigger fired: exit code 5, nothing written.
 
 File name: <process>.exe_<pid>_<yyMMdd>_<HHmmss>.dmp (-n > 1: _2, _3 … when the second repeats),
 mode 0600; never overwritten without --overwrite. A failed write leaves nothing, or
 <name>.dmp.partial when some bytes were written.
 
-Exit codes: 0 every dump written and verified, 4 written but not verified, 5 target problem
+Exit codes: 0 every dump written and verified, 4 written but not verified (or -ma under winedbg,
+which writes a normal dump), 5 target problem
 (gone, access denied, already being debugged, wrong bitness), 1 other failure (disk full,
 debugger error), 2 usage error, 3 no debugger found, 130 interrupted (dumps written are kept).
 
@@ -327,6 +321,7 @@ export async function runDump(
   let options: Omit<DumpSeriesOptions, 'signal' | 'onEvent'>;
   try {
     options = dumpOptionsFromCli(cli, process.env, operands);
+    checkOutWritable(options.outDir);
     if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
   } catch (error) {
     printError(error);
@@ -382,7 +377,17 @@ export async function runDump(
       },
     });
     printSummary('done');
-    return results.every((r) => r.verified) ? ExitCode.Ok : ExitCode.Partial;
+    // -ma asked for a full dump: one the debugger could only write as a normal (mini) dump
+    // (winedbg) is not what was asked for, whatever its note says (exit 4, with the reason).
+    const notFull = results.filter((r) => r.actualKind === 'mini' && cli.full === true);
+    for (const r of notFull) {
+      printError(
+        `-ma asked for a full dump; ${r.engine} wrote a normal (mini) dump: ${r.path} (use --engine cdb for a full dump, or -mm to ask for what it writes)`,
+      );
+    }
+    return results.every((r) => r.verified) && notFull.length === 0
+      ? ExitCode.Ok
+      : ExitCode.Partial;
   } catch (error) {
     printError(error);
     printSummary(controller.signal.aborted ? 'interrupted' : 'error', error);

@@ -1,6 +1,7 @@
 // The text heap-trend prints for people: one line per progress event, and the summary at the end
 // (the view, the total, the ranking, the growing .NET types and what holds them).
-import { formatKb, formatPercent, formatRate } from '../../report/heap-trend/format.js';
+import { formatKb, formatMs, formatPercent, formatRate } from '../../report/heap-trend/format.js';
+import { cadenceText, sampleStopText, suspensionText } from '../../report/heap-trend/run-facts.js';
 import { verdictLines, verdictOf } from '../../report/heap-trend/verdict.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -15,9 +16,12 @@ export function formatProgress(event: HeapTrendProgress, previousTotal: number |
           ? ''
           : ` (${s.totalCommittedKb >= previousTotal ? '+' : ''}${formatKb(s.totalCommittedKb - previousTotal)})`;
       const suspended =
-        s.source === 'heap' || s.source === 'clr-generation'
-          ? `, target suspended ${Math.round(s.suspendedMs)} ms`
-          : '';
+        s.suspendedHow === 'never' || s.source === 'committed-memory' || s.source === 'category'
+          ? ''
+          : `, target stopped ${sampleStopText(s)}`;
+      const late =
+        s.overran === true ? `, took ${formatMs(s.durationMs)} (longer than the interval)` : '';
+      const unused = s.unused === undefined ? '' : ` — NOT USED: ${s.unused}`;
       const what =
         s.source === 'heap'
           ? 'heaps'
@@ -26,7 +30,7 @@ export function formatProgress(event: HeapTrendProgress, previousTotal: number |
             : s.source === 'category'
               ? 'categories'
               : 'regions';
-      return `sample ${s.index + 1}: ${s.heaps.length} ${what}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}`;
+      return `sample ${s.index + 1}: ${s.heaps.length} ${what}, total committed ${formatKb(s.totalCommittedKb)}${delta}${suspended}${late}${unused}`;
     }
     case 'sample-failed':
       return `sample ${event.index + 1} failed: ${event.error}`;
@@ -55,7 +59,9 @@ export function formatSummary(
     ...items.map((item) => `  ${item}`),
     '',
     view[report.source],
-    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}) over ${report.sampleCount} samples.`,
+    `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}).`,
+    `${cadenceText(report)}.`,
+    suspensionText(report),
     `Rule: ${report.rule}`,
     '',
   ];
@@ -67,6 +73,8 @@ export function formatSummary(
     );
   }
   for (const line of managedSummary(report)) lines.push(line);
+  // Samples left out of every series (SOS could not walk a heap dumped mid-GC), in SOS's words.
+  for (const w of report.warnings) if (/^sample \d+ not used: /.test(w)) lines.push(w);
   if (report.projection !== null && report.projection.minutesToLimit !== null) {
     lines.push(
       `At this rate the total reaches ${formatKb(report.projection.limitKb)} in ${report.projection.minutesToLimit} min.`,

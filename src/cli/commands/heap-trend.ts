@@ -1,6 +1,6 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
-import { defaultOutDir } from '../default-out.js';
+import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { resolve } from 'node:path';
 import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
 import { DebuggerNotFoundError, UsageError } from '../../errors.js';
@@ -10,6 +10,7 @@ import {
   type FromDumpsOptions,
 } from '../../workflows/heap-trend/from-dumps.js';
 import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
+import { waitForProcessStart } from '../../workflows/dump/dump-series.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import type { CommandContext } from '../command-context.js';
@@ -27,8 +28,9 @@ import {
   attach,
   countOption,
   durationOption,
-  parsePid,
+  oneTarget,
   printError,
+  type ProcessTarget,
   ProcDumpStyleCommand,
   sizeOption,
   sizesOption,
@@ -57,24 +59,27 @@ export interface HeapTrendCliOptions {
   keepDumps?: boolean;
   retention?: string;
   fromDumps?: string[];
+  wait?: string;
+  /** ProcDump's bare `-w` after the NAME operand. */
+  waitForOperand?: boolean;
 }
 
 export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
-  target: { pid: number } | { name: string };
+  target: ProcessTarget;
 };
 
 const DEFAULT_INTERVAL = '5s';
+/** How often -w polls the process list (as dump -w does). */
+const WAIT_POLL_MS = 500;
 
 /** CLI text → workflow options; throws UsageError (exit 2) before anything runs. */
 export function heapTrendOptionsFromCli(
   cli: HeapTrendCliOptions,
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  operand?: string,
 ): HeapTrendPlan {
-  if ((cli.pid === undefined) === (cli.name === undefined)) {
-    throw new UsageError('give exactly one of --pid N or --name NAME');
-  }
-  if (cli.pid !== undefined) parsePid(cli.pid);
+  const target = oneTarget(cli, operand, 'heap-trend app.exe -w');
   if (cli.samples !== undefined && cli.duration !== undefined) {
     throw new UsageError('--samples and --duration exclude each other');
   }
@@ -100,7 +105,7 @@ export function heapTrendOptionsFromCli(
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
-    target: cli.pid !== undefined ? { pid: Number(cli.pid) } : { name: cli.name ?? '' },
+    target,
     engine,
     intervalMs,
     outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
@@ -133,10 +138,12 @@ export function heapTrendOptionsFromCli(
 }
 
 export function registerHeapTrend(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('heap-trend', ['-pn']).description(
-    'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
-  );
-  addTargetOptions(command);
+  const command = new ProcDumpStyleCommand('heap-trend', ['-accepteula', '-w', '-pn'])
+    .description(
+      'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
+    )
+    .argument('[target]', 'the process: a decimal PID or an image name (as -p / --name)');
+  addTargetOptions(command, { wait: true });
   command
     .addOption(
       durationOption(
@@ -248,15 +255,19 @@ Exit codes: 0 done, no leak suspected, 1 failure (debugger error), 2 bad argumen
 (umdh/gflags: Windows only), 5 the target is missing or exited during the run (the report covers
 the samples before), 6 done and a leak is suspected (the report's verdict), 130 interrupted.
 
+Target: a PID or NAME operand (heap-trend 1234, as dump takes it), -p/--pid, --name (-pn), or
+-w NAME (also ProcDump's NAME -w): wait for the process to start.
+
 Examples:
+  cdb-harness heap-trend 1234 --interval 10s --samples 30
   cdb-harness heap-trend --name w3wp --interval 30s --duration 2h --dump-at 1GB,1.5GB --limit 2GB
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
   cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
   cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
     )
-    .action(async (cli: HeapTrendCliOptions) => {
-      context.setExitCode(await runHeapTrendCli(cli));
+    .action(async (target: string | undefined, cli: HeapTrendCliOptions) => {
+      context.setExitCode(await runHeapTrendCli(cli, target));
     });
   attach(context.program, command);
 }
@@ -264,8 +275,8 @@ Examples:
 /** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
 async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   try {
-    if (cli.pid !== undefined || cli.name !== undefined) {
-      throw new UsageError('--from-dumps reads dumps: give no --pid or --name');
+    if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
+      throw new UsageError('--from-dumps reads dumps: give no --pid, --name or --wait');
     }
     const options: FromDumpsOptions = {
       paths: cli.fromDumps ?? [],
@@ -292,11 +303,18 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
   }
 }
 
-export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number> {
-  if (cli.fromDumps !== undefined) return runFromDumpsCli(cli);
+export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
+  if (cli.fromDumps !== undefined) {
+    if (operand !== undefined) {
+      printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
+      return ExitCode.Usage;
+    }
+    return runFromDumpsCli(cli);
+  }
   let plan: HeapTrendPlan;
   try {
-    plan = heapTrendOptionsFromCli(cli);
+    plan = heapTrendOptionsFromCli(cli, process.env, process.platform, operand);
+    checkOutWritable(plan.outDir);
   } catch (error) {
     printError(error);
     return exitCodeFor(error);
@@ -309,12 +327,19 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
   process.on('SIGINT', onSignal);
   try {
     const { target, ...options } = plan;
-    const found = await resolveProcess(target, {
+    const lookup = {
       engine: plan.engine,
       ...(plan.env === undefined ? {} : { env: plan.env }),
       ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
       signal: controller.signal,
-    });
+    };
+    if ('waitFor' in target) {
+      process.stderr.write(`Waiting for a process named ${target.waitFor} to start...\n`);
+    }
+    const found =
+      'waitFor' in target
+        ? await waitForProcessStart(target.waitFor, lookup, WAIT_POLL_MS, controller.signal)
+        : await resolveProcess(target, lookup);
     process.stderr.write(
       `heap-trend: ${found.name} (pid ${found.pid}), engine ${plan.engine}, every ${cli.interval ?? DEFAULT_INTERVAL}; output in ${plan.outDir}\n`,
     );
@@ -333,6 +358,11 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions): Promise<number>
     else process.stdout.write(`${formatSummary(report, files)}\n`);
     return exitCodeOfReport(report);
   } catch (error) {
+    // Ctrl-C while waiting for the process (-w) or finding it: interrupted, not a target problem.
+    if (controller.signal.aborted) {
+      process.stderr.write('interrupted before the first sample; nothing was written\n');
+      return ExitCode.Interrupted;
+    }
     printError(error);
     return exitCodeFor(error);
   } finally {

@@ -38,7 +38,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'heap-trend',
     listing: {
-      term: 'heap-trend [options]',
+      term: 'heap-trend [options] [target]',
       description:
         'Sample the heaps of a live process over time, rank the ones that grow, flag sustained growth (leak suspects), dump at commit thresholds.',
     },
@@ -61,6 +61,15 @@ export const COMMANDS: readonly CommandEntry[] = [
         'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
     },
     load: async () => (await import('./inspect.js')).registerInspect,
+  },
+  {
+    name: 'signature-lists',
+    listing: {
+      term: 'signature-lists [options]',
+      description:
+        'Print the lists that steer crash signatures (skip modules, irrelevant, prefix, sentinels) and the algorithm id they give.',
+    },
+    load: async () => (await import('./signature-lists.js')).registerSignatureLists,
   },
   {
     name: 'parse',

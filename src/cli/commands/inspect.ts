@@ -7,6 +7,8 @@ import { ERROR_PREFIX } from '../error-output.js';
 import {
   addSymbolLimitOptions,
   addWinePrefixOption,
+  attach,
+  ProcDumpStyleCommand,
   symbolLimitsOf,
   symbolPathOf,
   winePrefixOf,
@@ -54,8 +56,8 @@ export function truncationWarning(dump: InspectedDumpOk): string | null {
 }
 
 export function registerInspect(context: CommandContext): void {
-  const command = context.program
-    .command('inspect')
+  // cdb's -c and -i (procdump-habits.ts): -i is --image-path, -c is refused naming analyze.
+  const command = new ProcDumpStyleCommand('inspect', ['-c', '-i'])
     .description(
       'Read .dmp files directly, no debugger needed: process, exception, threads, modules, memory.',
     )
@@ -121,6 +123,7 @@ read, 2 usage error.`,
       }
       context.setExitCode(await runInspect(all, options));
     });
+  attach(context.program, command);
 }
 
 /**

@@ -2,7 +2,7 @@
 // identify each one, dump on a filter match, log every exception, detach without harming it.
 // Options follow ProcDump where users know it (-e 1, -f, -n, -ma, -mm); the workflow does the
 // work and emits events; this file parses, prints and maps the outcome to an exit code.
-import { defaultOutDir, outStamp } from '../default-out.js';
+import { checkOutWritable, defaultOutDir, outStamp } from '../default-out.js';
 import { Option } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,6 +24,7 @@ import type { WatchSummary } from '../../workflows/watch/watch-records.js';
 import { validate } from '../../report/schemas.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
+import { LIVE_PROCESS_HABITS } from '../procdump-habits.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -71,6 +72,8 @@ export interface WatchCliOptions {
   symbols?: string;
   symbolPath?: string;
   record?: string;
+  /** ProcDump's bare `-w` (`watch -e 1 -ma svc.exe -w`): wait for the NAME operand to start. */
+  waitForOperand?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -90,8 +93,7 @@ export function watchOptionsFromCli(
   if (cli.pid !== undefined) targets.push({ kind: 'pid', pid: parsePid(cli.pid) });
   if (cli.name !== undefined) targets.push({ kind: 'name', name: cli.name });
   if (cli.wait !== undefined) targets.push({ kind: 'wait', name: cli.wait });
-  const [program, ...args] = operands;
-  if (program !== undefined) targets.push({ kind: 'launch', program, args });
+  for (const spec of operandTargets(cli, operands)) targets.push(spec);
   const [target, extra] = targets;
   if (target === undefined || extra !== undefined) {
     throw new UsageError(
@@ -132,7 +134,10 @@ export function watchOptionsFromCli(
   if ((cli.f ?? []).includes('x')) {
     throw new UsageError('-fx (ProcDump exclude) is spelled --exclude here');
   }
-  const include = [...(cli.include ?? []), ...(cli.f ?? [])];
+  // ProcDump's `-f ""` matches every exception (the golden v9 log shows its filter as `*`): an
+  // empty include leaves the include list out, which matches everything too.
+  const matchAll = (cli.f ?? []).includes('');
+  const include = matchAll ? [] : [...(cli.include ?? []), ...(cli.f ?? [])];
   const exclude = cli.exclude ?? [];
   for (const f of [...include, ...exclude]) parseFilter(f); // usage errors now, not mid-run
 
@@ -173,6 +178,30 @@ export function watchOptionsFromCli(
   if (cli.record !== undefined)
     options.recordPath = join(resolve(cli.record), `watch-${outStamp(now)}.jsonl`);
   return options;
+}
+
+// A ProcDump target operand: 8012 (a pid), as in `procdump -e 1 -f "DoesNotExist" 8012`
+const PID_OPERAND_RE = /^\d+$/;
+
+/**
+ * The operands as a target: ProcDump's `NAME -w` (wait for it), a lone pid (ProcDump's
+ * `procdump -e 1 8012`), otherwise a program to launch with its arguments (`-- app.exe ARGS`).
+ */
+function operandTargets(cli: WatchCliOptions, operands: readonly string[]): WatchTargetSpec[] {
+  const [program, ...args] = operands;
+  if (cli.waitForOperand === true) {
+    if (program === undefined || args.length > 0) {
+      throw new UsageError(
+        '-w waits for the process one NAME operand names: watch -e 1 app.exe -w',
+      );
+    }
+    return [{ kind: 'wait', name: program }];
+  }
+  if (program === undefined) return [];
+  if (args.length === 0 && PID_OPERAND_RE.test(program)) {
+    return [{ kind: 'pid', pid: Number(program) }];
+  }
+  return [{ kind: 'launch', program, args }];
 }
 
 function clock(iso: string): string {
@@ -219,7 +248,7 @@ export function formatWatchSummary(s: WatchSummary): string {
   if (reasons.length > 0) lines.push(`skipped: ${reasons.join(', ')}`);
   const sigs = Object.entries(s.bySignature).sort((a, b) => b[1] - a[1]);
   if (sigs.length > 0) {
-    lines.push('by signature:');
+    lines.push(`by signature (${s.signatureAlgorithm}, as analyze buckets):`);
     for (const [sig, n] of sigs.slice(0, 20)) lines.push(`  ${String(n).padStart(6)}  ${sig}`);
     if (sigs.length > 20) lines.push(`  … ${sigs.length - 20} more in summary.json`);
   }
@@ -236,7 +265,7 @@ export function watchExitCode(s: WatchSummary): number {
 }
 
 export function registerWatch(context: CommandContext): void {
-  const command = new ProcDumpStyleCommand('watch', ['-ma', '-mm', '-pn'])
+  const command = new ProcDumpStyleCommand('watch', [...LIVE_PROCESS_HABITS, '-ma', '-mm', '-pn'])
     .description(
       'Attach to (or launch) a process, break on first-chance exceptions, identify each one, dump on a filter match, log every exception, and detach without harming it.',
     )
@@ -316,8 +345,10 @@ Filters (--include / --exclude / -f):
   An exception is matched when it matches any include (or there are none) and no exclude.
   Order of dump limits: --skip, then --once-per-bucket, then --max-dumps.
 
-ProcDump spellings: -ma (full), -mm (mini), -e, -e 1, -f, -n N (N dumps, then the session ends;
-add --keep-watching to go on logging), -w NAME; cdb's -p PID and -pn NAME.
+ProcDump spellings: -ma (full), -mm (mini), -e, -e 1, -f (-f "" matches everything), -n N (N
+dumps, then the session ends; add --keep-watching to go on logging), -w NAME or NAME -w, a lone
+PID operand, -x DIR app.exe ARGS (launch, dumps into DIR), -accepteula and -o (accepted: watch
+never overwrites a dump); -wer is refused. cdb's -p PID and -pn NAME.
 
 Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
 ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.
@@ -353,6 +384,7 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
   let options: Omit<WatchOptions, 'signal' | 'onEvent'>;
   try {
     options = watchOptionsFromCli(cli, program);
+    checkOutWritable(options.outDir);
     if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
   } catch (error) {
     printError(error);
@@ -386,6 +418,12 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
     }
     return watchExitCode(summary);
   } catch (error) {
+    // Ctrl-C while waiting for the process (-w) or listing processes: the listing's own error
+    // ("could not list processes") is the interruption's echo, not a target problem.
+    if (controller.signal.aborted) {
+      process.stderr.write('interrupted before the watch began; nothing was attached\n');
+      return ExitCode.Interrupted;
+    }
     printError(error);
     return exitCodeFor(error);
   } finally {

@@ -82,7 +82,7 @@ export function registerWorker(context: CommandContext): void {
     .addOption(
       new Option(
         '--engine <engine>',
-        'the engine this worker runs (auto: cdb, else winedbg, else builtin)',
+        'the engine this worker runs (auto: cdb, else builtin; winedbg when asked for)',
       )
         .choices(['auto', ...DIALECT_NAMES, 'builtin'])
         .default('auto'),
@@ -95,7 +95,7 @@ export function registerWorker(context: CommandContext): void {
     );
   addWinePrefixOption(command);
   addDebuggerOption(command);
-  addSymbolOptions(command, 'symbol path on this worker (cdb -y; each worker keeps its own cache)');
+  addSymbolOptions(command, 'symbol path on this worker, each keeping its own cache');
   addOutOption(command, 'keep the debugger raw outputs here (default: not kept)');
   addJsonOption(command, 'one JSON line per event on stdout');
   command

@@ -4,6 +4,7 @@
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { InspectedClr, InspectedClrException } from '../../processor/clr.js';
+import type { ListEdits } from './signature-lists.js';
 import type {
   AnalyzeRecord,
   HeapSummaryRecord,
@@ -146,7 +147,8 @@ export interface AnalyzeDumpRecord {
   quarantined?: boolean;
   /**
    * The file ends before what it references (streams, memory, module names, CodeView records,
-   * register contexts): what the record holds is partial, and the dump is not bucketed.
+   * register contexts): what the record holds is partial (the cut is its first warning), and
+   * its bucket is made from what could be read.
    */
   truncated?: boolean;
   attempts: number;
@@ -157,6 +159,12 @@ export interface AnalyzeDumpRecord {
   process: { name?: string; pid?: number };
   exception: AnalyzeException | null;
   frames: AnalyzeFrame[];
+  /**
+   * The builtin walk of the crashing thread was cut by a budget: `time` (the per-thread safety
+   * net; such a record has no bucket, since the cut depends on the machine's load) or `reads`
+   * (the read budget, the same on every run). Absent when the walk ended on its own.
+   */
+  walkCut?: 'time' | 'reads';
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
   /**
@@ -224,8 +232,10 @@ export interface AnalyzeRunOptions {
   resume?: boolean;
   /** `2/3`: this folder holds one shard of three. */
   shard?: string;
-  /** A bucketing skip list given instead of the default. */
+  /** A bucketing skip list given (added to the default one since cdbh-sig-3). */
   skipModules?: string[];
+  /** Signature lists given (`--signature-lists`), added to the defaults. */
+  signatureLists?: ListEdits;
   /** `merge`: the folders merged. */
   mergedFrom?: string[];
   /**
@@ -247,7 +257,7 @@ export interface AnalyzeSummary {
   dumps: number;
   ok: number;
   failed: number;
-  /** Failed records of dumps cut short (read in part: `truncated: true`); absent when none. */
+  /** Records of dumps cut short (read in part: `truncated: true`); absent when none. */
   truncated?: number;
   quarantined: SummaryFailure[];
   failures: SummaryFailure[];

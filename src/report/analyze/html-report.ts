@@ -50,7 +50,8 @@ export async function writeHtmlReport(
   summary: AnalyzeSummary,
   records: AsyncIterable<AnalyzeDumpRecord> | ReportRows,
 ): Promise<void> {
-  const stream = createWriteStream(path, { encoding: 'utf8' });
+  // `wx`: the caller's temp name is new; a link planted there is refused, never followed.
+  const stream = createWriteStream(path, { encoding: 'utf8', flags: 'wx' });
   const write = writer(stream);
   const done = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);

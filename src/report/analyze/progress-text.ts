@@ -51,7 +51,7 @@ export function summaryText(
   const took =
     options.durationMs === undefined ? '' : ` in ${(options.durationMs / 1000).toFixed(1)} s`;
   lines.push(
-    `${summary.dumps} dump${summary.dumps === 1 ? '' : 's'} analysed${took}: ${summary.ok} ok, ${summary.failed - summary.quarantined.length} failed, ${summary.quarantined.length} quarantined${summary.interrupted === true ? ' (interrupted: partial)' : ''}`,
+    `${summary.dumps} dump${summary.dumps === 1 ? '' : 's'} analysed${took}: ${summary.ok} ok${(summary.truncated ?? 0) > 0 ? ` (${summary.truncated} TRUNCATED: read in part)` : ''}, ${summary.failed - summary.quarantined.length} failed, ${summary.quarantined.length} quarantined${summary.interrupted === true ? ' (interrupted: partial)' : ''}`,
   );
   const passed = Object.entries(summary.skippedInputs ?? {});
   if (passed.length > 0) {
@@ -68,7 +68,11 @@ export function summaryText(
     lines.push(`buckets (${summary.buckets.length}, algorithm ${summary.algorithm}):`);
     const width = String(summary.buckets[0]?.count ?? 1).length;
     for (const b of summary.buckets.slice(0, max)) {
-      lines.push(`  ${String(b.count).padStart(width)}  ${b.id}  ${b.signature}`);
+      // The exception's name as the report's bucket table shows it (a bare 0x20474343 says little).
+      const named = b.exception?.name;
+      const name =
+        named !== undefined && named !== '' && named !== b.exception?.code ? `  (${named})` : '';
+      lines.push(`  ${String(b.count).padStart(width)}  ${b.id}  ${b.signature}${name}`);
     }
     if (summary.buckets.length > max)
       lines.push(`  … ${summary.buckets.length - max} more in the report`);

@@ -1,8 +1,8 @@
 // records.ndjson: one analyze record per line, appended as each dump finishes so `tail -f` shows
 // progress and an interrupted run keeps every complete record. Reading is streamed line by line:
 // a batch of thousands of dumps never sits in memory at once.
-import { errorMessage } from '../../errors.js';
-import { createReadStream, existsSync, writeSync } from 'node:fs';
+import { errorMessage, IoError } from '../../errors.js';
+import { constants, createReadStream, existsSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AnalyzeDumpRecord } from './analyze-record.js';
 
@@ -125,7 +125,7 @@ export class RecordAppender {
    * is analysed again and the file holds only whole records. Returns the bytes cut in `torn`.
    */
   static async open(path: string): Promise<RecordAppender> {
-    const handle = await open(path, 'a+', 0o644);
+    const handle = await openNoFollow(path);
     try {
       const { size } = await handle.stat();
       const end = await endOfLastLine(handle, size);
@@ -182,4 +182,48 @@ async function endOfLastLine(handle: FileHandle, size: number): Promise<number> 
     end = start;
   }
   return 0;
+}
+
+/** Not defined on Windows; there the lstat check below stands in for it. */
+const NO_FOLLOW = (constants.O_NOFOLLOW as number | undefined) ?? 0;
+
+/**
+ * Opens an output for reading and appending, created if missing, never through a link: a
+ * symbolic link planted in --out (`records.ndjson` -> a victim file) would otherwise have the
+ * victim cut and appended to. O_NOFOLLOW refuses a link in the last component (ELOOP); a hard
+ * link (more than one name) or anything but a regular file is refused after the open.
+ */
+export async function openNoFollow(path: string): Promise<FileHandle> {
+  if (NO_FOLLOW === 0) {
+    const { lstat } = await import('node:fs/promises');
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isSymbolicLink() === true) throw linkRefused(path, 'a symbolic link');
+  }
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      path,
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW,
+      0o644,
+    );
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, 'a symbolic link');
+    throw new IoError(`cannot open ${path}: ${errorMessage(error)}`, { cause: error });
+  }
+  const info = await handle.stat();
+  const why = !info.isFile()
+    ? 'not a regular file'
+    : info.nlink > 1
+      ? `a file with ${info.nlink} names (a hard link)`
+      : undefined;
+  if (why !== undefined) {
+    await handle.close();
+    throw linkRefused(path, why);
+  }
+  return handle;
+}
+
+function linkRefused(path: string, what: string): IoError {
+  return new IoError(`${path} is ${what}: refused (outputs are never written through links)`);
 }

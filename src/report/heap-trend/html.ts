@@ -14,6 +14,7 @@ import { managedHtml, unitOf } from './managed-sections.js';
 import type { HeapTrendReport, HeapTrendSample } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
 import { verdictLines, verdictOf } from './verdict.js';
+import { cadenceText, sampleRows, suspensionText } from './run-facts.js';
 
 /** Layers in the stacked chart before the rest is summed into "other". */
 const STACK_LAYERS = 9;
@@ -63,12 +64,34 @@ function verdictHtml(report: HeapTrendReport): string {
   return `<div id="verdict" class="verdict ${verdict.kind}"><p><b>${esc(headline)}</b></p>${list}</div>`;
 }
 
+/** Every sample's time, spacing, stop and notes (unused, overran). */
+function samplesHtml(samples: readonly HeapTrendSample[]): string {
+  if (samples.length === 0) return '';
+  const { rows, omitted } = sampleRows(samples);
+  const body = rows
+    .map((r, i) => {
+      const gap =
+        omitted > 0 && i === rows.length / 2
+          ? `<tr><td>…</td><td class="text" colspan="5">${omitted} more</td></tr>`
+          : '';
+      return (
+        `${gap}<tr class="${r.notes.startsWith('not used') ? 'suspect' : ''}"><td>${r.index}</td><td>${esc(r.time)}</td><td>${esc(r.spacing)}</td>` +
+        `<td>${esc(r.stop)}</td><td>${esc(r.took)}</td><td class="text">${esc(r.notes)}</td></tr>`
+      );
+    })
+    .join('');
+  return (
+    `<h2>Samples</h2><table id="samples"><thead><tr><th>#</th><th>time</th><th>spacing</th>` +
+    `<th>target stopped</th><th>took</th><th class="id">notes</th></tr></thead><tbody>${body}</tbody></table>`
+  );
+}
+
 function header(report: HeapTrendReport): string {
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
   const parts = [
     `<h1>Heap trend: ${esc(target)}</h1>`,
     verdictHtml(report),
-    `<p class="meta">${esc(report.startedAt)} → ${esc(report.endedAt)} · ${report.sampleCount} samples every ${esc(formatMinutes(report.intervalMs / 60_000))} · engine ${esc(report.engine)} · source <b>${esc(report.source)}</b></p>`,
+    `<p class="meta">${esc(report.startedAt)} → ${esc(report.endedAt)} · ${esc(cadenceText(report))} · engine ${esc(report.engine)} · source <b>${esc(report.source)}</b></p>`,
     `<p class="note">${esc(report.view)}</p>`,
   ];
   if (report.status !== 'completed' || report.message !== undefined) {
@@ -79,7 +102,7 @@ function header(report: HeapTrendReport): string {
   const t = report.total;
   parts.push(
     `<p>Total committed: ${esc(formatKb(t.firstKb))} → ${esc(formatKb(t.lastKb))} (${esc(formatKb(t.growthKb))}, ${esc(formatRate(t.slopeKbPerMin))}, R² ${t.r2}). ` +
-      `Target suspended ${report.suspension.totalMs} ms in all (max ${report.suspension.maxMs} ms per sample).</p>`,
+      `${esc(suspensionText(report))}</p>`,
   );
   if (report.projection !== null) {
     const p = report.projection;
@@ -233,6 +256,7 @@ ${ranking(report)}
 <h2>Committed KB per ${unit}</h2>
 ${charts(report, samples)}
 ${managedHtml(report, samples)}
+${samplesHtml(samples)}
 <h2>Threshold dumps</h2>
 ${dumps(report)}
 ${umdh}

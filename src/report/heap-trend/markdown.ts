@@ -1,9 +1,10 @@
 // report.md: the same findings as report.html in plain text, for tickets and terminals.
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { managedMarkdown, unitOf } from './managed-sections.js';
-import type { HeapTrendReport } from './types.js';
+import type { HeapTrendReport, HeapTrendSample } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
 import { verdictLines, verdictOf } from './verdict.js';
+import { cadenceText, sampleRows, suspensionText } from './run-facts.js';
 
 /** Table cells must not break the row: `|` and newlines are escaped. */
 function cell(text: string): string {
@@ -47,7 +48,30 @@ function verdictMarkdown(report: HeapTrendReport): string[] {
   ];
 }
 
-export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
+/** Every sample's time, spacing, stop and notes (unused, overran). */
+function samplesMarkdown(samples: readonly HeapTrendSample[]): string[] {
+  if (samples.length === 0) return [];
+  const { rows, omitted } = sampleRows(samples);
+  const lines = [
+    '',
+    '## Samples',
+    '',
+    '| # | time | spacing | target stopped | took | notes |',
+    '|---|---|---|---|---|---|',
+  ];
+  rows.forEach((r, i) => {
+    if (omitted > 0 && i === rows.length / 2) lines.push(`| … | ${omitted} more | | | | |`);
+    lines.push(
+      `| ${r.index} | ${r.time} | ${r.spacing} | ${r.stop} | ${r.took} | ${cell(r.notes)} |`,
+    );
+  });
+  return lines;
+}
+
+export function renderHeapTrendMarkdown(
+  report: HeapTrendReport,
+  samples: readonly HeapTrendSample[] = [],
+): string {
   const unit = unitOf(report.source);
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
   const t = report.total;
@@ -55,7 +79,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
     `# Heap trend: ${target}`,
     '',
     ...verdictMarkdown(report),
-    `${report.startedAt} → ${report.endedAt}; ${report.sampleCount} samples every ${formatMinutes(report.intervalMs / 60_000)}; engine ${report.engine}; source \`${report.source}\`.`,
+    `${report.startedAt} → ${report.endedAt}; ${cadenceText(report)}; engine ${report.engine}; source \`${report.source}\`.`,
     '',
     `> ${report.view}`,
     '',
@@ -68,7 +92,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
   }
   lines.push(
     `Total committed: ${formatKb(t.firstKb)} → ${formatKb(t.lastKb)} (${formatKb(t.growthKb)}, ${formatRate(t.slopeKbPerMin)}, R² ${t.r2}).`,
-    `Target suspended ${report.suspension.totalMs} ms in all (max ${report.suspension.maxMs} ms per sample).`,
+    suspensionText(report),
   );
   if (report.projection !== null) {
     const p = report.projection;
@@ -101,6 +125,7 @@ export function renderHeapTrendMarkdown(report: HeapTrendReport): string {
     );
   }
   for (const line of managedMarkdown(report)) lines.push(line);
+  for (const line of samplesMarkdown(samples)) lines.push(line);
   lines.push('', '## Threshold dumps', '');
   if (report.dumps.length === 0) lines.push('None.');
   for (const d of report.dumps) {

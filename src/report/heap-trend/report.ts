@@ -3,6 +3,7 @@
 import { analyzeHeapTrend } from './analysis.js';
 import { round } from './regression.js';
 import type {
+  HeapTrendCadence,
   HeapTrendEngine,
   HeapTrendReport,
   HeapTrendSample,
@@ -100,6 +101,60 @@ export function secondaryAnalysis(
   };
 }
 
+/** What the samples cost the target: totals, and whether the figures are measured or bounds. */
+export function suspensionOf(samples: readonly HeapTrendSample[]): HeapTrendReport['suspension'] {
+  let totalMs = 0;
+  let maxMs = 0;
+  let upperMs = 0;
+  const hows = new Set<string>();
+  for (const sample of samples) {
+    totalMs += sample.suspendedMs;
+    upperMs += sample.suspendedUpperBoundMs ?? sample.suspendedMs;
+    if (sample.suspendedMs > maxMs) maxMs = sample.suspendedMs;
+    if (sample.suspendedHow !== undefined) hows.add(sample.suspendedHow);
+  }
+  const [only] = hows;
+  const how = hows.size > 1 ? 'mixed' : (only as HeapTrendReport['suspension']['how']);
+  return {
+    totalMs: round(totalMs, 1),
+    maxMs: round(maxMs, 1),
+    meanMs: samples.length === 0 ? 0 : round(totalMs / samples.length, 1),
+    ...(how === undefined ? {} : { how }),
+    ...(hows.has('measured')
+      ? {
+          method:
+            "the target's thread states (/proc/PID/task/*/stat: every thread in tracing stop) polled while the dump was written",
+          upperBoundTotalMs: round(upperMs, 1),
+        }
+      : {}),
+  };
+}
+
+/** Asked against achieved spacing, start to start of consecutive samples. */
+export function cadenceOf(samples: readonly HeapTrendSample[], askedMs: number): HeapTrendCadence {
+  const gaps: number[] = [];
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1];
+    const b = samples[i];
+    if (a !== undefined && b !== undefined) gaps.push(b.elapsedMs - a.elapsedMs);
+  }
+  const overruns = samples.filter((s) => s.overran === true).length;
+  if (gaps.length === 0) return { askedMs, overruns };
+  const sorted = [...gaps].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[mid] ?? 0)
+      : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return {
+    askedMs,
+    medianMs: round(median, 1),
+    minMs: sorted[0] ?? 0,
+    maxMs: sorted[sorted.length - 1] ?? 0,
+    overruns,
+  };
+}
+
 export interface HeapTrendReportMeta {
   target: { pid: number; name?: string };
   engine: HeapTrendEngine;
@@ -122,9 +177,15 @@ export interface HeapTrendReportMeta {
 }
 
 export function buildHeapTrendReport(
-  samples: readonly HeapTrendSample[],
+  allSamples: readonly HeapTrendSample[],
   meta: HeapTrendReportMeta,
 ): HeapTrendReport {
+  // A sample marked unused (SOS could not walk a heap dumped mid-GC) is left out of every series
+  // and said so in the warnings; it still counts in the cadence and the stop it cost the target.
+  const samples = allSamples.filter((s) => s.unused === undefined);
+  const unusedWarnings = allSamples.flatMap((s) =>
+    s.unused === undefined ? [] : [`sample ${s.index} not used: ${s.unused}`],
+  );
   const analysis = analyzeHeapTrend(samples, {
     ...(meta.rule === undefined ? {} : { rule: meta.rule }),
     ...(meta.limitKb === undefined ? {} : { limitKb: meta.limitKb }),
@@ -141,12 +202,7 @@ export function buildHeapTrendReport(
     meta.source === 'clr-generation'
       ? undefined
       : secondaryAnalysis(samples, (s) => s.clrGenerations, 'clr-generation', rule);
-  let totalMs = 0;
-  let maxMs = 0;
-  for (const sample of samples) {
-    totalMs += sample.suspendedMs;
-    if (sample.suspendedMs > maxMs) maxMs = sample.suspendedMs;
-  }
+  const suspension = suspensionOf(allSamples);
   const memoryTotals = samples.findLast((s) => s.memoryTotals !== undefined)?.memoryTotals;
   const report: HeapTrendReport = {
     schemaVersion: 1,
@@ -159,16 +215,13 @@ export function buildHeapTrendReport(
     startedAt: meta.startedAt,
     endedAt: meta.endedAt,
     intervalMs: meta.intervalMs,
-    sampleCount: samples.length,
+    sampleCount: allSamples.length,
     ...analysis,
     dumps: [...(meta.dumps ?? [])],
-    suspension: {
-      totalMs: round(totalMs, 1),
-      maxMs: round(maxMs, 1),
-      meanMs: samples.length === 0 ? 0 : round(totalMs / samples.length, 1),
-    },
+    suspension,
+    ...(meta.fromDumps === true ? {} : { cadence: cadenceOf(allSamples, meta.intervalMs) }),
     ...(meta.umdh === undefined ? {} : { umdh: meta.umdh }),
-    warnings: [...(meta.warnings ?? [])],
+    warnings: [...(meta.warnings ?? []), ...unusedWarnings],
     seriesKind: meta.source,
     ...(clrTypes === undefined ? {} : { clrTypes }),
     ...(categories === undefined ? {} : { categories }),

@@ -64,6 +64,22 @@ export interface HeapTrendSample {
   clrGenerations?: HeapTrendSampleHeap[];
   /** The dump this sample was read from (`--from-dumps`, or a live sample's dump kept by --keep-dumps). */
   dumpFile?: string;
+  // ---- additions (issue 32) -------------------------------------------------------------------
+  /**
+   * How `suspendedMs` was known: `measured` from the target's thread states (Linux /proc), an
+   * `upper-bound` (the dump tool's or the debugger's run, which holds the stop and more), or
+   * `never` (a view that does not stop the target).
+   */
+  suspendedHow?: 'measured' | 'upper-bound' | 'never';
+  /** The sampler's own timing of the stop, when `suspendedMs` is measured (ms). */
+  suspendedUpperBoundMs?: number;
+  /** Taking the sample took longer than the interval asked for: the next one came late. */
+  overran?: boolean;
+  /**
+   * Why the sample's readings are left out of every series (the debugger's own words, e.g. SOS's
+   * "The GC heap is not in a valid state for traversal" for a dump taken mid-GC).
+   */
+  unused?: string;
 }
 
 /** The thresholds of the leak-suspect rule; `ruleText()` says them in words. */
@@ -191,6 +207,17 @@ export interface ThresholdDump {
   error?: string;
 }
 
+/** Sample spacing: asked (`--interval`) against achieved (start to start of consecutive samples). */
+export interface HeapTrendCadence {
+  askedMs: number;
+  /** Median, least and largest start-to-start spacing (ms); absent with fewer than 2 samples. */
+  medianMs?: number;
+  minMs?: number;
+  maxMs?: number;
+  /** Samples that took longer than the interval asked for. */
+  overruns: number;
+}
+
 /** One flagged series, as the verdict names it. */
 export interface VerdictSuspect {
   kind: HeapTrendSeriesKind;
@@ -231,7 +258,20 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   intervalMs: number;
   sampleCount: number;
   dumps: ThresholdDump[];
-  suspension: { totalMs: number; maxMs: number; meanMs: number };
+  suspension: {
+    totalMs: number;
+    maxMs: number;
+    meanMs: number;
+    // ---- additions (issue 32) ----
+    /** How the figures were known (see HeapTrendSample.suspendedHow); `mixed` when samples differ. */
+    how?: 'measured' | 'upper-bound' | 'mixed' | 'never';
+    /** How the measured ones were measured, in words. */
+    method?: string;
+    /** The samplers' own timing summed, beside a measured total (an upper bound of it). */
+    upperBoundTotalMs?: number;
+  };
+  /** The spacing of the samples: the one asked for (`intervalMs`) and the one achieved. */
+  cadence?: HeapTrendCadence;
   /** `--umdh`: the snapshots taken and their N-way trend (or why there is none). */
   umdh?: { snapshots: string[]; trend?: UmdhTrend; error?: string };
   warnings: string[];

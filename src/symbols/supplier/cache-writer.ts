@@ -8,6 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pidAlive } from '../../platform/host.js';
+
+/** Whether a pid exists: the platform seam's (src/platform/host.ts). */
+export { pidAlive };
 
 /** The folder in each downstream store where downloads are written before they are published. */
 export const PARTIAL_DIR = '.cdb-harness-partial';
@@ -150,14 +154,4 @@ async function removeIfStale(path: string, pid: number, now: number): Promise<bo
   }
   if (stale) await rm(path, { force: true });
   return stale;
-}
-
-/** True when a process with this id exists (signal 0 only checks; EPERM: exists, not ours). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

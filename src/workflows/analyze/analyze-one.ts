@@ -22,6 +22,7 @@ import type {
 import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
+import { bucketUnlessCut } from './dump-bucket.js';
 import type { DebuggerRunResult } from './debugger-run.js';
 import { debuggerDumpPath } from './debugger-path.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
@@ -85,14 +86,22 @@ export async function analyzeOneDump(
   const base = builtinFields(inspected);
   const cut = truncationLine(inspected);
   if (cut !== null) {
-    // Read as far as it goes, said loudly, not bucketed, never handed to a debugger: a cut file
-    // otherwise passes as whole with a one-frame stack and a bucket of its own.
+    // Read as far as it goes and bucketed from what was read, as Breakpad and rust-minidump
+    // process a cut dump best-effort (upload truncation is common), never handed to a debugger,
+    // and said loudly: `truncated: true`, the cut in its warnings, exit 4 for the batch.
+    // A cut that leaves neither the exception nor a frame leaves nothing to bucket: failed.
     const record = fromBuiltin(path, hashed, base, ctx.engine);
-    record.ok = false;
     record.truncated = true;
-    record.error = { code: 'BAD_DUMP', message: cut };
-    record.bucket = null;
     record.timings = { totalMs: elapsed(), commands: [] };
+    if (record.exception === null && record.frames.length === 0) {
+      record.ok = false;
+      record.error = { code: 'BAD_DUMP', message: cut };
+      record.bucket = null;
+      return record;
+    }
+    record.warnings = [cut, ...record.warnings];
+    record.attempts = 1;
+    record.bucket = ctx.signer.sign(record);
     return record;
   }
   if (ctx.engine === 'builtin') {
@@ -106,7 +115,7 @@ export async function analyzeOneDump(
     }
     record.attempts = 1;
     record.timings = { totalMs: elapsed(), commands: [] };
-    record.bucket = ctx.signer.sign(record);
+    record.bucket = bucketUnlessCut(record, ctx.signer);
     return record;
   }
   const dialect = ctx.engine;
@@ -253,6 +262,7 @@ function fromBuiltin(
     threadCount: base.threadCount,
     memory: base.memory,
     ...(base.clr === undefined ? {} : { clr: base.clr }),
+    ...(base.walkCut === undefined ? {} : { walkCut: base.walkCut }),
     notAvailable: base.notAvailable,
     warnings: base.warnings,
   };

@@ -72,10 +72,7 @@ function startBatch(id: number, config: ThreadBatchConfig): void {
       steps: [],
       outDir: config.outDir,
       timeoutMs: config.timeoutMs,
-      signer: dumpSigner({
-        ...(config.skipModules === undefined ? {} : { skipModules: config.skipModules }),
-        supplier,
-      }),
+      signer: dumpSigner(config),
       signal: stop.signal,
       supplier,
       ...(config.walkStacks === undefined ? {} : { walkStacks: config.walkStacks }),
@@ -84,6 +81,7 @@ function startBatch(id: number, config: ThreadBatchConfig): void {
       dump,
       validateRecords: config.validateRecords,
       ...(config.shard === undefined ? {} : { shard: config.shard }),
+      ...(config.maxDumpBytes === undefined ? {} : { maxDumpBytes: config.maxDumpBytes }),
       ...(config.done === undefined ? {} : { done: new Set(config.done) }),
     };
     return { ctx, supplier };

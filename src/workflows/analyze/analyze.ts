@@ -13,12 +13,18 @@ import type {
   AnalyzeSummary,
 } from '../../report/analyze/analyze-record.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import { chooseEngine, type EngineChoice, type EngineRequest } from './engine-choice.js';
+import {
+  chooseEngine,
+  symbolPathWarning,
+  type EngineChoice,
+  type EngineRequest,
+} from './engine-choice.js';
 import { resumeKey } from './file-hash.js';
 import {
   analyzeInput,
@@ -27,9 +33,10 @@ import {
   type InputRunContext,
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
-import { expandInputs } from './inputs.js';
+import { expandInputs, refuseNoInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
+import { OutDirLock } from './out-dir.js';
 import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
 import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
@@ -40,7 +47,7 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export type AnalyzeEvent =
-  | { type: 'engine'; choice: EngineChoice; script?: string }
+  | { type: 'engine'; choice: EngineChoice; script?: string; warning?: string }
   /**
    * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
    * 0 when threads were given up mid-batch (they kept dying at start).
@@ -109,8 +116,12 @@ export interface AnalyzeOptions {
   /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
   extensions?: readonly string[];
   shard?: { index: number; count: number };
-  /** Bucketing skip list (replaces the default). */
+  /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
+  maxDumpBytes?: number;
+  /** Bucketing skip list, added to the default one (`!name` takes a default out). */
   skipModules?: readonly string[];
+  /** Signature lists (irrelevant, prefix, sentinels, skip modules) added to the defaults. */
+  signatureLists?: ListEdits;
   /** Folder for engine transcripts (one JSON-lines file per dump). */
   recordDir?: string;
   signal?: AbortSignal;
@@ -138,6 +149,16 @@ export interface AnalyzeResult {
 }
 
 export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
+  const out = new OutDirLock(options.outDir);
+  try {
+    return await analyzeLocked(options, out);
+  } finally {
+    await out.release();
+  }
+}
+
+/** analyzeDumps, `out` taken once the inputs are known (a run that finds none makes no folder). */
+async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<AnalyzeResult> {
   new OptionsCheck('analyzeDumps', options)
     .texts('inputs')
     .text('outDir')
@@ -165,13 +186,22 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     scriptPath = options.scriptPath ?? defaultScriptPath(choice.engine);
     steps = loadTriageScript(scriptPath);
   }
-  emit({ type: 'engine', choice, ...(scriptPath === undefined ? {} : { script: scriptPath }) });
+  const warning = symbolPathWarning(choice, options.symbolPath);
+  emit({
+    type: 'engine',
+    choice,
+    ...(scriptPath === undefined ? {} : { script: scriptPath }),
+    ...(warning === undefined ? {} : { warning }),
+  });
 
   const {
     files: inputs,
     unmatched,
     skipped: skippedInputs,
+    missing,
+    unreadable,
   } = await expandInputs(options.inputs, options.cwd, options.extensions);
+  if (inputs.length === 0) refuseNoInputs(options.inputs, missing, unreadable);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {
     const passed = describeSkipped(skippedInputs);
@@ -181,7 +211,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   }
 
   const files = outputFiles(options.outDir);
-  await makeOutDir(options.outDir);
+  await out.take();
   const existing = await stat(files.records).catch(() => undefined);
   if (existing !== undefined && existing.size > 0 && options.resume !== true) {
     throw new UsageError(
@@ -204,10 +234,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
     onSymbolServerDown: (server, reason) => emit({ type: 'symbol-server-down', server, reason }),
   });
   // The same signer as every other bucket of a dump (watch's too: dump-bucket.ts).
-  const signer = dumpSigner({
-    ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    supplier,
-  });
+  const signer = dumpSigner(options);
   const jobs = Math.max(
     1,
     options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
@@ -261,6 +288,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
   const inputCtx: InputRunContext = {
     dump: ctx,
     validateRecords: options.validateRecords !== false,
+    ...(options.maxDumpBytes === undefined ? {} : { maxDumpBytes: options.maxDumpBytes }),
     ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...(options.resume === true ? { done } : {}),
   };
@@ -357,6 +385,7 @@ export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResu
         ? {}
         : { shard: `${options.shard.index}/${options.shard.count}` }),
       ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+      ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     },
     onBadLine: (line, reason) => emit({ type: 'bad-record-line', line, reason }),
     ...(Object.keys(skippedInputs).length === 0 ? {} : { skippedInputs }),
@@ -381,25 +410,4 @@ export function describeSkipped(skipped: Record<string, number>): string {
   return Object.entries(skipped)
     .map(([reason, count]) => `${reason} ${count}`)
     .join(', ');
-}
-
-/** `--out DIR`, made if missing; a file in the way is said plainly, not as a raw EEXIST. */
-async function makeOutDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new UsageError(
-        `--out ${dir}: a file is in the way (--out wants a folder, new or from an earlier run)`,
-        { cause: error },
-      );
-    }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new UsageError(`--out ${dir}: permission denied (${code}); pick another --out`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
 }

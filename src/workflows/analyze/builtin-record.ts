@@ -32,6 +32,8 @@ export interface BuiltinFields {
   threadCount: number;
   memory: { rangeCount: number; totalBytes: number };
   clr?: InspectedClr;
+  /** The crashing thread's walk was cut by a budget (AnalyzeDumpRecord.walkCut). */
+  walkCut?: 'time' | 'reads';
   notAvailable: NotAvailable[];
   warnings: string[];
 }
@@ -61,6 +63,7 @@ export function builtinFields(state: ProcessState): BuiltinFields {
     threadCount: state.threads.length,
     memory: { rangeCount: state.memory.rangeCount, totalBytes: state.memory.totalBytes },
     ...(state.clr === undefined ? {} : { clr: state.clr }),
+    ...(stack?.cut === undefined ? {} : { walkCut: stack.cut }),
     notAvailable,
     warnings: [...state.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
   };

@@ -6,19 +6,19 @@
 // the images and symbol files used travel with it, so a different bucket elsewhere is explained.
 import { processDump } from '../../processor/process-dump.js';
 import type { ModuleSymbolStatus } from '../../processor/process-state.js';
-import type { AnalyzeBucketRef } from '../../report/analyze/analyze-record.js';
+import type { AnalyzeBucketRef, AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { createSigner, type Signer } from '../../report/analyze/signature.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import { builtinFields } from './builtin-record.js';
 
 export interface DumpBucketOptions {
-  /**
-   * Symbol files and images (symbol-supplier.ts); with symbol files the signer is the
-   * symbol-aware one, as analyze's is.
-   */
+  /** Symbol files and images (symbol-supplier.ts). */
   supplier?: SymbolSupplier;
-  /** analyze's --skip-module list (default: the built-in list). */
+  /** analyze's --skip-modules list (added to the built-in one). */
   skipModules?: readonly string[];
+  /** analyze's --signature-lists (added to the built-in lists). */
+  signatureLists?: ListEdits;
   signal?: AbortSignal;
 }
 
@@ -32,12 +32,29 @@ export interface DumpBucket {
   error?: string;
 }
 
-/** The analyze signer for these options (symbol-aware when the supplier has symbol files). */
-export function dumpSigner(options: Pick<DumpBucketOptions, 'supplier' | 'skipModules'>): Signer {
+/**
+ * The analyze signer for these options: one algorithm whatever symbols the supplier has (named
+ * and offset frames are two renderings the signature text itself tells apart).
+ */
+export function dumpSigner(
+  options: Pick<DumpBucketOptions, 'skipModules' | 'signatureLists'>,
+): Signer {
   return createSigner({
     ...(options.skipModules === undefined ? {} : { skipModules: options.skipModules }),
-    ...(options.supplier?.hasSymbolFiles === true ? { names: true } : {}),
+    ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
   });
+}
+
+/**
+ * A stack cut by the time budget depends on the machine's load, not on the dump: its record is
+ * marked (walkCut) and forms no bucket (null, as a truncated dump's), rather than a bucket of
+ * its own. A cut by the read budget is the same on every run and is bucketed.
+ */
+export function bucketUnlessCut(
+  record: Pick<AnalyzeDumpRecord, 'exception' | 'frames' | 'clrException' | 'walkCut'>,
+  signer: Signer,
+): AnalyzeBucketRef | null {
+  return record.walkCut === 'time' ? null : signer.sign(record);
 }
 
 export async function bucketOfDump(
@@ -52,7 +69,7 @@ export async function bucketOfDump(
   });
   if (!state.ok) return { bucket: null, error: state.error.message };
   const fields = builtinFields(state);
-  const bucket = dumpSigner(options).sign({ exception: fields.exception, frames: fields.frames });
+  const bucket = bucketUnlessCut(fields, dumpSigner(options));
   return {
     bucket,
     ...(state.images === undefined ? {} : { images: state.images }),

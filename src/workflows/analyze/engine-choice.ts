@@ -1,5 +1,5 @@
-// `--engine auto`: cdb when it can be found (it is the real thing), else winedbg when it is on
-// PATH (Linux CI, Wine), else the builtin reader (always there). The reason is returned so the
+// `--engine auto`: cdb when it can be found (it is the real thing), else the builtin reader
+// (always there); winedbg only when asked for. The reason is returned so the
 // CLI can say what it chose and why.
 import { DIALECT_NAMES, getDialect } from '../../engine/dialects/index.js';
 import { loadNodePty, nodePtyAvailable } from '../../pty/node-pty.js';
@@ -33,7 +33,7 @@ export function chooseEngine(
   if (request !== 'auto') {
     const dialect = getDialect(request);
     if (given?.hasCommandPrefix === true || given?.debuggerPath !== undefined) {
-      return { engine: request, reason: 'asked for (debugger given)' };
+      return { engine: request, reason: 'asked for, debugger given' };
     }
     // A debugger that must be searched for (cdb) is found now, so a missing one is reported
     // before any dump is read; one that is run by name from PATH (winedbg) is left to the start.
@@ -42,11 +42,15 @@ export function chooseEngine(
       ? { engine: request, reason: 'asked for' }
       : { engine: request, reason: 'asked for', debuggerPath: path };
   }
-  // Auto: the registry's order is the preference (cdb, the real thing, first).
+  // Auto: the registry's order is the preference (cdb, the real thing, first). A debugger is
+  // worth a process per dump only when it adds what the builtin reader lacks: a crash analysis
+  // (cdb's !analyze -v). winedbg adds none and ignores --symbols, so off Windows the builtin
+  // reader is the better default; winedbg runs when asked for (--engine winedbg).
   const missing: string[] = [];
   for (const name of DIALECT_NAMES) {
     // Only a debugger of Windows dumps can triage them (dotnet-dump reads .NET dumps only).
-    if (!getDialect(name).abilities.windowsTargets) continue;
+    const abilities = getDialect(name).abilities;
+    if (!abilities.windowsTargets || !abilities.crashAnalysis) continue;
     const path = getDialect(name).findBinary(env);
     if (path === undefined) {
       missing.push(name);
@@ -58,6 +62,19 @@ export function chooseEngine(
   }
   return {
     engine: 'builtin',
-    reason: `auto: neither ${DIALECT_NAMES.join(' nor ')} found; reading dumps directly`,
+    reason: `auto: ${missing.join(', ') || 'no crash-analysing debugger'} not found; reading dumps directly (other debuggers only when asked for with --engine)`,
   };
+}
+
+/**
+ * A debugger that takes no symbol path (winedbg) would drop `--symbols` without a word: the
+ * warning that says so, or undefined.
+ */
+export function symbolPathWarning(
+  choice: EngineChoice,
+  symbolPath: string | undefined,
+): string | undefined {
+  if (symbolPath === undefined || choice.engine === 'builtin') return undefined;
+  if (getDialect(choice.engine).abilities.symbolPath) return undefined;
+  return `${choice.engine} takes no symbol path: --symbols changes nothing with it (it reads the PDBs beside the images); --engine builtin names frames from the symbol path`;
 }

@@ -11,6 +11,12 @@ import { fileKind, openRegularFile } from '../../minidump/file-reader.js';
 
 const CHUNK = 1024 * 1024;
 
+/**
+ * The largest dump hashed and analysed by default (`--max-dump-size`): a sparse 100 GB file once
+ * kept `analyze` hashing for more than 400 s. Full dumps of large servers can be tens of GB.
+ */
+export const DEFAULT_MAX_DUMP_BYTES = 64 * 1024 ** 3;
+
 export interface HashedFile {
   sha256: string;
   size: number;
@@ -21,15 +27,22 @@ export interface HashedFile {
 export async function sha256File(
   path: BytePath,
   signal?: AbortSignal,
-  options: { keepUpTo?: number } = {},
+  options: { keepUpTo?: number; maxBytes?: number } = {},
 ): Promise<HashedFile> {
   if (signal?.aborted) throw new AbortedError(`hashing ${pathText(path)} was interrupted`);
   const keepUpTo = options.keepUpTo ?? -1;
-  const small = keepUpTo >= 0 ? readSmallFile(path, keepUpTo) : undefined;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DUMP_BYTES;
+  const small = keepUpTo >= 0 ? readSmallFile(path, Math.min(keepUpTo, maxBytes)) : undefined;
   if (small !== undefined) return small;
   // A FIFO or a device is refused here, at once: hashing /dev/zero would never end.
-  const { handle } = await openRegularFile(path);
+  const { handle, size: statSize } = await openRegularFile(path);
   try {
+    if (statSize > maxBytes) {
+      // Refused before a byte is read: the record says why, at once, whatever the file's size.
+      throw new IoError(
+        `${pathText(path)} is ${gib(statSize)}, over the ${gib(maxBytes)} --max-dump-size: not hashed or analysed (raise --max-dump-size to analyse it)`,
+      );
+    }
     const hash = createHash('sha256');
     let size = 0;
     const buffer = Buffer.allocUnsafe(CHUNK);
@@ -135,4 +148,8 @@ export function resumeKey(record: {
         ? path.toLowerCase()
         : path;
   return `${normalized}\u0000${record.size}\u0000${record.sha256}`;
+}
+
+function gib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${bytes} bytes`;
 }

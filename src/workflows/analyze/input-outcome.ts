@@ -27,6 +27,8 @@ export interface InputRunContext {
   done?: ReadonlySet<string>;
   /** Check each record against the schema (a mismatch becomes a warning: analyze.ts). */
   validateRecords: boolean;
+  /** `--max-dump-size`: bigger files get a failed record at once (file-hash.ts). */
+  maxDumpBytes?: number;
 }
 
 export type RecordStatus = 'ok' | 'failed' | 'quarantined';
@@ -52,6 +54,7 @@ export async function analyzeInput(path: BytePath, ctx: InputRunContext): Promis
     // A small dump is read once: hashed, then read by the processor from the same bytes.
     const hashed = await sha256File(path, dumpCtx.signal, {
       keepUpTo: dumpCtx.engine === 'builtin' ? KEEP_DUMP_BYTES : 0,
+      ...(ctx.maxDumpBytes === undefined ? {} : { maxBytes: ctx.maxDumpBytes }),
     });
     if (ctx.shard !== undefined && shardOf(hashed.sha256, ctx.shard.count) !== ctx.shard.index) {
       return { status: 'skipped-shard' };

@@ -6,7 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { bytePathOf, joinBytePath, type BytePath } from '../../common/byte-path.js';
 import { pathFromArgv } from '../argv-path.js';
-import { UsageError } from '../../errors.js';
+import { IoError, UsageError } from '../../errors.js';
 import { fileKind } from '../../minidump/file-reader.js';
 
 /**
@@ -39,6 +39,10 @@ export interface ExpandedInputs {
    * entries with a dump extension that are not regular files, and folders that cannot be read.
    */
   skipped: Record<string, number>;
+  /** Arguments naming nothing on disk, and no glob either (a typo, a wrong folder). */
+  missing: string[];
+  /** Arguments naming a folder that cannot be listed, with the reason (`EACCES`). */
+  unreadable: { input: string; code: string }[];
 }
 
 export async function expandInputs(
@@ -54,6 +58,8 @@ export async function expandInputs(
     files.set(bytes.toString('latin1'), { bytes, path });
   };
   const unmatched: string[] = [];
+  const missing: string[] = [];
+  const unreadable: { input: string; code: string }[] = [];
   const skipped: Record<string, number> = {};
   for (const arg of paths) {
     const before = files.size;
@@ -62,7 +68,8 @@ export async function expandInputs(
     const { path: absolute } = await pathFromArgv(resolve(cwd, arg));
     const info = await stat(absolute).catch((error: unknown) => errorCode(error));
     if (typeof info !== 'string' && info.isDirectory()) {
-      await scanFolder(absolute, extensions, add, skipped);
+      const rootError = await scanFolder(absolute, extensions, add, skipped);
+      if (rootError !== undefined) unreadable.push({ input: arg, code: rootError });
     } else if (typeof info !== 'string' || (info !== 'ENOENT' && info !== 'ENOTDIR')) {
       // A file named explicitly is taken whatever it is: a FIFO, a device or a path the user
       // cannot reach (EACCES) becomes that input's failed record with the reason, not a
@@ -75,13 +82,36 @@ export async function expandInputs(
       if (isDynamicPattern(arg)) {
         const found = await glob([arg], { cwd, absolute: true, onlyFiles: true, dot: false });
         for (const f of found) add((await pathFromArgv(resolve(f))).path);
+      } else {
+        missing.push(arg);
       }
     }
     if (files.size === before) unmatched.push(arg);
   }
   // Byte order, as compareBytePaths (common/byte-path.ts), with each path's bytes made once.
   const sorted = [...files.values()].sort((a, b) => Buffer.compare(a.bytes, b.bytes));
-  return { files: sorted.map((f) => f.path), unmatched, skipped };
+  return { files: sorted.map((f) => f.path), unmatched, skipped, missing, unreadable };
+}
+
+/**
+ * Nothing to analyse because every path named nothing, or a folder could not be listed: one
+ * message and exit 1 (README: a missing input file is a failed job), not a warning per path
+ * and then a usage error. An empty folder or a glob that matched nothing stays a usage error.
+ */
+export function refuseNoInputs(
+  inputs: readonly string[],
+  missing: readonly string[],
+  unreadable: readonly { input: string; code: string }[],
+): void {
+  const [first] = unreadable;
+  if (first !== undefined) {
+    throw new IoError(
+      `cannot read the folder "${first.input}": ${first.code === 'EACCES' || first.code === 'EPERM' ? `permission denied (${first.code})` : first.code}`,
+    );
+  }
+  if (missing.length > 0 && missing.length === inputs.length) {
+    throw new IoError(`no such file or folder: ${missing.map((p) => `"${p}"`).join(', ')}`);
+  }
 }
 
 /**
@@ -89,22 +119,25 @@ export async function expandInputs(
  * out. Names are read as bytes: one that is not valid UTF-8 is kept as bytes, never decoded into
  * a name that opens nothing. Symbolic links to regular files are followed (a folder of links to
  * dumps is a folder of dumps); links to folders are not (no cycles), and what is passed over is
- * counted by reason.
+ * counted by reason. Returns the error code when `root` itself cannot be listed.
  */
 async function scanFolder(
   root: BytePath,
   extensions: readonly string[],
   add: (path: BytePath) => void,
   skipped: Record<string, number>,
-): Promise<void> {
+): Promise<string | undefined> {
   const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const pending = [root];
+  let rootError: string | undefined;
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     const entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' }).catch(
-      () => undefined,
+      (error: unknown) => {
+        if (folder === root) rootError = errorCode(error);
+      },
     );
     if (entries === undefined) {
-      count('unreadable folder');
+      if (folder !== root) count('unreadable folder');
       continue;
     }
     for (const entry of entries) {
@@ -129,6 +162,7 @@ async function scanFolder(
       }
     }
   }
+  return rootError;
 }
 
 const DOT = 0x2e;

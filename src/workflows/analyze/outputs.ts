@@ -4,8 +4,9 @@
 // records; or, after a fresh run, from what the run gathered as it wrote each record
 // (run-records.ts). Also `--merge` (shard folders → one) and
 // `--rebucket` (new signatures from stored records, no dump reopened).
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { assertValid } from '../../report/schemas.js';
@@ -21,7 +22,8 @@ import {
   readLatestRecords,
   readRecords,
 } from '../../report/analyze/records-file.js';
-import { NAMES_SUFFIX, type Signer } from '../../report/analyze/signature.js';
+import type { Signer } from '../../report/analyze/signature.js';
+import { bucketUnlessCut } from './dump-bucket.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
@@ -89,18 +91,30 @@ export async function writeSummaryAndReport(
     ...(extra.skippedInputs === undefined ? {} : { skippedInputs: extra.skippedInputs }),
   });
   assertValid('analyzeSummary', summary);
-  await writeAtomic(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
-  const tmp = `${files.report}.tmp`;
+  await writeAtomic(files.summary, (tmp) =>
+    writeFile(tmp, `${JSON.stringify(summary, null, 2)}\n`, { flag: 'wx' }),
+  );
   const rows = collected.rows;
-  await writeHtmlReport(tmp, summary, rows.overflowed ? latest() : rows);
-  await rename(tmp, files.report);
+  await writeAtomic(files.report, (tmp) =>
+    writeHtmlReport(tmp, summary, rows.overflowed ? latest() : rows),
+  );
   return summary;
 }
 
-async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
+/**
+ * Writes `path` through a temp file beside it, created exclusively (`wx`, a unique name: a link
+ * or file planted under that name makes the create fail, nothing is followed), then renamed over
+ * `path` (a rename replaces a link at `path`, never writes through it).
+ */
+async function writeAtomic(path: string, write: (tmp: string) => Promise<void>): Promise<void> {
+  const tmp = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await write(tmp);
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
 }
 
 /**
@@ -192,7 +206,7 @@ export async function rebucketOutputs(
 
 function resign(record: AnalyzeDumpRecord, signer: Signer): AnalyzeDumpRecord {
   if (!record.ok) return { ...record, bucket: null };
-  return { ...record, bucket: signer.sign(record) };
+  return { ...record, bucket: bucketUnlessCut(record, signer) };
 }
 
 /** Raw-output paths are relative to their folder; after a merge they point back to it. */
@@ -205,16 +219,4 @@ function rebase(record: AnalyzeDumpRecord, fromDir: string): AnalyzeDumpRecord {
       path: resolve(fromDir, o.path).replace(/\\/g, '/'),
     })),
   };
-}
-
-/** True when an output folder's records were bucketed with symbol-aware signatures. */
-export async function outputsUseNames(dir: string): Promise<boolean> {
-  try {
-    const summary = JSON.parse(await readFile(outputFiles(dir).summary, 'utf8')) as {
-      algorithm?: unknown;
-    };
-    return typeof summary.algorithm === 'string' && summary.algorithm.endsWith(NAMES_SUFFIX);
-  } catch {
-    return false;
-  }
 }

@@ -52,9 +52,19 @@ export function boundRecordJson(record: AnalyzeDumpRecord): {
   json = JSON.stringify(cut);
   size = jsonBytes(json);
   if (size <= MAX_RECORD_BYTES) return { record: cut, json };
-  const refused: AnalyzeDumpRecord = {
+  const refused = identityOnly(
+    record,
+    `the record for this dump would be ${size} bytes, over the ${MAX_RECORD_BYTES}-byte bound; only its identity is kept`,
+  );
+  return { record: refused, json: JSON.stringify(refused) };
+}
+
+/** A record that keeps only what identifies the dump, failed with OUTPUT_LIMIT and `message`. */
+export function identityOnly(record: AnalyzeDumpRecord, message: string): AnalyzeDumpRecord {
+  return {
     schemaVersion: record.schemaVersion,
     file: record.file,
+    ...(record.fileBytes === undefined ? {} : { fileBytes: record.fileBytes }),
     fileSize: record.fileSize,
     size: record.size,
     sha256: record.sha256,
@@ -71,12 +81,8 @@ export function boundRecordJson(record: AnalyzeDumpRecord): {
     timings: record.timings,
     warnings: [],
     bucket: null,
-    error: {
-      code: 'OUTPUT_LIMIT',
-      message: `the record for this dump would be ${size} bytes, over the ${MAX_RECORD_BYTES}-byte bound; only its identity is kept`,
-    },
+    error: { code: 'OUTPUT_LIMIT', message },
   };
-  return { record: refused, json: JSON.stringify(refused) };
 }
 
 /**

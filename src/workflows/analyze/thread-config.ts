@@ -6,12 +6,14 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { DumpRunContext } from './analyze-one.js';
 import type { ThreadBatch } from './analyze-threads.js';
 import type { InputRunContext } from './input-outcome.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import type { BuiltinSymbolOptions } from './symbols-setup.js';
 import type { ThreadBatchConfig } from './thread-messages.js';
 
 export function threadConfig(
   options: Omit<BuiltinSymbolOptions, 'signal' | 'onSymbolServerDown'> & {
     skipModules?: readonly string[];
+    signatureLists?: ListEdits;
     timeoutMs?: number;
   },
   dump: DumpRunContext,
@@ -33,12 +35,14 @@ export function threadConfig(
   return {
     symbols,
     ...(options.skipModules === undefined ? {} : { skipModules: [...options.skipModules] }),
+    ...(options.signatureLists === undefined ? {} : { signatureLists: options.signatureLists }),
     ...(dump.walkStacks === undefined ? {} : { walkStacks: dump.walkStacks }),
     outDir: dump.outDir,
     timeoutMs: dump.timeoutMs,
     deadlineMs: options.timeoutMs ?? 0,
     validateRecords: input.validateRecords,
     ...(input.shard === undefined ? {} : { shard: input.shard }),
+    ...(input.maxDumpBytes === undefined ? {} : { maxDumpBytes: input.maxDumpBytes }),
     ...(input.done === undefined ? {} : { done: [...done] }),
   };
 }

@@ -6,6 +6,7 @@
 // each way cost the batch's thread ~0.3 ms of CPU per dump (10,000 example dumps, --threads 1,
 // CPU ticks per thread from /proc/PID/task/*/stat).
 import type { ErrorJSON } from '../../errors.js';
+import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import type { BuiltinSymbolOptions } from './symbols-setup.js';
 import type { RecordStatus } from './input-outcome.js';
 
@@ -14,6 +15,7 @@ export interface ThreadBatchConfig {
   /** The supplier's options without functions (no `symbolFetch`, no callbacks, no signal). */
   symbols: Omit<BuiltinSymbolOptions, 'signal' | 'symbolFetch' | 'onSymbolServerDown'>;
   skipModules?: readonly string[];
+  signatureLists?: ListEdits;
   walkStacks?: boolean;
   outDir: string;
   timeoutMs: number;
@@ -24,6 +26,7 @@ export interface ThreadBatchConfig {
   deadlineMs: number;
   validateRecords: boolean;
   shard?: { index: number; count: number };
+  maxDumpBytes?: number;
   /** `--resume`: the keys already done (sent once per batch, not asked per dump). */
   done?: readonly string[];
 }

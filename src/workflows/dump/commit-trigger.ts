@@ -36,6 +36,7 @@ export async function readCommit(
   >,
 ): Promise<Estimate> {
   const dialect = getDialect(options.engine);
+  if (dialect.liveDump !== undefined) return dialect.liveDump.readCommit(pid);
   if (dialect.abilities.sizeEstimate === 'info-maps' && dialect.estimateDumpBytes !== undefined) {
     return dialect.estimateDumpBytes(pid, {
       ...(options.debuggerPath === undefined ? {} : { debuggerPath: options.debuggerPath }),

@@ -32,6 +32,7 @@ import {
 } from './dump-file.js';
 import { snapshotDumpName } from './dump-name.js';
 import { explainTargetFailure, translateStartError } from './target-errors.js';
+import { dumpWithTool } from './tool-dump.js';
 import { verifyDump, type DumpVerification } from './verify-dump.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
@@ -162,6 +163,8 @@ export async function dumpProcess(options: DumpOptions): Promise<DumpResult> {
         );
   emit({ type: 'resolved', pid: proc.pid, name: proc.name });
   await ensureOutDir(options.outDir);
+  const tool = getDialect(options.engine).liveDump;
+  if (tool !== undefined) return dumpWithTool(tool, options, proc, lookup);
 
   // ---- estimate (winedbg: before attaching, so it costs the target nothing) -----------------
   let estimate: Estimate = { bytes: null };

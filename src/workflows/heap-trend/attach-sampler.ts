@@ -142,7 +142,10 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
             );
       return {
         heaps,
+        // From cdb's spawn to its exit: the attach suspends the target inside that span, so it
+        // holds the stop and cdb's own start-up and exit (an upper bound).
         suspendedMs,
+        suspendedHow: 'upper-bound',
         warnings,
         ...(categories === undefined
           ? {}

@@ -75,7 +75,14 @@ export async function createBareSessionSampler(
       }
       // The same listing, by category (image, mapped, private data): no second query.
       const { categories, totals } = categorizeListedRegions(maps.regions);
-      return { heaps, categories, memoryTotals: totals, suspendedMs: 0, warnings };
+      return {
+        heaps,
+        categories,
+        memoryTotals: totals,
+        suspendedMs: 0,
+        suspendedHow: 'never',
+        warnings,
+      };
     },
     async close(): Promise<void> {
       await session.close().catch(() => session.kill());

@@ -1,6 +1,6 @@
 // The managed sampler (Linux, dotnet-dump): every sample writes a heap dump of the live process
-// (`dotnet-dump collect --type Heap`: createdump stops the process while it writes, and that time
-// is the sample's suspension, measured from spawn to exit: an upper bound), then one
+// (`dotnet-dump collect --type Heap`: createdump stops the process while it writes; the sample's
+// suspension is measured from the target's thread states, thread-stops.ts), then one
 // `dotnet-dump analyze` batch reads `eeheap -gc` (per-generation series) and `dumpheap -stat`
 // (per-type series) from it. A dump is deleted once the next sample has been read, unless
 // `--keep-dumps`; the last one stays until the retention step has run on it (close() removes it).
@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { getDialect, type DialectName, type DumpToolOptions } from '../../engine/dialects/index.js';
 import { isHarnessError, UsageError } from '../../errors.js';
 import { processExists } from './attach-sampler.js';
-import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
+import { CLR_SAMPLE_COMMANDS, readClrOutputs, type ClrReading } from './clr-readings.js';
 import { traceRetention } from './retention.js';
+import { watchThreadStops, type ThreadStopMeasure } from './thread-stops.js';
 import { TargetGoneError, type RetentionSampler, type SampleReading } from './sampler.js';
 
 export interface ClrDumpSamplerOptions {
@@ -51,43 +52,76 @@ export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSam
     lastDump = undefined;
   };
 
+  /** One dump written and read: its readings, and the stop it cost (measured, or the collect's run). */
+  const collectAndRead = async (
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<{ reading: ClrReading; suspendedMs: number; upperMs: number; measured: boolean }> => {
+    let durationMs: number;
+    // The real stop, from the target's thread states while the dump is written (thread-stops.ts);
+    // where they cannot be read, the collect's own run is all there is: an upper bound.
+    const stops = watchThreadStops(options.pid);
+    let stop: ThreadStopMeasure | undefined;
+    try {
+      ({ durationMs } = await sampling.collect(options.pid, path, tool(signal)));
+      stop = stops?.finish();
+    } catch (error) {
+      stops?.finish();
+      await rm(path, { force: true });
+      if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
+        throw new TargetGoneError(`the target (pid ${options.pid}) is gone: ${error.shortMessage}`);
+      }
+      throw error;
+    }
+    let batch;
+    try {
+      batch = await sampling.analyze(path, CLR_SAMPLE_COMMANDS, tool(signal));
+    } catch (error) {
+      if (options.keepDumps !== true) await rm(path, { force: true });
+      throw error;
+    }
+    const reading = readClrOutputs(batch.outputs[0], batch.outputs[1]);
+    if (batch.stopped !== undefined) {
+      reading.warnings.push(`${batch.stopped.command} stopped: ${batch.stopped.text}`);
+    }
+    return stop === undefined
+      ? { reading, suspendedMs: durationMs, upperMs: durationMs, measured: false }
+      : { reading, suspendedMs: stop.stoppedMs, upperMs: durationMs, measured: true };
+  };
+
   return {
     engine: options.engine,
     source: sampling.source,
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
       await mkdir(options.dir, { recursive: true });
       const path = join(options.dir, sampling.dumpName(index));
-      let durationMs: number;
-      try {
-        ({ durationMs } = await sampling.collect(options.pid, path, tool(signal)));
-      } catch (error) {
-        await rm(path, { force: true });
-        if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
-          throw new TargetGoneError(
-            `the target (pid ${options.pid}) is gone: ${error.shortMessage}`,
-          );
-        }
-        throw error;
+      let taken = await collectAndRead(path, signal);
+      const warnings = [...taken.reading.warnings];
+      let { suspendedMs, upperMs } = taken;
+      // A dump taken mid-GC cannot be walked (dotnet/diagnostics#3214): take it once more; if the
+      // second is refused too, the sample is kept but marked unused, with SOS's words.
+      const first = taken.reading.refusal;
+      if (first !== undefined) {
+        warnings.push(`sample ${index}: SOS: ${first} (a dump taken mid-GC); taken again`);
+        taken = await collectAndRead(path, signal);
+        for (const w of taken.reading.warnings) warnings.push(w);
+        suspendedMs += taken.suspendedMs;
+        upperMs += taken.upperMs;
       }
-      let batch;
-      try {
-        batch = await sampling.analyze(path, CLR_SAMPLE_COMMANDS, tool(signal));
-      } catch (error) {
-        if (options.keepDumps !== true) await rm(path, { force: true });
-        throw error;
-      }
-      const reading = readClrOutputs(batch.outputs[0], batch.outputs[1]);
-      if (batch.stopped !== undefined) {
-        reading.warnings.push(`${batch.stopped.command} stopped: ${batch.stopped.text}`);
-      }
+      const { reading } = taken;
       await dropLast();
       lastDump = path;
-      methodTables = reading.methodTables;
+      if (reading.refusal === undefined) methodTables = reading.methodTables;
       return {
         heaps: reading.generations,
         clrTypes: reading.types,
-        suspendedMs: durationMs,
-        warnings: reading.warnings,
+        suspendedMs,
+        suspendedHow: taken.measured ? 'measured' : 'upper-bound',
+        ...(taken.measured ? { suspendedUpperBoundMs: upperMs } : {}),
+        warnings,
+        ...(reading.refusal === undefined
+          ? {}
+          : { unused: `SOS: ${reading.refusal} (taken twice, mid-GC both times)` }),
         ...(options.keepDumps === true ? { dumpFile: path } : {}),
       };
     },

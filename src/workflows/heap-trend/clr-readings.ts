@@ -8,6 +8,20 @@ import { parseDumpHeapStat } from '../../parsers/dump-heap-stat.js';
 import { parseEeHeapGc, type EeHeapGcRecord } from '../../parsers/ee-heap-gc.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 
+// SOS refuses to walk a heap caught in the middle of a garbage collection. Its words, from
+// dotnet/diagnostics src/Microsoft.Diagnostics.ExtensionCommands/DumpHeapCommand.cs
+// (ParseArguments: `if (!Runtime.Heap.CanWalkHeap && !IgnoreGCState) throw new
+// DiagnosticsException("The GC heap is not in a valid state for traversal.  (Use -ignoreGCState
+// to override.)")`); a dump taken mid-GC is dotnet/diagnostics#3214. The line it matches:
+//   The GC heap is not in a valid state for traversal.  (Use -ignoreGCState to override.)
+const MID_GC_RE = /^.*The GC heap is not in a valid state for traversal\..*$/m;
+
+/** SOS's refusal to walk a heap dumped mid-GC, in its own words; undefined when none. */
+export function midGcRefusal(text: string | undefined): string | undefined {
+  const match = text === undefined ? null : MID_GC_RE.exec(text);
+  return match === null ? undefined : match[0].trim();
+}
+
 export interface ClrReading {
   /** Per generation/area: committed (and allocated, as `reservedKb` is not known) KB. */
   generations: HeapTrendSampleHeap[];
@@ -15,6 +29,8 @@ export interface ClrReading {
   /** Type name → method table, for `!dumpheap -mt MT -short` on the same dump. */
   methodTables: Map<string, string>;
   warnings: string[];
+  /** SOS refused to walk the heap (a dump taken mid-GC): its words. */
+  refusal?: string;
 }
 
 /** The SOS commands a managed sample runs, in order. */
@@ -48,6 +64,11 @@ export function readClrOutputs(
     reading.generations = generationsOf(record);
     if (reading.generations.length === 0) warnings.push('eeheap -gc listed no GC segments');
     for (const w of record.warnings.slice(0, 5)) warnings.push(`eeheap -gc: ${w}`);
+  }
+  const refusal = midGcRefusal(dumpheapText);
+  if (refusal !== undefined) {
+    reading.refusal = refusal;
+    return reading;
   }
   if (dumpheapText !== undefined) {
     const byName = new Map<string, HeapTrendSampleHeap>();

@@ -30,6 +30,7 @@ import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/t
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
 import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
+import { seriesTarget } from './dump-target.js';
 
 /** What the first bytes say a file is. */
 export type DumpFileKind = 'minidump' | 'elf-core' | 'unknown';
@@ -51,6 +52,8 @@ export interface DumpSeries {
   source: 'category' | 'clr-generation';
   engine: 'builtin' | 'dotnet-dump';
   warnings: string[];
+  /** The process the dumps were written from (the last used dump's), when they say. */
+  target?: { pid: number; name?: string };
   /** Linux cores: the last one read, and its types' method tables (for retention). */
   lastCore?: string;
   methodTables?: Map<string, string>;
@@ -115,6 +118,8 @@ interface WindowsReading {
   categories: HeapTrendSample['heaps'];
   totals: NonNullable<HeapTrendSample['memoryTotals']>;
   pid?: number;
+  /** The main module's file name (the first module a minidump lists is the process image). */
+  name?: string;
   bytesRead: number;
 }
 
@@ -152,7 +157,9 @@ async function readWindowsDump(
     ...(managed === undefined ? {} : { managedAddresses: managed }),
   });
   const pid = state.process.pid;
+  const name = state.modules[0]?.name;
   return {
+    ...(name === undefined || name === '' ? {} : { name }),
     time: new Date(state.time * 1000).toISOString(),
     categories,
     totals,
@@ -261,9 +268,16 @@ export async function readDumpSeries(
     }
     series.samples.push(sample.sample);
     series.inputs.push({ ...inputName(e), time: e.time, used: true });
+    if (sample.sample.unused !== undefined) continue;
     series.lastCore = e.file;
     series.methodTables = sample.methodTables;
   }
+  const used = new Set(series.inputs.filter((i) => i.used).map((i) => i.file));
+  const target = await seriesTarget(
+    usable.filter((e) => used.has(e.file)),
+    series.warnings,
+  );
+  if (target !== undefined) series.target = target;
   return series;
 }
 
@@ -300,6 +314,8 @@ async function readCore(
       engine: 'dotnet-dump',
       totalCommittedKb: reading.generations.reduce((n, g) => n + g.committedKb, 0),
       warnings: reading.warnings,
+      // A dump written mid-GC: SOS cannot walk its heap (no retry: the dump is what it is).
+      ...(reading.refusal === undefined ? {} : { unused: `SOS: ${reading.refusal}` }),
     },
     methodTables: reading.methodTables,
   };

@@ -70,7 +70,8 @@ export async function runHeapTrendFromDumps(
   const last = samples[samples.length - 1];
   const now = new Date().toISOString();
   const report = buildHeapTrendReport(samples, {
-    target: { pid: 0 },
+    // The process the dumps say they were written from (pid 0: none of them says).
+    target: series.target ?? { pid: 0 },
     engine: series.engine,
     source: series.source,
     intervalMs: medianGap(series),

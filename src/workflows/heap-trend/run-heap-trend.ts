@@ -267,7 +267,7 @@ export async function writeReports(
   // Our own output must match the published schema: a mismatch is a bug, found here first.
   assertValid('heapTrendReport', report);
   await writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(files.markdown, renderHeapTrendMarkdown(report));
+  await writeFile(files.markdown, renderHeapTrendMarkdown(report, samples));
   await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
 }
 

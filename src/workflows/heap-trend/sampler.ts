@@ -12,8 +12,12 @@ import type {
 
 export interface SampleReading {
   heaps: HeapTrendSampleHeap[];
-  /** Upper bound of the time the target was suspended by this sample (0 when never). */
+  /** Time the target was suspended by this sample (0 when never): see `suspendedHow`. */
   suspendedMs: number;
+  /** `measured` from the target's own thread states, or the sampler's timing, an `upper-bound`. */
+  suspendedHow?: 'measured' | 'upper-bound' | 'never';
+  /** The sampler's own timing (the dump tool's or debugger's run) when `suspendedMs` is measured. */
+  suspendedUpperBoundMs?: number;
   warnings: string[];
   /** Per-type sizes, when the sampler reads them (`!dumpheap -stat`). */
   clrTypes?: HeapTrendSampleHeap[];
@@ -25,6 +29,8 @@ export interface SampleReading {
   memoryTotals?: MemoryTotals;
   /** The dump the sample was read from, when it is kept. */
   dumpFile?: string;
+  /** Why the sample's readings must not be used (SOS's words), when so. */
+  unused?: string;
 }
 
 export interface HeapSampler {

@@ -6,6 +6,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isHarnessError, shortErrorMessage } from '../../errors.js';
+import { formatMs } from '../../report/heap-trend/format.js';
 import type {
   HeapTrendSample,
   HeapTrendStatus,
@@ -98,19 +99,36 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
 
 async function takeSample(context: LoopContext, elapsedMs: number): Promise<HeapTrendSample> {
   const { sampler, samples, options } = context;
+  // The sample's time is when it was taken (the dump or the attach starts now), not when its
+  // analysis ended: a dotnet-dump sample is read 5–15 s after its dump was written.
+  const takenAt = new Date().toISOString();
   const began = performance.now();
   const reading = await sampler.sample(samples.length, options.signal);
+  const durationMs = Math.round((performance.now() - began) * 10) / 10;
+  const warnings = [...reading.warnings];
+  const overran = durationMs > options.intervalMs;
+  if (overran) {
+    warnings.push(
+      `sample ${samples.length} took ${formatMs(durationMs)}, longer than the ${formatMs(options.intervalMs)} interval asked for: the next sample came late`,
+    );
+  }
   return {
-    time: new Date().toISOString(),
+    time: takenAt,
     heaps: reading.heaps,
     suspendedMs: reading.suspendedMs,
+    ...(reading.suspendedHow === undefined ? {} : { suspendedHow: reading.suspendedHow }),
+    ...(reading.suspendedUpperBoundMs === undefined
+      ? {}
+      : { suspendedUpperBoundMs: reading.suspendedUpperBoundMs }),
+    ...(overran ? { overran } : {}),
+    ...(reading.unused === undefined ? {} : { unused: reading.unused }),
     source: sampler.source,
     index: samples.length,
     elapsedMs: Math.round(elapsedMs),
     totalCommittedKb: reading.heaps.reduce((sum, heap) => sum + heap.committedKb, 0),
-    durationMs: Math.round((performance.now() - began) * 10) / 10,
+    durationMs,
     engine: sampler.engine,
-    warnings: reading.warnings,
+    warnings,
     ...(reading.clrTypes === undefined ? {} : { clrTypes: reading.clrTypes }),
     ...(reading.categories === undefined ? {} : { categories: reading.categories }),
     ...(reading.memoryTotals === undefined ? {} : { memoryTotals: reading.memoryTotals }),

@@ -124,7 +124,12 @@ export class ExceptionHandler {
       sos: settings.sos,
     });
     const identifyMs = performance.now() - identifyStart;
-    const signature = exceptionSignature({ code: id.code, clrType: id.clrType, frames: id.frames });
+    const signature = exceptionSignature({
+      code: id.code,
+      clrType: id.clrType,
+      frames: id.frames,
+      parameters: id.parameters,
+    });
     const decision = evaluateFilters(settings.filters, id);
     const line: WatchExceptionLine = {
       ...base,

@@ -1,81 +1,98 @@
-// A small, readable signature for one live exception, used for `--once-per-bucket` and the
-// `bySignature` counts: code, CLR type when known, and the top frames that belong to the program
-// (frames inside the raising machinery, `RaiseException`, `KiUserExceptionDispatcher`…, are
-// dropped so two throws from the same place get the same signature). Offsets are removed because
-// the same function raising twice from two lines is still one bucket for a dump quota.
-//
-// Overlap: the analyze workflow owns cross-dump bucketing (src/report/analyze/), with a versioned
-// algorithm; this one stays deliberately simple and is versioned by SIGNATURE_ALGORITHM.
-import { frameWithoutOffset } from './filter.js';
+// The signature of one live exception, used for `--once-per-bucket` and the `bySignature`
+// counts, in the grammar `analyze` buckets dumps with (report/analyze/signature.ts, cdbh-sig-3):
+// the same exception part, the same lists (the raising machinery, `RaiseException`,
+// `KiUserExceptionDispatcher`, `__cxa_throw`…, looked through) and the same frame tokens, built
+// from the debugger's `k` lines or SOS's `!clrstack` call sites. A watch line's `signature` and
+// its dump's `bucket.signature` are therefore one grammar; they differ only where the live stack
+// and the dump's walk do.
+import type { AnalyzeFrame } from '../../report/analyze/analyze-record.js';
+import { createSigner, type Signer, type SignedRecord } from '../../report/analyze/signature.js';
 
-export const SIGNATURE_ALGORITHM = 'watch-v1';
-
-/** How many program frames go into the signature. */
-export const SIGNATURE_FRAMES = 3;
-
-// Frames that are the raising machinery, not the program (module part compared lower-case):
-// `KERNELBASE!RaiseException`, `ntdll!RtlRaiseException`, `ntdll!KiUserExceptionDispatcher`,
-// `kernel32!RaiseException`, `clr!IL_Throw`, `coreclr!IL_Throw`, `libstdc++ __cxa_throw` (mingw
-// binaries are static, so `raise!__cxa_throw`, `thrower!_Unwind_RaiseException`).
-const MACHINERY_MODULES = new Set([
-  'ntdll',
-  'kernelbase',
-  'kernel32',
-  'ucrtbase',
-  'msvcrt',
-  'vcruntime140',
-  'vcruntime140_1',
-]);
-const MACHINERY_FUNCTION_RE =
-  /^(?:RaiseException|RtlRaiseException|KiUserExceptionDispatcher|RtlDispatchException|_CxxThrowException|__cxa_throw|_Unwind_RaiseException|IL_Throw|IL_Rethrow|RaiseTheExceptionInternalOnly|DbgBreakPoint|DbgUiRemoteBreakin)$/;
-
-// .NET 9+ dispatches managed exceptions in managed code, so its dispatcher tops every `!clrstack`
-// taken at a throw (real CoreCLR 10 under Wine, test/fixtures/transcripts/dbgeng/
-// watch-attach-clr-exceptions-sos.txt):
-//   System.Runtime.EH.DispatchEx(System.Runtime.StackFrameIterator ByRef, ExInfo ByRef)
-const MANAGED_MACHINERY_RE = /^System\.Runtime\.EH\./;
-
-function splitFrame(frame: string): { module: string; fn: string } {
-  const clean = frameWithoutOffset(frame);
-  const bang = clean.indexOf('!');
-  if (bang < 0) return { module: '', fn: clean };
-  return { module: clean.slice(0, bang), fn: clean.slice(bang + 1) };
-}
-
-/** The frames that identify where the program raised, top first, without offsets. */
-export function programFrames(frames: readonly string[], limit = SIGNATURE_FRAMES): string[] {
-  const out: string[] = [];
-  for (const frame of frames) {
-    const { module, fn } = splitFrame(frame);
-    const mod = module.toLowerCase().replace(/\.(?:dll|exe)$/, '');
-    if (MACHINERY_FUNCTION_RE.test(fn)) continue;
-    // Whole system modules are skipped only above the first program frame (a crash inside
-    // ntdll with no program frame above it still needs something to tell buckets apart).
-    if (out.length === 0 && MACHINERY_MODULES.has(mod)) continue;
-    // `raise+0x13ae` (no symbol: module and offset only) or a bare address: no stable name.
-    if (module === '') continue;
-    out.push(module === '' ? fn : `${mod}!${fn}`);
-    if (out.length >= limit) break;
-  }
-  if (out.length === 0) {
-    // Nothing but machinery (or managed frames, which have no `module!`): fall back to the raw top
-    // frames so buckets still differ, without the managed exception dispatcher.
-    const managed = frames.filter((frame) => !MANAGED_MACHINERY_RE.test(frame));
-    return (managed.length > 0 ? managed : frames).slice(0, limit).map(frameWithoutOffset);
-  }
-  return out;
-}
+export { SIGNATURE_ALGORITHM } from '../../report/analyze/signature.js';
 
 export interface SignatureInput {
   code: string | null;
   clrType?: string | undefined;
+  /** `module!function+0x…`, `module+0x…` or an address, top first (managed: call sites). */
   frames: readonly string[];
+  /** The exception record's parameters: an access violation's kind is parameter 0. */
+  parameters?: readonly string[] | undefined;
 }
 
-/** `0xe0434352 System.InvalidOperationException @ raise!raise_one < raise!main`. */
-export function exceptionSignature(input: SignatureInput): string {
-  let head = input.code ?? 'unknown';
-  if (input.clrType !== undefined && input.clrType.length > 0) head += ` ${input.clrType}`;
-  const frames = programFrames(input.frames);
-  return frames.length === 0 ? head : `${head} @ ${frames.join(' < ')}`;
+const defaultSigner = createSigner();
+
+/** `0xe0434352 | raise!raise_one | raise!main | raise+0x13ae`. */
+export function exceptionSignature(input: SignatureInput, signer: Signer = defaultSigner): string {
+  return signer.sign(signedRecord(input)).signature;
+}
+
+function signedRecord(input: SignatureInput): SignedRecord {
+  const code = input.code ?? 'unknown';
+  const accessType = accessKind(code, input.parameters);
+  const exception = {
+    code,
+    name: '',
+    ...(accessType === undefined ? {} : { accessType }),
+  };
+  if (input.clrType !== undefined && input.clrType !== '') {
+    // SOS call sites have no `module!`: they are the managed stack, as `!pe` gives it to analyze.
+    const managed = input.frames.filter((f) => !f.includes('!'));
+    return {
+      exception,
+      frames: input.frames.map(frameOf),
+      clrException: {
+        noException: false,
+        warnings: [],
+        exceptions: [
+          {
+            address: null,
+            type: input.clrType,
+            message: null,
+            innerException: null,
+            hresult: null,
+            stackTraceString: null,
+            stack: managed.map((f) => ({ function: f })),
+          },
+        ],
+      },
+    };
+  }
+  return { exception, frames: input.frames.map(frameOf) };
+}
+
+/** Parameter 0 of an access violation or in-page error: 0 read, 1 write, 8 execute (DEP). */
+function accessKind(
+  code: string,
+  parameters: readonly string[] | undefined,
+): 'read' | 'write' | 'execute' | undefined {
+  const lower = code.toLowerCase();
+  if ((lower !== '0xc0000005' && lower !== '0xc0000006') || parameters?.[0] === undefined) {
+    return undefined;
+  }
+  const kind = Number.parseInt(parameters[0], 16);
+  return kind === 0 ? 'read' : kind === 1 ? 'write' : kind === 8 ? 'execute' : undefined;
+}
+
+/**
+ * One `k` frame as the analyze signer reads it. Samples: `raise!raise_one+0x59` (named, offset
+ * from the function), `raise+0x13ae` (offset from the module), `0x7ffa12345678` (nothing known).
+ */
+export function frameOf(text: string): AnalyzeFrame {
+  // Sample: "KERNELBASE!RaiseException+0x46" → KERNELBASE, RaiseException, 0x46
+  const named = /^([^!\s]+)!(.+?)(?:\+(0x[0-9a-f]+))?$/i.exec(text);
+  if (named !== null) {
+    return {
+      module: named[1]!,
+      function: named[2]!,
+      ...(named[3] === undefined ? {} : { offset: named[3] }),
+    };
+  }
+  // Sample: "raise+0x13ae"
+  const offset = /^([^!+\s]+)\+(0x[0-9a-f]+)$/i.exec(text);
+  if (offset !== null && !/^(?:0x)?[0-9a-f`]+$/i.test(offset[1]!)) {
+    return { module: offset[1]!, offset: offset[2]! };
+  }
+  // Sample: "0x00007ffa12345678" or "00007ffa`12345678": an address in no known module.
+  if (/^(?:0x)?[0-9a-f`]+$/i.test(text)) return { address: text };
+  return { function: text };
 }

@@ -48,7 +48,10 @@ export interface WatchExceptionLine {
   innerExceptions?: { type: string; address?: string }[];
   /** Top frames, `module!function+0x…`, top first. */
   frames: string[];
-  /** The live signature (watch-v1): decides --once-per-bucket before any dump exists. */
+  /**
+   * The live signature, in analyze's grammar (cdbh-sig-3, from the debugger's frames): decides
+   * --once-per-bucket before any dump exists.
+   */
   signature: string;
   /**
    * For a dumped exception: the dump's analyze bucket (same algorithm and id as `analyze` gives

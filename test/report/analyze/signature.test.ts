@@ -32,7 +32,7 @@ const RAISE_STACK: AnalyzeFrame[] = [
   { module: 'raise', offset: '0x14e6' },
 ];
 
-describe('analyze signatures (cdbh-sig-2)', () => {
+describe('analyze signatures (cdbh-sig-3)', () => {
   const signer = createSigner();
 
   it('gives each signature the hash of its text, also once its remembered ids were forgotten', () => {
@@ -134,13 +134,22 @@ describe('analyze signatures (cdbh-sig-2)', () => {
     expect(signer.sign(crash(null, [])).signature).to.equal('no-exception | <no frames>');
   });
 
-  it('gives a custom skip list its own algorithm id, so old and new buckets never mix', () => {
+  it('adds a skip list to the defaults under an algorithm id of its own, so old and new buckets never mix', () => {
     const custom = createSigner({ skipModules: parseSkipModules('ntdll.dll\nraise # ours\n') });
-    expect(custom.algorithm).to.match(/^cdbh-sig-2\+skip\.[0-9a-f]{8}$/);
+    expect(custom.algorithm).to.match(/^cdbh-sig-3\+lists\.[0-9a-f]{8}$/);
+    // kernelbase stays skipped (added, not replaced); with raise skipped too, nothing is left
+    // but the first frames as they are.
     const bucket = custom.sign(crash({ code: '0xe0434352', name: 'CLR' }, RAISE_STACK));
-    expect(bucket.signature).to.equal('0xe0434352 | kernelbase!RaiseException');
+    expect(bucket.signature).to.equal(
+      '0xe0434352 | kernelbase!RaiseException | raise!raise_one | raise!main',
+    );
     const same = createSigner({ skipModules: parseSkipModules('raise\n$$ comment\nNTDLL\n') });
     expect(same.algorithm).to.equal(custom.algorithm);
+    // `!name` takes a default out: kernelbase's frame is then the program's first.
+    const without = createSigner({ skipModules: parseSkipModules('!KERNELBASE.dll\n') });
+    expect(
+      without.sign(crash({ code: '0xe0434352', name: 'CLR' }, RAISE_STACK)).signature,
+    ).to.equal('0xe0434352 | raise!raise_one | raise!main | raise+0x13ae');
   });
 
   it('writes frames as module!function, module+offset, or ? when nothing is known', () => {
@@ -156,18 +165,102 @@ describe('analyze signatures (cdbh-sig-2)', () => {
     expect(commonName('Breakpoint', 'Breakpoint')).to.equal('Breakpoint');
   });
 
-  it('keeps scanned frames (modules whose image was not found) next to unwound ones', () => {
-    // The program's image is missing, the system DLL's was found: the program's frames can only
-    // come from a scan, and they are what tells this crash from others.
+  it('leaves scanned frames out when unwound ones give something, and marks them when nothing else does', () => {
+    // getsentry/symbolic#1049: a scan's words differ with whatever the stack held, so they
+    // split buckets of one crash; they are a last resort.
     const frames: AnalyzeFrame[] = [
-      { module: 'av', offset: '0x154a', trust: 'exception' },
-      { module: 'av', offset: '0x16bc', trust: 'scan' },
+      { module: 'av', offset: '0x154a', moduleOffset: '0x154a', trust: 'context' },
+      { module: 'av', offset: '0x16bc', moduleOffset: '0x16bc', trust: 'scan' },
       { module: 'kernel32', function: 'BaseThreadInitThunk', offset: '0x9', trust: 'cfi' },
-      { module: 'av', offset: '0x13ae', trust: 'scan' },
+      { module: 'av', offset: '0x13ae', moduleOffset: '0x13ae', trust: 'scan-call' },
+    ];
+    expect(signer.sign(crash(AV_WRITE, frames)).signature).to.equal('0xc0000005 write | av+0x154a');
+    // The crash inside kernelbase (skipped), the program's frames only from a scan.
+    const thrown: AnalyzeFrame[] = [
+      {
+        module: 'KERNELBASE.dll',
+        function: 'RaiseException',
+        moduleOffset: '0x1f2a',
+        trust: 'context',
+      },
+      { module: 'thrower.exe', moduleOffset: '0x1f200', offset: '0x1f200', trust: 'scan' },
+      { module: 'thrower.exe', moduleOffset: '0xc4a4', offset: '0xc4a4', trust: 'scan' },
+    ];
+    expect(signer.sign(crash({ code: '0x20474343', name: 'C++' }, thrown)).signature).to.equal(
+      '0x20474343 | ~thrower+0x1f200 | ~thrower+0xc4a4',
+    );
+  });
+
+  it('has one algorithm whatever symbols were found: the text says which rendering it is', () => {
+    // The walker's frames carry the module offset: with every signature frame named the text
+    // is names, with one missing it is offsets for all, under the same algorithm id.
+    const at = (moduleOffset: string, fn?: string): AnalyzeFrame => ({
+      module: 'app.exe',
+      ...(fn === undefined ? { offset: moduleOffset } : { function: fn, offset: '0x4' }),
+      moduleOffset,
+      trust: 'cfi',
+    });
+    const all = signer.sign(crash(AV_WRITE, [at('0x1010', 'f'), at('0x2020', 'g')]));
+    const part = signer.sign(crash(AV_WRITE, [at('0x1010', 'f'), at('0x2020')]));
+    const none = signer.sign(crash(AV_WRITE, [at('0x1010'), at('0x2020')]));
+    expect(all.signature).to.equal('0xc0000005 write | app!f | app!g');
+    expect(part.signature).to.equal('0xc0000005 write | app+0x1010 | app+0x2020');
+    expect(part).to.deep.equal(none);
+    expect(new Set([all.algorithm, part.algorithm, createSigner().algorithm])).to.deep.equal(
+      new Set([SIGNATURE_ALGORITHM]),
+    );
+  });
+
+  it("never puts a frame nothing is known of (cdb's ?) into a signature", () => {
+    const frames: AnalyzeFrame[] = [
+      { address: '0x0', trust: 'debugger' },
+      { module: 'av', function: 'crash_here', offset: '0x1a', trust: 'debugger' },
+      { address: '0x7ff612345678', trust: 'debugger' },
     ];
     expect(signer.sign(crash(AV_WRITE, frames)).signature).to.equal(
-      '0xc0000005 write | av+0x154a | av+0x16bc | av+0x13ae',
+      '0xc0000005 write | av!crash_here',
     );
+    expect(signer.sign(crash(AV_WRITE, [{ address: '0x0' }])).signature).to.equal(
+      '0xc0000005 write | <no frames>',
+    );
+  });
+
+  it('signs a debugger wake-up (0x80000007) as no exception, with the dumps taken on demand', () => {
+    // cdb's noninvasive attach: `(24c.250): Wake debugger - code 80000007 (first chance)`
+    // (test/fixtures/transcripts/dbgeng/dump-attach-noninvasive-ma.txt).
+    const stack: AnalyzeFrame[] = [{ module: 'ntdll', function: 'ZwReadFile', offset: '0x14' }];
+    const wake = signer.sign(crash({ code: '0x80000007', name: 'Wake debugger' }, stack));
+    const onDemand = signer.sign(crash(null, stack));
+    expect(wake.signature).to.equal('no-exception | ntdll!ZwReadFile');
+    expect(wake.id).to.equal(onDemand.id);
+  });
+
+  it('looks through irrelevant functions, keeps prefix ones without counting, starts at a sentinel', () => {
+    const mingw: AnalyzeFrame[] = [
+      { module: 'thrower', function: '_Unwind_RaiseException', offset: '0x1' },
+      { module: 'thrower', function: '__cxa_throw', offset: '0x2' },
+      { module: 'thrower', function: 'memcpy', offset: '0x3' },
+      { module: 'thrower', function: 'copy_block', offset: '0x4' },
+      { module: 'thrower', function: 'run', offset: '0x5' },
+      { module: 'thrower', function: 'main', offset: '0x6' },
+      { module: 'thrower', function: 'mainCRTStartup', offset: '0x7' },
+    ];
+    const cpp = { code: '0x20474343', name: 'C++ exception' };
+    expect(signer.sign(crash(cpp, mingw)).signature).to.equal(
+      '0x20474343 | thrower!memcpy | thrower!copy_block | thrower!run | thrower!main',
+    );
+    const purecall: AnalyzeFrame[] = [
+      { module: 'app', function: 'report_fault', offset: '0x1' },
+      { module: 'app', function: '_purecall', offset: '0x2' },
+      { module: 'app', function: 'Widget::draw', offset: '0x3' },
+    ];
+    expect(signer.sign(crash(AV_WRITE, purecall)).signature).to.equal(
+      '0xc0000005 write | app!_purecall | app!Widget::draw',
+    );
+    // Patterns match whole names: the module raise.exe is not the prefix function `raise`.
+    expect(
+      signer.sign(crash(AV_WRITE, [{ module: 'raise', function: 'raise_one' }])).signature,
+    ).to.equal('0xc0000005 write | raise!raise_one');
   });
 
   it('counts a recursion once, so its depth does not split a bucket', () => {

@@ -270,7 +270,58 @@ static void usage(void) {
         "A test fixture for cdb-harness; real users run cdb.exe.\n");
 }
 
+/* Under Wine a child started on a pseudo console (node-pty's ConPTY backend, as Windows node
+   uses it) starts with NULL standard handles: Wine's conhost does not fill them in
+   (init_console in dlls/kernelbase/console.c, https://gitlab.winehq.org/wine/wine), where
+   Windows gives a ConPTY child its console handles. Writing to or reading from NULL fails with
+   ERROR_INVALID_HANDLE and the host would print nothing. The console is there all the same:
+   open it by name, as a console program may (CreateFile "CONIN$"/"CONOUT$",
+   https://learn.microsoft.com/windows/console/console-handles), and make it stdin/stdout.
+   With real handles (a Unix pty under plain wine, Windows) nothing changes. */
+/* One line of input from the standard input handle, without its line break; 0 at its end. Read
+   with ReadFile rather than msvcrt's stdin, which was set up from the NULL handle at start. */
+static int read_line(char *line, size_t size) {
+  static char buf[8192];
+  static DWORD have, at;
+  size_t used = 0;
+  for (;;) {
+    if (at == have) {
+      at = have = 0;
+      if (!ReadFile(GetStdHandle(STD_INPUT_HANDLE), buf, sizeof buf, &have, NULL) || have == 0)
+        return used > 0;
+    }
+    char c = buf[at++];
+    if (c == '\n') break;
+    if (used + 1 < size) line[used++] = c;
+  }
+  line[used] = '\0';
+  return 1;
+}
+
+static void open_console_if_no_std_handles(void) {
+  HANDLE in = GetStdHandle(STD_INPUT_HANDLE), out = GetStdHandle(STD_OUTPUT_HANDLE);
+  if (out == NULL || out == INVALID_HANDLE_VALUE) {
+    HANDLE con = CreateFileA("CONOUT$", GENERIC_READ | GENERIC_WRITE,
+                             FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+    if (con != INVALID_HANDLE_VALUE) {
+      SetStdHandle(STD_OUTPUT_HANDLE, con);
+      SetStdHandle(STD_ERROR_HANDLE, con);
+    }
+  }
+  if (in == NULL || in == INVALID_HANDLE_VALUE) {
+    HANDLE con = CreateFileA("CONIN$", GENERIC_READ | GENERIC_WRITE,
+                             FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+    if (con != INVALID_HANDLE_VALUE) {
+      /* Lines, no echo: the harness reads the engine's own echo of each command, as the Linux
+         wrapper's `stty -echo` arranges (scripts/setup-dbgeng.sh). */
+      SetConsoleMode(con, ENABLE_LINE_INPUT | ENABLE_PROCESSED_INPUT);
+      SetStdHandle(STD_INPUT_HANDLE, con);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
+  open_console_if_no_std_handles();
   const char *dump = NULL, *pname = NULL, *sympath = NULL, *initial = NULL;
   ULONG pid = 0;
   int noninvasive = 0, detach = 0, snul = 0, skip_initial = 0, skip_final = 0, i;
@@ -367,7 +418,7 @@ int main(int argc, char **argv) {
     if (status == DEBUG_STATUS_NO_DEBUGGEE || g_session_over) break;
     g_control->lpVtbl->OutputPrompt(g_control, DEBUG_OUTCTL_THIS_CLIENT, " ");
     flush_out();
-    if (!fgets(line, sizeof line, stdin)) break;
+    if (!read_line(line, sizeof line)) break;
     line[strcspn(line, "\r\n")] = '\0';
     const char *quit = quit_word(line);
     if (quit) {

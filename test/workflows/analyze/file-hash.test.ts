@@ -3,8 +3,10 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AnalyzeDumpRecord } from '../../../src/report/analyze/analyze-record.js';
+import { analyzeDumps } from '../../../src/workflows/analyze/analyze.js';
 import { sha256File } from '../../../src/workflows/analyze/file-hash.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
@@ -66,5 +68,28 @@ describe('sha256File (src/workflows/analyze/file-hash.ts)', () => {
       (error: Error) => error.message,
     );
     expect(message).to.match(/^cannot open .*gone\.dmp: ENOENT: no such file or directory, open /);
+  });
+
+  it('refuses a sparse 100 GB dump at once, over the default --max-dump-size, with the reason', async () => {
+    const dir = makeTempDir('sparse-dump');
+    const path = join(dir, 'sparse.dmp');
+    // A real dump's bytes at the start, then a hole to 100 GB (issue 30: 400 s of hashing).
+    writeFileSync(path, readFileSync(DUMP));
+    truncateSync(path, 100 * 1024 ** 3);
+    const out = join(dir, 'out');
+    const result = await analyzeDumps({ inputs: [path], outDir: out, engine: 'builtin' });
+    expect(result.summary).to.include({ dumps: 1, failed: 1 });
+    const [line] = readFileSync(join(out, 'records.ndjson'), 'utf8').trim().split('\n');
+    const record = JSON.parse(line!) as AnalyzeDumpRecord;
+    expect(record.error?.code).to.equal('IO');
+    expect(record.error?.message).to.match(
+      /sparse\.dmp is 100\.0 GiB, over the 64\.0 GiB --max-dump-size: not hashed or analysed/,
+    );
+    // --max-dump-size lower than the file: the same record for an ordinary dump.
+    const refused = await sha256File(DUMP, undefined, { keepUpTo: 1 << 21, maxBytes: 1024 }).then(
+      () => 'hashed',
+      (error: Error) => error.message,
+    );
+    expect(refused).to.match(/is \d+ bytes, over the 1024 bytes --max-dump-size/);
   });
 });

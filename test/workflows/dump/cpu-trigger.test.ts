@@ -6,7 +6,7 @@ import {
   parseProcStatCpuMs,
   wineHostCandidates,
   wineImageName,
-} from '../../../src/engine/dialects/common/process-cpu.js';
+} from '../../../src/platform/wine/process-cpu.js';
 import type { CpuSample, CpuSource } from '../../../src/engine/dialects/types.js';
 import {
   cpuMet,

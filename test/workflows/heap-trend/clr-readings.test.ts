@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readClrOutputs } from '../../../src/workflows/heap-trend/clr-readings.js';
+import { midGcRefusal, readClrOutputs } from '../../../src/workflows/heap-trend/clr-readings.js';
 import { spread } from '../../../src/workflows/heap-trend/retention.js';
 import { transcriptBody } from '../../parsers/heap-sos-umdh-transcripts.js';
 
@@ -42,5 +42,26 @@ describe('managed sample readings (eeheap -gc, dumpheap -stat)', () => {
   it('samples objects spread over the list, first and last included', () => {
     expect(spread([1, 2, 3, 4, 5, 6, 7, 8, 9], 3)).to.deep.equal([1, 5, 9]);
     expect(spread([1, 2], 5)).to.deep.equal([1, 2]);
+  });
+});
+
+// SOS's refusal to walk a heap dumped mid-GC (dotnet/diagnostics#3214). No recording of a real
+// mid-GC dump exists in the repository (a shape no recording shows): the line is SOS's own text,
+// from dotnet/diagnostics src/Microsoft.Diagnostics.ExtensionCommands/DumpHeapCommand.cs
+// (ParseArguments), as dotnet-dump prints a command's DiagnosticsException.
+const MID_GC_LINE =
+  'The GC heap is not in a valid state for traversal.  (Use -ignoreGCState to override.)';
+
+describe('a dump taken mid-GC', () => {
+  it('is recognised in SOS’s own words, and gives no types rather than an empty heap', () => {
+    const reading = readClrOutputs(
+      transcriptBody('dotnet-dump/eeheap-gc-leak-linux-net10.txt'),
+      `${MID_GC_LINE}\n`,
+    );
+    expect(reading.refusal).to.equal(MID_GC_LINE);
+    expect(reading.types).to.deep.equal([]);
+    expect(
+      midGcRefusal(transcriptBody('dotnet-dump/dumpheap-stat-sessions-linux-net10.txt')),
+    ).to.equal(undefined);
   });
 });

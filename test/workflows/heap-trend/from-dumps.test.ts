@@ -48,6 +48,8 @@ describe('heap-trend --from-dumps (real dotnet-dump cores)', function () {
     assertValid('heapTrendReport', report);
     expect(report.status).to.equal('completed');
     expect(report.engine).to.equal('dotnet-dump');
+    // Whose dumps they are, from each core's NT_PRPSINFO note (before: "pid 0").
+    expect(report.target).to.deep.equal({ pid: target.pid, name: 'cdbh-dotnet' });
     expect(samples.map((s) => s.dumpFile?.split('/').pop())).to.deep.equal(names);
     expect(samples.map((s) => s.elapsedMs)).to.satisfy((xs: number[]) =>
       xs.every((x, i) => i === 0 || x > (xs[i - 1] ?? 0)),

@@ -73,6 +73,7 @@ export const cdbDialect: Dialect = {
     ctrlCMidStopEndsDebugger: false,
     sizeEstimate: 'address-summary',
     windowsTargets: true,
+    symbolPath: true,
   },
   identify: {
     lastEventAtEveryStop: true,
@@ -103,7 +104,7 @@ export const cdbDialect: Dialect = {
   listProcesses: async (options) =>
     (await import('./process-list.js')).listCdbHostProcesses(options),
   processCpu: async (pid, name, options) =>
-    (await import('../common/process-cpu.js')).processCpuSource(pid, name, {
+    (await import('../../../platform/index.js')).processCpuSource(pid, name, {
       ...(options.env === undefined ? {} : { env: options.env }),
     }),
   performanceCounter: async (path, options) =>

@@ -4,11 +4,11 @@
 // harness needs to know about one debugger is reached through this interface: no code outside
 // src/engine/dialects/ looks at a dialect's name to decide anything.
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
-import type { CpuSource } from './process-cpu.js';
+import type { CpuSource } from '../../../platform/types.js';
 import type { CounterSource } from './typeperf.js';
 import type { StopEvent } from './stop-event.js';
 
-export type { CpuSource, CpuSample } from './process-cpu.js';
+export type { CpuSource, CpuSample } from '../../../platform/types.js';
 
 export type SessionTarget =
   | { kind: 'dump'; path: string }
@@ -179,6 +179,11 @@ export interface DialectAbilities {
    * default engine. False for a tool of one runtime (dotnet-dump: .NET processes and their dumps).
    */
   readonly windowsTargets: boolean;
+  /**
+   * Names frames from a symbol path it is given (`--symbols`; cdb -y). winedbg has no option for
+   * one (it reads the PDBs beside the images), so `--symbols` there is said to change nothing.
+   */
+  readonly symbolPath: boolean;
 }
 
 /** How a debugger stops a process on its way out (ProcDump -t) and reads how it ends. */
@@ -300,4 +305,24 @@ export interface Dialect {
    * the commands that arm it on an invasive attach, or why this debugger cannot.
    */
   readonly exitEvent?: ExitEventRules | { readonly refused: string };
+  /**
+   * A tool that writes a dump of a live process with no debugger session (dotnet-dump collect):
+   * `dump` runs it instead of attaching. Absent: dumps are written from a session.
+   */
+  readonly liveDump?: LiveDumpTool;
+}
+
+/** Writes a dump of a live process without a session, and says how to check the file. */
+export interface LiveDumpTool {
+  /** Writes it; returns how long the writer ran (the target's stop, bounded above). */
+  collect(
+    pid: number,
+    path: string,
+    kind: 'full' | 'mini',
+    options: DumpToolOptions,
+  ): Promise<{ durationMs: number }>;
+  /** The file read back: what it is, or the problems that make it no dump. */
+  verify(path: string): Promise<{ ok: boolean; problems: string[]; notes: string[] }>;
+  /** The process's commit (ProcDump -m/-ml) read from outside, in bytes; null when gone. */
+  readCommit(pid: number): Promise<{ bytes: number | null; note?: string }>;
 }

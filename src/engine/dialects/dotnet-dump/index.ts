@@ -5,12 +5,13 @@
 // so every live-session entry point here refuses with a UsageError; heap-trend reaches it through
 // `heapSampling` (a heap dump per sample), and its SOS replies come from a batch of `-c` commands
 // (tool-run.ts says why not the interactive prompt).
+import { availableParallelism } from 'node:os';
 import { UsageError } from '../../../errors.js';
 import { promptRules } from '../common/prompt-rules.js';
 import { isLiveTarget } from '../common/live-target.js';
 import { stopFromEvents } from '../common/stop-event.js';
 import { refuseBadCommand, refuseControlChars } from '../common/unsafe-text.js';
-import type { Dialect } from '../common/types.js';
+import type { Dialect, LiveDumpTool } from '../common/types.js';
 import { findDotnetTool, locateDotnetTool } from './locate.js';
 import { analyzeDump, collectDump } from './tool-run.js';
 
@@ -18,9 +19,17 @@ import { analyzeDump, collectDump } from './tool-run.js';
 const PROMPT_RE = />\s?$/;
 const LEADING_PROMPT_RE = /^(?:> )+/;
 
+// Loaded on first use: only `dump --engine dotnet-dump` needs it.
+const liveDump: LiveDumpTool = {
+  collect: async (pid, path, kind, options) =>
+    (await import('./live-dump.js')).dotnetLiveDump.collect(pid, path, kind, options),
+  verify: async (path) => (await import('./live-dump.js')).dotnetLiveDump.verify(path),
+  readCommit: async (pid) => (await import('./live-dump.js')).dotnetLiveDump.readCommit(pid),
+};
+
 function notADebugger(what: string): never {
   throw new UsageError(
-    `dotnet-dump cannot ${what}: it writes and reads .NET dumps (use it with heap-trend --engine dotnet-dump, or use cdb or winedbg).`,
+    `dotnet-dump cannot ${what}: it writes and reads .NET dumps (use it with dump or heap-trend --engine dotnet-dump, or use cdb or winedbg).`,
   );
 }
 
@@ -40,6 +49,7 @@ export const dotnetDumpDialect: Dialect = {
     ctrlCMidStopEndsDebugger: false,
     sizeEstimate: null,
     windowsTargets: false,
+    symbolPath: false,
   },
   identify: {
     lastEventAtEveryStop: false,
@@ -68,6 +78,16 @@ export const dotnetDumpDialect: Dialect = {
   },
   listProcesses: async (options) =>
     (await import('./process-list.js')).listDotnetProcesses(options),
+  // A .NET process on Linux is a Linux process: its pid is the /proc one (ProcDump -c/-cl).
+  processCpu: async (pid) =>
+    (await import('./live-dump.js')).linuxProcessCpu(pid, availableParallelism()),
+  // No event stops a .NET process at its exit from outside: the diagnostics port has no such
+  // command (https://github.com/dotnet/diagnostics/blob/main/documentation/design-docs/ipc-protocol.md).
+  exitEvent: {
+    refused:
+      'dotnet-dump cannot stop a process at its exit (-t): the .NET diagnostics port has no exit event; to get a dump when a .NET process crashes set DOTNET_DbgEnableMiniDump=1 before it starts',
+  },
+  liveDump,
   launchArgs(target) {
     if (target.kind !== 'dump') notADebugger('attach to or launch a process');
     refuseControlChars('The dump path', target.path);

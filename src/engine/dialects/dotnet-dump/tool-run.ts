@@ -94,17 +94,29 @@ export interface CollectResult {
   durationMs: number;
 }
 
-/** `dotnet-dump collect -p PID --type Heap -o PATH` (or dotnet-gcdump collect). */
+/** dotnet-dump collect's `--type` for each kind (`dotnet-dump collect --help`: Full, Heap, Mini, Triage). */
+const COLLECT_TYPES = { heap: 'Heap', full: 'Full', mini: 'Mini' } as const;
+
+/** `dotnet-dump collect -p PID --type Heap|Full|Mini -o PATH` (or dotnet-gcdump collect). */
 export async function collectDump(
   tool: ToolCommand,
   pid: number,
   path: string,
-  options: ToolRunOptions & { kind: 'heap' | 'gcdump' },
+  options: ToolRunOptions & { kind: 'heap' | 'full' | 'mini' | 'gcdump' },
 ): Promise<CollectResult> {
   const args =
-    options.kind === 'heap'
-      ? [...tool.args, 'collect', '-p', String(pid), '--type', 'Heap', '-o', path]
-      : [...tool.args, 'collect', '-p', String(pid), '-o', path];
+    options.kind === 'gcdump'
+      ? [...tool.args, 'collect', '-p', String(pid), '-o', path]
+      : [
+          ...tool.args,
+          'collect',
+          '-p',
+          String(pid),
+          '--type',
+          COLLECT_TYPES[options.kind],
+          '-o',
+          path,
+        ];
   const began = performance.now();
   const run = await runToFiles(tool.file, args, {
     env: options.env ?? process.env,

@@ -54,6 +54,7 @@ export const winedbgDialect: Dialect = {
     ctrlCMidStopEndsDebugger: true,
     sizeEstimate: 'info-maps',
     windowsTargets: true,
+    symbolPath: false,
   },
   identify: {
     // The stop line already holds what `info exception` repeats.
@@ -93,7 +94,7 @@ export const winedbgDialect: Dialect = {
   listProcesses: async (options) =>
     (await import('./process-list.js')).listWinedbgProcesses(options),
   processCpu: async (pid, name, options) =>
-    (await import('../common/process-cpu.js')).processCpuSource(pid, name, {
+    (await import('../../../platform/index.js')).processCpuSource(pid, name, {
       ...(options.env === undefined ? {} : { env: options.env }),
     }),
   // winedbg has no exit-event break: on EXIT_PROCESS_DEBUG_EVENT it prints `Process of pid=…

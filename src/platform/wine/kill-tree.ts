@@ -1,14 +1,14 @@
 // Ends a process and every descendant. On Linux the tree comes from /proc/<pid>/stat (field 4 is
 // the parent pid); it is collected before signalling, so children re-parented by their parent's
 // death are still found. Zombies count as gone: in some sandboxes PID 1 never reaps them
-// (containers without an init). On Windows `taskkill /T /F` does the walk.
+// (containers without an init). On Windows `taskkill /T /F` does the walk
+// (../windows/kill-tree.ts); killTree() in ../index.ts picks the host's.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface KillTreeOptions {
   signal?: NodeJS.Signals;
   /** Give up waiting for the tree to disappear after this long (it is SIGKILLed half-way). */
   deadlineMs?: number;
-  platform?: NodeJS.Platform;
 }
 
 interface ProcInfo {
@@ -80,18 +80,9 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-export async function killTree(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
-  const platform = options.platform ?? process.platform;
+/** Signals the tree (SIGTERM, SIGKILL half-way to the deadline) until every member is gone. */
+export async function killTreeUnix(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
   const deadlineMs = options.deadlineMs ?? 5000;
-  if (platform === 'win32') {
-    // execa (loaded only here): a deadline that kills and reaps taskkill, and no rejection.
-    const { execa } = await import('execa');
-    await execa('taskkill', ['/T', '/F', '/PID', String(rootPid)], {
-      reject: false,
-      timeout: deadlineMs,
-    });
-    return;
-  }
   const signal = options.signal ?? 'SIGTERM';
   const known = new Set(processTree(rootPid));
   signalAll([...known], signal);

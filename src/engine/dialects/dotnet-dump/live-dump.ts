@@ -1,0 +1,97 @@
+// `dump --engine dotnet-dump`: a dump of a live .NET process on Linux written by
+// `dotnet-dump collect` (https://learn.microsoft.com/dotnet/core/diagnostics/dotnet-dump#dotnet-dump-collect),
+// what a .NET user there runs by hand; the triggers read the process from /proc, never touching it.
+// The file is an ELF core, read back by its header (the minidump reader reads Windows dumps only).
+import { open, readFile } from 'node:fs/promises';
+import type { CpuSource } from '../../../platform/types.js';
+// The /proc/<pid>/stat reader the Wine host's CPU source uses: a .NET process on Linux is read
+// the same way, by its own pid.
+import { parseProcStatCpuMs } from '../../../platform/wine/process-cpu.js';
+import type { DumpToolOptions, LiveDumpTool } from '../common/types.js';
+import { locateDotnetTool } from './locate.js';
+import { collectDump } from './tool-run.js';
+
+// An ELF file begins with 0x7f 'E' 'L' 'F'; e_type (offset 16, 2 bytes, the file's byte order
+// from e_ident[EI_DATA] at offset 5) is 4 for a core file (ET_CORE). Source: the ELF header in
+// https://man7.org/linux/man-pages/man5/elf.5.html
+const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+const ET_CORE = 4;
+
+/** The header of an ELF core file: anything else (empty, cut, not ELF, not a core) is a problem. */
+export function checkElfCore(header: Buffer): string[] {
+  if (header.length < 18)
+    return [`the file is ${header.length} bytes: too short for an ELF header`];
+  if (!header.subarray(0, 4).equals(ELF_MAGIC)) return ['not an ELF file (no \\x7fELF magic)'];
+  const type = header[5] === 2 ? header.readUInt16BE(16) : header.readUInt16LE(16);
+  return type === ET_CORE ? [] : [`an ELF file of type ${type}, not a core dump (4)`];
+}
+
+async function verifyCore(
+  path: string,
+): Promise<{ ok: boolean; problems: string[]; notes: string[] }> {
+  const handle = await open(path, 'r');
+  try {
+    const header = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(header, 0, 64, 0);
+    const problems = checkElfCore(header.subarray(0, bytesRead));
+    return {
+      ok: problems.length === 0,
+      problems,
+      notes: ['an ELF core dump (Linux): read it with analyze --engine dotnet-dump'],
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+// /proc/<pid>/status lines: `VmRSS:	   31744 kB`, `VmSwap:	       0 kB`
+const STATUS_KB_RE = /^(VmRSS|VmSwap):\s+(\d+) kB$/gm;
+
+/**
+ * The commit as ProcDump for Linux counts it: resident set plus swap ("Calc Commit: rss + nswap",
+ * Sysinternals/ProcDump-for-Linux src/Monitor.c), here from /proc/<pid>/status (proc(5)).
+ */
+export function parseStatusCommitBytes(text: string): number | null {
+  let kb = 0;
+  let seen = false;
+  for (const m of text.matchAll(STATUS_KB_RE)) {
+    kb += Number(m[2]);
+    seen = true;
+  }
+  return seen ? kb * 1024 : null;
+}
+
+async function readCommit(pid: number): Promise<{ bytes: number | null; note?: string }> {
+  try {
+    const bytes = parseStatusCommitBytes(await readFile(`/proc/${pid}/status`, 'utf8'));
+    return bytes === null ? { bytes, note: `/proc/${pid}/status has no VmRSS` } : { bytes };
+  } catch {
+    return { bytes: null, note: `pid ${pid} is gone (/proc/${pid}/status)` };
+  }
+}
+
+/** The CPU time of a native Linux process, from /proc/<pid>/stat (utime + stime). */
+export function linuxProcessCpu(pid: number, cores: number): CpuSource {
+  const path = `/proc/${pid}/stat`;
+  return {
+    describe: path,
+    cores,
+    async read() {
+      try {
+        const cpuMs = parseProcStatCpuMs(await readFile(path, 'utf8'));
+        return cpuMs === null ? null : { cpuMs, atMs: performance.now() };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export const dotnetLiveDump: LiveDumpTool = {
+  async collect(pid, path, kind, options: DumpToolOptions) {
+    const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
+    return collectDump(tool, pid, path, { ...options, kind });
+  },
+  verify: verifyCore,
+  readCommit,
+};

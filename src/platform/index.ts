@@ -1,0 +1,63 @@
+// The host platform seam: everything that differs between running the harness on Windows and on
+// Linux beside Wine, one function each, with one folder per host (windows/, wine/). Callers ask
+// here and never look at process.platform themselves (eslint.config.js forbids it outside
+// src/platform/). Implementations are loaded on first use, so a host never loads the other's.
+import { hostKind, type HostKind } from './host.js';
+import type { CpuSource } from './types.js';
+import { windowsLocalPaths } from './windows/local-paths.js';
+import { wineLocalPaths } from './wine/local-paths.js';
+
+export { currentPlatform, hostKind, isWindowsHost, pidAlive, type HostKind } from './host.js';
+export type { CpuSample, CpuSource } from './types.js';
+
+export interface KillTreeOptions {
+  signal?: NodeJS.Signals;
+  /** Give up waiting for the tree to disappear after this long. */
+  deadlineMs?: number;
+  /** Which host's way (tests); this process's by default. */
+  platform?: NodeJS.Platform;
+}
+
+/** Ends a process and all its descendants; throws a TargetError when it cannot (Windows). */
+export async function killTree(rootPid: number, options: KillTreeOptions = {}): Promise<void> {
+  const host: HostKind = hostKind(options.platform);
+  if (host === 'windows') {
+    const { killTreeWindows } = await import('./windows/kill-tree.js');
+    return killTreeWindows(rootPid, {
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    });
+  }
+  const { killTreeUnix } = await import('./wine/kill-tree.js');
+  return killTreeUnix(rootPid, options);
+}
+
+/**
+ * Where the CPU time of Windows process `pid` (image `name`) is read on this host: Get-Process on
+ * Windows, the Wine loader's /proc/<pid>/stat on Linux (in the prefix `env` names).
+ */
+export async function processCpuSource(
+  pid: number,
+  name: string,
+  options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; procRoot?: string } = {},
+): Promise<CpuSource> {
+  if (hostKind(options.platform) === 'windows') {
+    const { windowsCpuSource } = await import('./windows/process-cpu.js');
+    return windowsCpuSource(pid, options.env ?? process.env);
+  }
+  const { wineCpuSource } = await import('./wine/process-cpu.js');
+  return wineCpuSource(pid, name, options);
+}
+
+/**
+ * Where a path a dump recorded may be on this machine, most likely first: on Windows the path
+ * itself; on Linux `Z:\…` is `/…` and `C:\…` is in the named Wine prefix (none unless named).
+ */
+export function localPaths(
+  recorded: string,
+  winePrefix: string | undefined,
+  platform?: NodeJS.Platform,
+): string[] {
+  return hostKind(platform) === 'windows'
+    ? windowsLocalPaths(recorded, winePrefix)
+    : wineLocalPaths(recorded, winePrefix);
+}

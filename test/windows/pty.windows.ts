@@ -1,0 +1,33 @@
+// The Windows halves of src/pty and src/platform/windows run by Windows node under Wine: a
+// finished ConPTY child releases the event loop, and killTree really ends its process.
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { killAllTargets, REPO_ROOT, startTarget, targetPath } from '../helpers/wine.js';
+import { runWindowsNode, requireWindowsTier, winPath } from './windows-rig.js';
+
+const script = (name: string) => join(REPO_ROOT, 'test', 'windows', 'scripts', name);
+
+describe('pty and kill-tree as a Windows process (test:windows)', function () {
+  this.timeout(90_000);
+  before(requireWindowsTier);
+  after(killAllTargets);
+
+  it('node ends by itself once a ConPTY child has exited (node-pty #887: worker and sockets)', async () => {
+    const run = await runWindowsNode(
+      [winPath(script('pty-exit.js')), winPath(targetPath('idle')), '50', '3'],
+      { timeoutMs: 45_000 },
+    );
+    expect(run.stdout, run.stderr).to.match(/^EXITED 0$/m);
+    expect(run.timedOut, 'node was still running 45 s after its pty child exited').to.equal(false);
+    expect(run.code).to.equal(0);
+  });
+
+  it('killTree ends the process, or says it could not (Wine 8 taskkill rejects /T)', async () => {
+    const target = await startTarget('idle', ['100']);
+    const run = await runWindowsNode([winPath(script('kill-tree.js')), String(target.pid)], {
+      timeoutMs: 45_000,
+    });
+    expect(run.stdout, run.stderr).to.match(/^KILLED$/m);
+    expect(await target.waitForExit(10_000), 'the target still runs').to.equal(true);
+  });
+});
