@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findDiagHelper } from '../../../src/engine/dialects/dotnet-diag/index.js';
 import { lineOfEvent } from '../../../src/workflows/watch/watch-dotnet.js';
+import { exceptionSignature } from '../../../src/workflows/watch/signature.js';
 import type {
   WatchExceptionLine,
   WatchSummary,
@@ -58,8 +59,13 @@ describe('watch: the exceptions.ndjson line of one runtime event', () => {
     });
     expect(line.frames[0]).to.equal('cdbh-dotnet!CdbHarness.Targets.Program.ThrowWithInner');
     expect(line.exceptionFlags).to.deep.equal(['hasInnerException', 'nested']);
+    // The signature is the debugger path's own (signature.ts), over the frames left.
     expect(line.signature).to.equal(
-      '0xe0434352 CdbHarness.Targets.WidgetException @ cdbh-dotnet!CdbHarness.Targets.Program.ThrowWithInner < cdbh-dotnet!CdbHarness.Targets.Program.Exceptions < cdbh-dotnet!CdbHarness.Targets.Program.Main',
+      exceptionSignature({
+        code: '0xe0434352',
+        clrType: event.type,
+        frames: event.frames.slice(1),
+      }),
     );
   });
 
