@@ -49,6 +49,17 @@ const noLiteralAccessor = {
     'No getter or setter in an object literal (or defineProperty): V8 keeps its closure and context alive until a full GC; use a class (see eslint.config.js).',
 };
 
+// No `Record<…>` started as `{}` in src: its keys often come from input (handle type names,
+// signatures, module and register names), and a `{}` answers `constructor`, `toString` and
+// `__proto__` from Object.prototype (issue 30: a handle type `constructor` failed a dump). Use
+// dict() (src/common/dict.ts, a null-prototype object) or a Map.
+const noPlainRecord = {
+  selector:
+    'VariableDeclarator[init.type="ObjectExpression"][init.properties.length=0][id.typeAnnotation.typeAnnotation.typeName.name="Record"], PropertyDefinition[value.type="ObjectExpression"][value.properties.length=0][typeAnnotation.typeAnnotation.typeName.name="Record"]',
+  message:
+    'A Record started as {} inherits Object.prototype (keys like constructor, __proto__): use dict() from src/common/dict.ts or a Map.',
+};
+
 const layer = (from, forbidden) => ({
   files: [`src/${from}/**/*.ts`],
   rules: {
@@ -148,6 +159,7 @@ export default tseslint.config(
         noSpreadArguments,
         noFunctionLiteralIntoProperty,
         noLiteralAccessor,
+        noPlainRecord,
       ],
     },
   },
@@ -159,6 +171,7 @@ export default tseslint.config(
         noSpreadArguments,
         noFunctionLiteralIntoProperty,
         noLiteralAccessor,
+        noPlainRecord,
       ],
     },
   },

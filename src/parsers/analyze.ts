@@ -9,6 +9,7 @@ import { dropEcho } from './prompt.js';
 import { normalizeCode, normalizeHex, removeSymbolNoise, splitLines } from './text.js';
 import { createWarningList } from './warning-list.js';
 import type { ExceptionRecordRecord, Hex, RecordBase, StackFrame } from './records.js';
+import { dict } from '../common/dict.js';
 
 export interface AnalyzeRecord extends RecordBase {
   exceptionCode?: Hex;
@@ -53,7 +54,7 @@ export function parseAnalyze(text: string): AnalyzeRecord {
   const { lines, noise } = removeSymbolNoise(splitLines(text));
   for (const n of noise) warnings.add(n);
   const record: AnalyzeRecord = { stackFrames: [], fields: {}, warnings: [] };
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = dict();
   let block: Block = 'none';
   let columns: FrameColumns = NO_HEADER;
   let faultingIpFirstLine: string | undefined;

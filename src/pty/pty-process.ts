@@ -7,6 +7,7 @@ import { releaseConptyHandles } from '../platform/windows/pty-release.js';
 import { isWindowsHost } from '../platform/host.js';
 import { loadNodePty } from './node-pty.js';
 import { TerminalTextDecoder } from './terminal-text.js';
+import { dict } from '../common/dict.js';
 
 export interface PtyProcessOptions {
   file: string;
@@ -63,7 +64,7 @@ export class PtyProcess {
   }
 
   static spawn(options: PtyProcessOptions): PtyProcess {
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = dict();
     for (const [key, value] of Object.entries(options.env ?? process.env)) {
       if (value !== undefined) env[key] = value;
     }

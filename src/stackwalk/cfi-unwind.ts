@@ -8,6 +8,7 @@
 import { evaluateExpression } from './postfix.js';
 import type { CfiRules, RegisterSet, StackArch } from './types.js';
 import type { WalkMemory } from './walk-memory.js';
+import { dict } from '../common/dict.js';
 
 /** Registers a Windows callee must preserve (the x64 and x86 calling conventions). */
 const CALLEE_SAVED: Record<StackArch, readonly string[]> = {
@@ -23,7 +24,7 @@ export async function unwindByCfi(
   arch: StackArch,
 ): Promise<RegisterSet | null> {
   const wordSize = arch === 'amd64' ? 8 : 4;
-  const inputs: Record<string, bigint> = {};
+  const inputs: Record<string, bigint> = dict();
   for (const [name, value] of Object.entries(registers)) inputs[`$${name}`] = value;
   const cfa = await evaluateExpression(rules.cfa, inputs, memory, wordSize);
   if (cfa === null) return null;

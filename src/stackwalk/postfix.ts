@@ -7,6 +7,7 @@
 // Semantics from Breakpad's PostfixEvaluator
 // (https://chromium.googlesource.com/breakpad/breakpad/+/master/src/processor/postfix_evaluator-inl.h).
 import type { WalkMemory } from './walk-memory.js';
+import { dict } from '../common/dict.js';
 
 /** At most this many tokens: real programs have a few dozen. */
 const MAX_TOKENS = 256;
@@ -51,7 +52,7 @@ async function run(
   wordSize: 4 | 8,
 ): Promise<{ vars: Record<string, bigint>; stack: (bigint | string)[] } | null> {
   const MASK = MASKS[wordSize];
-  const vars: Record<string, bigint> = {};
+  const vars: Record<string, bigint> = dict();
   for (const [name, value] of Object.entries(inputs)) {
     vars[name.startsWith('$') || name.startsWith('.') ? name : `$${name}`] = value;
   }

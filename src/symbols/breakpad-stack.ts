@@ -5,6 +5,7 @@
 import type { BreakpadIndex } from './breakpad-index.js';
 import type { ByteSource } from './byte-source.js';
 import { floorIndex } from './module-stream.js';
+import { dict } from '../common/dict.js';
 
 /** Longest STACK CFI record (INIT and its deltas) read for one lookup. */
 const MAX_CFI_BLOCK = 1 << 20;
@@ -180,7 +181,7 @@ export class StackRecords {
   ): { cfa: string; ra: string; registers: Record<string, string> } | undefined {
     const found = this.cfiAt(rva);
     if (!found) return undefined;
-    const rules: Record<string, string> = {};
+    const rules: Record<string, string> = dict();
     for (const text of found.rules) Object.assign(rules, splitRules(text));
     const { ['.cfa']: cfa, ['.ra']: ra, ...registers } = rules;
     if (cfa === undefined || ra === undefined) return undefined;
@@ -243,7 +244,7 @@ export function parseStackLine(line: string, records: StackRecords): boolean {
 
 /** `.cfa: $rsp 8 + .ra: .cfa -8 + ^` → {'.cfa': '$rsp 8 +', '.ra': '.cfa -8 + ^'}. */
 export function splitRules(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dict();
   let register: string | undefined;
   let expression: string[] = [];
   for (const token of text.split(/\s+/)) {

@@ -99,7 +99,7 @@ export async function resolveProcess(
     if (found === undefined) {
       throw new TargetError(
         'not-found',
-        `no process with pid ${selector.pid} is running (pids are decimal; winedbg lists them in hex)`,
+        `no process with pid ${selector.pid} is running${getDialect(options.engine).abilities.windowsTargets ? ' (pids are decimal; winedbg lists them in hex)' : ` that ${options.engine} can see (\`${options.engine} ps\` lists them)`}`,
       );
     }
     return found;

@@ -3,7 +3,7 @@
 // said to change nothing, bucket lines name the exception as the HTML report does, and a dump
 // cut short gets a partial record and a bucket, marked truncated, exit 4.
 import { expect } from 'chai';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -29,7 +29,7 @@ describe('analyze defaults off Windows', function () {
     expect(record.engine).to.equal('builtin');
     // The bucket line names the exception, as the report's bucket table does.
     expect(run.stdout).to.match(
-      / 0x20474343 \| thrower\+0x[0-9a-f]+ .*\(C\+\+ exception \(GCC\/mingw\)\)$/m,
+      / 0x20474343 \| ~?thrower\+0x[0-9a-f]+ .*\(C\+\+ exception \(GCC\/mingw\)\)$/m,
     );
   });
 
@@ -46,6 +46,17 @@ describe('analyze defaults off Windows', function () {
       env: wineEnv(),
     });
     expect(quiet.stderr).to.not.match(/warning: winedbg takes no symbol path/);
+  });
+
+  it('--engine dotnet-dump is refused before anything runs, saying what reads a Linux .NET core', async () => {
+    const out = join(makeTempDir('no-dotnet-dump'), 'out');
+    const run = await runCli(['analyze', DUMPS, '--engine', 'dotnet-dump', '--out', out]);
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.match(
+      /^cdb-harness: --engine dotnet-dump: analyze triages Windows minidumps, which dotnet-dump cannot read .*dotnet-dump analyze CORE -c pe -c clrstack/m,
+    );
+    expect(run.stderr).to.not.match(/ENOENT|triage\.dotnet-dump\.txt/);
+    expect(existsSync(out)).to.equal(false);
   });
 
   it('a dump cut short: a partial record and a bucket, marked truncated, exit 4 (not BAD_DUMP)', async () => {

@@ -19,7 +19,7 @@ import { makeTempDir } from '../helpers/temp-dir.js';
 const DICTIONARY =
   'System.Collections.Generic.Dictionary<System.Guid, CdbHarness.Targets.SessionState>';
 
-describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', function () {
+describe('heap-trend --clr --dump-per-sample with dotnet-dump (real .NET program on Linux)', function () {
   nativeDotnetSuite(this);
 
   /** heap-trend --clr over the program: `samples` dumps `intervalMs` apart, into a new folder. */
@@ -34,6 +34,9 @@ describe('heap-trend --clr with dotnet-dump (real .NET program on Linux)', funct
       env: target.env,
       debuggerPath: DOTNET_TOOLS_DIR,
       keepDumps: keep,
+      // The old path, kept as an option: a heap dump read by SOS every sample (the tiers are
+      // tested in dotnet-tiers-e2e.test.ts).
+      dumpPerSample: true,
     });
     return { ...result, outDir };
   }

@@ -66,4 +66,26 @@ describe('heap-trend options', () => {
       heapTrendOptionsFromCli({ pid: '1', engine: 'winedbg', umdh: true }, {}, 'linux'),
     ).to.throw(/umdh\.exe .* exists only on Windows/);
   });
+
+  it('--clr on Linux runs in tiers: --types-every sets the gcdump cadence, --dump-per-sample the old path', () => {
+    const tiers = heapTrendOptionsFromCli({ pid: '1', clr: true, typesEvery: '3' }, {}, 'linux');
+    expect(tiers.engine).to.equal('dotnet-dump');
+    expect(tiers.typesEvery).to.equal(3);
+    expect(tiers.dumpPerSample).to.equal(undefined);
+    const old = heapTrendOptionsFromCli({ pid: '1', clr: true, dumpPerSample: true }, {}, 'linux');
+    expect(old.dumpPerSample).to.equal(true);
+    expect(() =>
+      heapTrendOptionsFromCli({ pid: '1', engine: 'winedbg', typesEvery: '3' }, {}, 'linux'),
+    ).to.throw(/go with --clr on Linux/);
+    expect(() =>
+      heapTrendOptionsFromCli(
+        { pid: '1', clr: true, typesEvery: '3', dumpPerSample: true },
+        {},
+        'linux',
+      ),
+    ).to.throw(/--dump-per-sample reads types from every dump/);
+    expect(() =>
+      heapTrendOptionsFromCli({ pid: '1', clr: true, typesEvery: '0' }, {}, 'linux'),
+    ).to.throw(/--types-every/);
+  });
 });

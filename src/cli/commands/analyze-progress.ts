@@ -3,6 +3,7 @@
 import { progressLine } from '../../report/analyze/progress-text.js';
 import type { AnalyzeEvent } from '../../workflows/analyze/analyze.js';
 import { symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
+import { escapeControls } from '../../report/terminal-text.js';
 
 export function resumeHint(paths: readonly string[], outDir: string): string {
   const quote = (arg: string) =>
@@ -41,7 +42,7 @@ export class ProgressPrinter {
         }
         return;
       case 'unmatched':
-        process.stderr.write(`warning: "${event.input}" matched no dump file\n`);
+        process.stderr.write(`warning: "${escapeControls(event.input)}" matched no dump file\n`);
         return;
       case 'start':
         this.started = performance.now();
@@ -53,7 +54,7 @@ export class ProgressPrinter {
       case 'retry':
         this.clear();
         process.stderr.write(
-          `debugger exited on ${event.file}; retrying once (${event.error.code})\n`,
+          `debugger exited on ${escapeControls(event.file)}; retrying once (${event.error.code})\n`,
         );
         return;
       case 'symbol-server-down':
@@ -62,7 +63,7 @@ export class ProgressPrinter {
         return;
       case 'queue':
         this.clear();
-        process.stderr.write(`queue: ${event.message}\n`);
+        process.stderr.write(`queue: ${escapeControls(event.message)}\n`);
         return;
       case 'bad-record-line':
         process.stderr.write(

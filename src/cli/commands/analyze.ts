@@ -39,6 +39,7 @@ import {
   symbolPathOf,
   winePrefixOf,
 } from '../options.js';
+import { escapeStrings } from '../../report/terminal-text.js';
 
 interface AnalyzeCliOptions {
   /** One engine or auto; with --queue also `any` or a comma list (checked by engineSet). */
@@ -383,7 +384,12 @@ function finish(
   options: AnalyzeCliOptions,
   durationMs?: number,
 ): number {
-  const text = summaryText(summary, files, durationMs === undefined ? {} : { durationMs });
+  // File names and signatures come from dumps: escaped for the terminal (summary.json keeps them).
+  const text = summaryText(
+    escapeStrings(summary),
+    files,
+    durationMs === undefined ? {} : { durationMs },
+  );
   if (options.json === true) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     process.stderr.write(`${text}\n`);

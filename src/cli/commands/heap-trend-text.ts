@@ -2,6 +2,7 @@
 // (the view, the total, the ranking, the growing .NET types and what holds them).
 import { formatKb, formatMs, formatPercent, formatRate } from '../../report/heap-trend/format.js';
 import { cadenceText, sampleStopText, suspensionText } from '../../report/heap-trend/run-facts.js';
+import { rootCountText, tierLines } from '../../report/heap-trend/tiers-view.js';
 import { verdictLines, verdictOf } from '../../report/heap-trend/verdict.js';
 import type { HeapTrendReport } from '../../report/heap-trend/types.js';
 import { ExitCode, type ExitCodeValue } from '../exit-codes.js';
@@ -58,7 +59,8 @@ export function formatSummary(
     headline,
     ...items.map((item) => `  ${item}`),
     '',
-    view[report.source],
+    report.tiers?.series === undefined ? view[report.source] : 'Managed-heap view in tiers:',
+    ...tierLines(report.tiers).map((line) => `  ${line}`),
     `Total committed ${formatKb(report.total.firstKb)} → ${formatKb(report.total.lastKb)} (${formatRate(report.total.slopeKbPerMin)}).`,
     `${cadenceText(report)}.`,
     suspensionText(report),
@@ -112,7 +114,7 @@ function managedSummary(report: HeapTrendReport): string[] {
     lines.push(`  ${entry.type} is held by:`);
     if (entry.skipped !== undefined) lines.push(`    (${entry.skipped})`);
     for (const root of entry.roots.slice(0, 3)) {
-      lines.push(`    ${root.count}× ${[...root.chain, root.root].join(' ← ')}`);
+      lines.push(`    ${rootCountText(root)} ${[...root.chain, root.root].join(' ← ')}`);
     }
   }
   if (report.managedNote !== undefined) lines.push(`  ${report.managedNote}`);

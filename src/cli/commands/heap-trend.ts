@@ -9,6 +9,10 @@ import {
   runHeapTrendFromDumps,
   type FromDumpsOptions,
 } from '../../workflows/heap-trend/from-dumps.js';
+import {
+  runHeapTrendFromGcDumps,
+  type FromGcDumpsOptions,
+} from '../../workflows/heap-trend/from-gcdumps.js';
 import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
 import { waitForProcessStart } from '../../workflows/dump/dump-series.js';
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
@@ -59,6 +63,9 @@ export interface HeapTrendCliOptions {
   keepDumps?: boolean;
   retention?: string;
   fromDumps?: string[];
+  fromGcdumps?: string[];
+  typesEvery?: string;
+  dumpPerSample?: boolean;
   wait?: string;
   /** ProcDump's bare `-w` after the NAME operand. */
   waitForOperand?: boolean;
@@ -128,6 +135,17 @@ export function heapTrendOptionsFromCli(
     plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
   }
   if (cli.clr === true && !managed) plan.clr = true;
+  if ((cli.typesEvery !== undefined || cli.dumpPerSample === true) && !managed) {
+    throw new UsageError('--types-every and --dump-per-sample go with --clr on Linux (.NET)');
+  }
+  if (cli.typesEvery !== undefined && cli.dumpPerSample === true) {
+    throw new UsageError(
+      '--types-every is for the gcdump tier; --dump-per-sample reads types from every dump',
+    );
+  }
+  if (cli.typesEvery !== undefined)
+    plan.typesEvery = parseCount(cli.typesEvery, '--types-every', 1);
+  if (cli.dumpPerSample === true) plan.dumpPerSample = true;
   if (cli.keepDumps === true) plan.keepDumps = true;
   if (cli.retention !== undefined)
     plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
@@ -170,6 +188,20 @@ export function registerHeapTrend(context: CommandContext): void {
     .option(
       '--keep-dumps',
       '--clr: keep every sample dump in OUT/dumps (default: deleted once read)',
+    )
+    .addOption(
+      countOption(
+        '--types-every <n>',
+        '--clr (Linux): per-type counts from a dotnet-gcdump snapshot every N samples, plus the first and last (default 5); sizes come from the runtime counters every sample',
+      ),
+    )
+    .option(
+      '--dump-per-sample',
+      '--clr (Linux): the old way, a heap dump (dotnet-dump collect --type Heap) read by SOS every sample: slower, stops the target for seconds',
+    )
+    .option(
+      '--from-gcdumps <paths...>',
+      'build the report from .gcdump files (dotnet-gcdump collect, dotnet-monitor): per-type series and what holds the growing types, no tool needed',
     )
     .option(
       '--from-dumps <paths...>',
@@ -231,13 +263,17 @@ of .NET processes (dotnet-dump collect) give the .NET series through dotnet-dump
 unreadable dump is skipped with a warning; the series goes on.
 
 Engines:
-  dotnet-dump  (.NET on Linux, --clr) each sample is "dotnet-dump collect --type Heap" (the target
-           is stopped while the dump is written; every sample records for how long), then
-           "dotnet-dump analyze" reads "eeheap -gc" (per generation) and "dumpheap -stat" (per
-           type); at the end the growing types get "dumpheap -mt MT -short" + "gcroot" on a few
-           objects, and the report shows the chains that hold them. Dumps are deleted once read
-           (--keep-dumps keeps them). dotnet-dump is found on PATH, in ~/.dotnet/tools, as a local
-           tool, or at --debugger; install it with "dotnet tool install -g dotnet-dump".
+  dotnet-dump  (.NET on Linux, --clr) three tiers, each at its own cost: the sizes (GC generations,
+           LOH, POH, committed, working set, allocation rate, GC count and pause) from the
+           runtime's own counters every sample (the target is never stopped for them); the types
+           from a "dotnet-gcdump collect" snapshot every --types-every samples (one induced GC;
+           first and last always); and, once at the end, what holds the growing types, from the
+           last snapshot's object graph. OUT/gcdumps keeps the first and last snapshot (open them
+           in PerfView or Visual Studio). --dump-per-sample is the old way: each sample is
+           "dotnet-dump collect --type Heap" (the target is stopped while it is written), then
+           "dotnet-dump analyze" reads "eeheap -gc" and "dumpheap -stat", and "gcroot" at the end.
+           The tools are found on PATH, in ~/.dotnet/tools, as local tools, or at --debugger;
+           install them with "dotnet tool install -g dotnet-gcdump" (and dotnet-dump).
   cdb      each sample is a short noninvasive attach (-pv) running "!heap -s -h 0" and
            "!address -summary" (memory by category), then exit; the target is suspended for that
            attach and every sample records for how long. With --clr the same attach loads SOS
@@ -264,7 +300,8 @@ Examples:
   cdb-harness heap-trend -p 1234 --interval 5s --samples 60 --umdh --out C:\\traces\\svc -y C:\\symbols
   cdb-harness heap-trend --pid 4242 --engine winedbg --interval 500ms --samples 20 --json
   cdb-harness heap-trend --pid 31337 --clr --engine dotnet-dump --interval 1s --samples 8
-  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)`,
+  cdb-harness heap-trend --from-dumps ./procdump-steps/   (the dumps' own times; what grew?)
+  cdb-harness heap-trend --from-gcdumps ./gcdumps/         (dotnet-gcdump files: types and their roots)`,
     )
     .action(async (target: string | undefined, cli: HeapTrendCliOptions) => {
       context.setExitCode(await runHeapTrendCli(cli, target));
@@ -272,25 +309,37 @@ Examples:
   attach(context.program, command);
 }
 
-/** `--from-dumps`: no target, no sampling; the same report from the dumps' own times. */
-async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
+/**
+ * `--from-dumps` and `--from-gcdumps`: no target, no sampling; the same report from files already
+ * written, each at its own time (dumps through their reader or dotnet-dump; gcdumps read here).
+ */
+async function runFromFilesCli(
+  cli: HeapTrendCliOptions,
+  kind: 'dumps' | 'gcdumps',
+): Promise<number> {
+  const flag = kind === 'dumps' ? '--from-dumps' : '--from-gcdumps';
   try {
     if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
-      throw new UsageError('--from-dumps reads dumps: give no --pid, --name or --wait');
+      throw new UsageError(`${flag} reads ${kind}: give no --pid, --name or --wait`);
     }
-    const options: FromDumpsOptions = {
-      paths: cli.fromDumps ?? [],
+    const common: Omit<FromGcDumpsOptions, 'paths'> = {
       outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
     };
-    if (cli.debugger !== undefined) options.debuggerPath = cli.debugger;
-    if (cli.limit !== undefined) options.limitKb = parseSizeKb(cli.limit, '--limit');
+    if (cli.limit !== undefined) common.limitKb = parseSizeKb(cli.limit, '--limit');
     if (cli.minGrowth !== undefined) {
-      options.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
+      common.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
     }
     if (cli.retention !== undefined) {
-      options.retentionTypes = parseCount(cli.retention, '--retention', 0);
+      common.retentionTypes = parseCount(cli.retention, '--retention', 0);
     }
-    const { report, files } = await runHeapTrendFromDumps(options);
+    const { report, files } =
+      kind === 'dumps'
+        ? await runHeapTrendFromDumps({
+            ...common,
+            paths: cli.fromDumps ?? [],
+            ...(cli.debugger === undefined ? {} : { debuggerPath: cli.debugger }),
+          } satisfies FromDumpsOptions)
+        : await runHeapTrendFromGcDumps({ ...common, paths: cli.fromGcdumps ?? [] });
     for (const input of report.inputs ?? []) {
       if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
     }
@@ -304,12 +353,23 @@ async function runFromDumpsCli(cli: HeapTrendCliOptions): Promise<number> {
 }
 
 export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
+  if (cli.fromDumps !== undefined && cli.fromGcdumps !== undefined) {
+    printError(new UsageError('--from-dumps and --from-gcdumps exclude each other'));
+    return ExitCode.Usage;
+  }
+  if (cli.fromGcdumps !== undefined) {
+    if (operand !== undefined) {
+      printError(new UsageError(`--from-gcdumps reads gcdump files: give no target (${operand})`));
+      return ExitCode.Usage;
+    }
+    return runFromFilesCli(cli, 'gcdumps');
+  }
   if (cli.fromDumps !== undefined) {
     if (operand !== undefined) {
       printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
       return ExitCode.Usage;
     }
-    return runFromDumpsCli(cli);
+    return runFromFilesCli(cli, 'dumps');
   }
   let plan: HeapTrendPlan;
   try {

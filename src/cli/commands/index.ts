@@ -63,6 +63,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./inspect.js')).registerInspect,
   },
   {
+    name: 'query',
+    listing: {
+      term: 'query [options] <outdirs...>',
+      description:
+        'Search analyze output folders (records.ndjson) by any frame, module, exception code or bucket.',
+    },
+    load: async () => (await import('./query.js')).registerQuery,
+  },
+  {
     name: 'signature-lists',
     listing: {
       term: 'signature-lists [options]',

@@ -29,6 +29,7 @@ import { builtinSupplier, symbolServerDownLine } from '../../workflows/analyze/s
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
 import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
 import { validate } from '../../report/schemas.js';
+import { escapeControls, escapeStrings } from '../../report/terminal-text.js';
 
 interface InspectOptions {
   json?: boolean;
@@ -172,16 +173,22 @@ export async function runInspect(
       const cut = dump.ok ? truncationWarning(dump) : null;
       if (dump.ok && cut !== null) {
         truncated++;
-        process.stderr.write(`${ERROR_PREFIX}${dump.file}: ${cut}\n`);
+        process.stderr.write(
+          `${ERROR_PREFIX}${escapeControls(dump.file)}: ${escapeControls(cut)}\n`,
+        );
       }
       if (!dump.ok) {
         failed++;
         // An error, so stderr with the prefix every error line has (the JSON still carries it).
-        process.stderr.write(`${ERROR_PREFIX}${failureText(dump)}\n`);
+        process.stderr.write(`${ERROR_PREFIX}${failureText(escapeStrings(dump))}\n`);
       }
       if (!json) {
         if (dump.ok) {
-          await writeOut(`${formatText(dump, options.verbose === true, options.brief === true)}\n`);
+          // Names from the dump reach the terminal escaped (terminal-text.ts); JSON keeps them raw.
+          const shown = escapeStrings(dump);
+          await writeOut(
+            `${formatText(shown, options.verbose === true, options.brief === true)}\n`,
+          );
         }
         continue;
       }

@@ -41,6 +41,7 @@ import {
   ProcDumpStyleCommand,
   symbolPathOf,
 } from '../options.js';
+import { escapeControls, escapeStrings } from '../../report/terminal-text.js';
 
 export interface WatchCliOptions {
   pid?: string;
@@ -404,10 +405,10 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
       onEvent: (event) => {
         if (cli.quiet === true && event.type === 'exception') return;
         const text = formatWatchEvent(event);
-        if (text !== null) process.stderr.write(`${text}\n`);
+        if (text !== null) process.stderr.write(`${escapeControls(text)}\n`);
       },
     });
-    process.stderr.write(`${formatWatchSummary(summary)}\n`);
+    process.stderr.write(`${formatWatchSummary(escapeStrings(summary))}\n`);
     if (cli.json === true) {
       const check = validate('watchSummary', summary);
       if (!check.ok)

@@ -24,6 +24,7 @@ import {
   addWinePrefixOption,
   winePrefixOf,
 } from '../options.js';
+import { escapeControls } from '../../report/terminal-text.js';
 
 interface WorkerCliOptions {
   queue: string;
@@ -202,14 +203,16 @@ function report(event: WorkerEvent, json: boolean): void {
       return;
     case 'job-done':
       process.stderr.write(
-        `${event.record.ok ? 'ok' : event.record.quarantined === true ? 'quarantined' : 'failed'} ${event.location} (${event.ms} ms)${event.record.error === undefined ? '' : `: ${event.record.error.message}`}\n`,
+        `${event.record.ok ? 'ok' : event.record.quarantined === true ? 'quarantined' : 'failed'} ${escapeControls(event.location)} (${event.ms} ms)${event.record.error === undefined ? '' : `: ${escapeControls(event.record.error.message)}`}\n`,
       );
       return;
     case 'job-abandoned':
-      process.stderr.write(`abandoned ${event.location} (back to the queue)\n`);
+      process.stderr.write(`abandoned ${escapeControls(event.location)} (back to the queue)\n`);
       return;
     case 'job-failed':
-      process.stderr.write(`attempt failed on ${event.location}: ${event.message}\n`);
+      process.stderr.write(
+        `attempt failed on ${escapeControls(event.location)}: ${escapeControls(event.message)}\n`,
+      );
       return;
     case 'redis':
       process.stderr.write(`queue: ${event.message}\n`);

@@ -2,6 +2,7 @@
 // object name strings (minidumpapiset.h). Summarised by type name: a handle leak shows as a count.
 import { u32 } from '../bytes.js';
 import { newStyleList, type StreamContext } from '../stream-context.js';
+import { dict } from '../../common/dict.js';
 
 export interface HandleSummary {
   count: number;
@@ -12,7 +13,7 @@ export interface HandleSummary {
 /** A leaking process can hold 100k handles; names are read only for the distinct RVAs. */
 export async function parseHandleData(ctx: StreamContext): Promise<HandleSummary> {
   const { offset, count, entrySize } = newStyleList(ctx, 32);
-  const byType: Record<string, number> = {};
+  const byType: Record<string, number> = dict();
   const typeNames = new Map<number, string>();
   for (let i = 0; i < count; i++) {
     const at = offset + i * entrySize;

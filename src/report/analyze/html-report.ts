@@ -151,7 +151,7 @@ function bucketRow(b: SummaryBucket): string {
     escapeHtml(baseName(b.representative)),
     b.representative,
   );
-  return `<tr id="b-${escapeHtml(b.id)}" data-bucket-id="${escapeHtml(b.id)}"><td class="num">${hashLink('bucket', b.id, String(b.count), `list the ${b.count} dump(s) of this bucket`)}</td><td><code>${escapeHtml(b.id)}</code></td><td>${signatureHtml(b.signature)}</td><td>${b.exception ? `<code>${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td class="nowrap">${escapeHtml(b.firstSeen ?? '')}</td><td class="nowrap">${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${representative}</td><td>${versions}</td></tr>\n`;
+  return `<tr id="b-${escapeHtml(b.id)}" data-bucket-id="${escapeHtml(b.id)}"><td class="num">${hashLink('bucket', b.id, String(b.count), `list the ${b.count} dump(s) of this bucket`)}</td><td><code class="nowrap">${escapeHtml(b.id)}</code></td><td>${signatureHtml(b.signature)}</td><td>${b.exception ? `<code class="nowrap">${escapeHtml(b.exception.code)}</code> ${escapeHtml(b.exception.name)}` : '—'}</td><td class="nowrap">${escapeHtml(b.firstSeen ?? '')}</td><td class="nowrap">${escapeHtml(b.lastSeen ?? '')}</td><td class="mono">${representative}</td><td>${versions}</td></tr>\n`;
 }
 
 /** A signature that wraps only at its ` | ` separators (the page script's sig() does the same). */
@@ -200,7 +200,7 @@ function failureSection(summary: AnalyzeSummary): string {
 ${rows
   .map(
     (f) =>
-      `<tr><td class="bad">${f.kind}</td><td class="mono">${hashLink('file', f.file, escapeHtml(f.file))}</td><td><code>${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>\n`,
+      `<tr><td class="bad">${f.kind}</td><td class="mono">${hashLink('file', f.file, escapeHtml(f.file))}</td><td><code class="nowrap">${escapeHtml(f.code)}</code></td><td>${escapeHtml(f.message)}</td></tr>\n`,
   )
   .join('')}</tbody></table>
 `;

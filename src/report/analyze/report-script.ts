@@ -71,11 +71,11 @@ function matches() {
 }
 function row(i) {
   var d = D[i], b = bucketOf(d), open = state.open[i] === true;
-  var ex = d[R.code] ? '<code>' + esc(s(d[R.code])) + '</code> ' + esc(s(d[R.name])) : '<span class="muted">none</span>';
+  var ex = d[R.code] ? '<code class="nowrap">' + esc(s(d[R.code])) + '</code> ' + esc(s(d[R.name])) : '<span class="muted">none</span>';
   var html = '<tr id="d' + i + '" class="st' + d[R.status] + '"><td><button class="x" data-i="' + i +
     '" aria-expanded="' + open + '" title="details">' + (open ? '▾' : '▸') + '</button> ' + STATUS[d[R.status]] +
     '</td><td class="mono" title="' + esc(d[R.file]) + '">' + esc(base(d[R.file])) + '</td><td>' + ex +
-    '</td><td>' + (b ? '<a href="#b-' + esc(b[0]) + '" title="' + esc(b[1]) + '"><code>' + esc(b[0]) + '</code></a>' : '—') +
+    '</td><td>' + (b ? '<a href="#b-' + esc(b[0]) + '" title="' + esc(b[1]) + '"><code class="nowrap">' + esc(b[0]) + '</code></a>' : '—') +
     '</td><td>' + esc(s(d[R.process])) + '</td><td class="mono nowrap">' + esc(d[R.time]) + '</td><td class="num">' + bytes(d[R.size]) + '</td></tr>';
   if (open) html += '<tr class="detail"><td colspan="7">' + detail(i) + '</td></tr>';
   return html;
@@ -89,15 +89,15 @@ function detail(i) {
   var d = D[i], b = bucketOf(d), e = d[R.error], clr = d[R.clr], h = '<table class="kv">';
   h += line('file', '<span class="mono">' + esc(d[R.file]) + '</span>');
   h += line('sha256', '<span class="mono">' + esc(d[R.sha]) + '</span>');
-  if (e) h += line('error', '<span class="bad"><code>' + esc(s(e[0])) + '</code> ' + esc(e[1]) + '</span>' + (e[2] ? pre(e[2]) : ''));
+  if (e) h += line('error', '<span class="bad"><code class="nowrap">' + esc(s(e[0])) + '</code> ' + esc(e[1]) + '</span>' + (e[2] ? pre(e[2]) : ''));
   if (d[R.code]) {
-    h += line('exception', '<code>' + esc(s(d[R.code])) + '</code> ' + esc(s(d[R.name])) +
+    h += line('exception', '<code class="nowrap">' + esc(s(d[R.code])) + '</code> ' + esc(s(d[R.name])) +
       (d[R.access] ? ' (' + esc(s(d[R.access])) + ')' : '') +
       (d[R.address] ? ' at <code>' + esc(d[R.address]) + '</code>' : '') +
       (d[R.thread] ? ' on thread ' + esc(s(d[R.thread])) : ''));
   }
   if (clr) h += line('.NET exception', '<code>' + esc(s(clr[0])) + '</code> ' + esc(s(clr[1])));
-  if (b) h += line('bucket', '<a href="#b-' + esc(b[0]) + '"><code>' + esc(b[0]) + '</code></a> ' + sig(b[1]) + ' (' + b[2] + (b[2] === 1 ? ' dump)' : ' dumps)'));
+  if (b) h += line('bucket', '<a href="#b-' + esc(b[0]) + '"><code class="nowrap">' + esc(b[0]) + '</code></a> ' + sig(b[1]) + ' (' + b[2] + (b[2] === 1 ? ' dump)' : ' dumps)'));
   var frames = d[R.frames];
   h += line('stack', frames.length === 0 ? '<span class="muted">no frames</span>' :
     '<ol class="frames" start="0">' + frames.map(function (f) { return '<li><code>' + esc(s(f)) + '</code></li>'; }).join('') + '</ol>');

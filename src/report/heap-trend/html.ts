@@ -1,6 +1,7 @@
 // report.html: one self-contained file (inline CSS and SVG, no script, no network) with the
 // stacked total, a line chart per heap or region, the ranking table, threshold dumps and, when
 // umdh ran, the top growing allocation stacks.
+import { tierLines } from './tiers-view.js';
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { escapeHtml as esc } from '../html-escape.js';
 import {
@@ -93,6 +94,7 @@ function header(report: HeapTrendReport): string {
     verdictHtml(report),
     `<p class="meta">${esc(report.startedAt)} → ${esc(report.endedAt)} · ${esc(cadenceText(report))} · engine ${esc(report.engine)} · source <b>${esc(report.source)}</b></p>`,
     `<p class="note">${esc(report.view)}</p>`,
+    ...tierLines(report.tiers).map((line) => `<p class="note">${esc(line)}</p>`),
   ];
   if (report.status !== 'completed' || report.message !== undefined) {
     parts.push(

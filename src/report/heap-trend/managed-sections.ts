@@ -5,6 +5,7 @@
 import { escapeHtml as esc } from '../html-escape.js';
 import { formatKb, formatPercent, formatRate } from './format.js';
 import { chainLine } from './retention-chains.js';
+import { retentionSourceText, rootCountText } from './tiers-view.js';
 import { PALETTE, stackedChart } from './svg-chart.js';
 import type {
   HeapTrendReport,
@@ -91,11 +92,10 @@ export function managedMarkdown(report: HeapTrendReport): string[] {
       lines.push(
         `### ${entry.type}`,
         '',
-        `${entry.sampled} object(s) sampled (\`dumpheap -mt ${entry.methodTable ?? '?'} -short\`, \`gcroot\` on each).` +
-          (entry.skipped === undefined ? '' : ` ${entry.skipped}.`),
+        retentionSourceText(entry) + (entry.skipped === undefined ? '' : ` ${entry.skipped}.`),
         '',
       );
-      for (const root of entry.roots) lines.push(`- ${root.count}× ${chainLine(root)}`);
+      for (const root of entry.roots) lines.push(`- ${rootCountText(root)} ${chainLine(root)}`);
       lines.push('');
     }
   }
@@ -224,10 +224,10 @@ export function managedHtml(report: HeapTrendReport, samples: readonly HeapTrend
       parts.push('<p>No type was flagged: no chains were traced.</p>');
     for (const entry of report.retention) {
       const roots = entry.roots
-        .map((r) => `<li><b>${r.count}×</b> <code>${esc(chainLine(r))}</code></li>`)
+        .map((r) => `<li><b>${esc(rootCountText(r))}</b> <code>${esc(chainLine(r))}</code></li>`)
         .join('');
       parts.push(
-        `<h3 class="retention">${esc(entry.type)}</h3><p>${entry.sampled} object(s) sampled${entry.skipped === undefined ? '' : `; ${esc(entry.skipped)}`}</p><ul class="retention">${roots}</ul>`,
+        `<h3 class="retention">${esc(entry.type)}</h3><p>${esc(retentionSourceText(entry))}${entry.skipped === undefined ? '' : ` ${esc(entry.skipped)}`}</p><ul class="retention">${roots}</ul>`,
       );
     }
   }

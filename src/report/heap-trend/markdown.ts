@@ -1,4 +1,5 @@
 // report.md: the same findings as report.html in plain text, for tickets and terminals.
+import { tierLines } from './tiers-view.js';
 import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { managedMarkdown, unitOf } from './managed-sections.js';
 import type { HeapTrendReport, HeapTrendSample } from './types.js';
@@ -82,6 +83,7 @@ export function renderHeapTrendMarkdown(
     `${report.startedAt} → ${report.endedAt}; ${cadenceText(report)}; engine ${report.engine}; source \`${report.source}\`.`,
     '',
     `> ${report.view}`,
+    ...tierLines(report.tiers).map((line) => `> - ${line}`),
     '',
   ];
   if (report.status !== 'completed' || report.message !== undefined) {

@@ -2,6 +2,7 @@
 // it ended, threshold dumps, umdh). Pure: the workflow writes the files.
 import { analyzeHeapTrend } from './analysis.js';
 import { round } from './regression.js';
+import { tiersViewText } from './tiers-view.js';
 import type {
   HeapTrendCadence,
   HeapTrendEngine,
@@ -72,7 +73,15 @@ export function secondaryAnalysis(
 ): HeapTrendSecondary | undefined {
   const inputs = samples.flatMap((sample) => {
     const heaps = pick(sample);
-    return heaps === undefined ? [] : [{ time: sample.time, elapsedMs: sample.elapsedMs, heaps }];
+    if (heaps === undefined) return [];
+    // Per-type readings can be taken apart from the sample that carries them (a gcdump in the
+    // background): their own time is the x axis.
+    const own = kind === 'clr-type' ? sample.clrTypesElapsedMs : undefined;
+    return [
+      own === undefined
+        ? { time: sample.time, elapsedMs: sample.elapsedMs, heaps }
+        : { time: sample.clrTypesTime ?? sample.time, elapsedMs: own, heaps },
+    ];
   });
   if (inputs.length === 0) return undefined;
   const analysis = analyzeHeapTrend(inputs, {
@@ -174,6 +183,8 @@ export interface HeapTrendReportMeta {
   inputs?: HeapTrendReport['inputs'];
   /** The samples were read from a series of dumps. */
   fromDumps?: boolean;
+  /** Live .NET tiers (issue 32): which tier gave each series; it also sets the view text. */
+  tiers?: HeapTrendReport['tiers'];
 }
 
 export function buildHeapTrendReport(
@@ -209,7 +220,10 @@ export function buildHeapTrendReport(
     target: meta.target,
     engine: meta.engine,
     source: meta.source,
-    view: viewText(meta.source, meta.fromDumps === true),
+    view:
+      meta.tiers?.series === undefined
+        ? viewText(meta.source, meta.fromDumps === true)
+        : tiersViewText(meta.tiers),
     status: meta.status,
     ...(meta.message === undefined ? {} : { message: meta.message }),
     startedAt: meta.startedAt,
@@ -230,6 +244,7 @@ export function buildHeapTrendReport(
     ...(meta.managedNote === undefined ? {} : { managedNote: meta.managedNote }),
     ...(meta.inputs === undefined ? {} : { inputs: meta.inputs }),
     ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
+    ...(meta.tiers === undefined ? {} : { tiers: meta.tiers }),
   };
   report.verdict = verdictOf(report, samples.length);
   return report;

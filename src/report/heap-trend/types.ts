@@ -27,6 +27,51 @@ export interface HeapTrendSampleHeap {
   count?: number;
 }
 
+/**
+ * Which tier of a live .NET run gave a series (issue 32): `counters`, the runtime's own counters
+ * (System.Runtime, read over its diagnostics channel: no pause); `gcdump`, a `dotnet-gcdump`
+ * snapshot (one induced GC); `dump`, a heap dump read by SOS (`dotnet-dump collect` + `analyze`).
+ */
+export type HeapTrendTier = 'counters' | 'gcdump' | 'dump';
+
+/** The runtime's counters at a sample (System.Runtime), when the counters tier read them. */
+export interface ClrCounters {
+  /** When the runtime published them (ISO 8601). */
+  time?: string;
+  gcHeapSizeKb?: number;
+  gen0Kb?: number;
+  gen1Kb?: number;
+  gen2Kb?: number;
+  lohKb?: number;
+  pohKb?: number;
+  /** Memory the GC has committed. */
+  gcCommittedKb?: number;
+  workingSetKb?: number;
+  /** Bytes allocated per second over the counter interval, in KB. */
+  allocRateKbPerSec?: number;
+  /** Collections since the counters started, per generation. */
+  gen0Collections?: number;
+  gen1Collections?: number;
+  gen2Collections?: number;
+  /** Time the GC has paused the process since the counters started (ms). */
+  gcPauseTotalMs?: number;
+  /** % of the time in GC since the previous GC ended. */
+  timeInGcPercent?: number;
+}
+
+/** One tier's part in a report: what it gave, with which tool, how often. */
+export interface HeapTrendTierUse {
+  tier: HeapTrendTier;
+  /** The tool or channel: `System.Runtime counters`, `dotnet-gcdump collect`. */
+  tool: string;
+  /** Samples that have this series from this tier. */
+  samples: number;
+  /** Every how many samples the tier runs (1: every sample). */
+  every?: number;
+  /** The file it was read from (retention: the last gcdump or dump). */
+  file?: string;
+}
+
 /** The whole address space beside the categories, where the source tells them (KB). */
 export interface MemoryTotals {
   committedKb?: number;
@@ -73,6 +118,18 @@ export interface HeapTrendSample {
   suspendedHow?: 'measured' | 'upper-bound' | 'never';
   /** The sampler's own timing of the stop, when `suspendedMs` is measured (ms). */
   suspendedUpperBoundMs?: number;
+  /** Which tier gave this sample's `heaps` and `clrTypes`. */
+  tiers?: { heaps?: HeapTrendTier; clrTypes?: HeapTrendTier };
+  /** The runtime's counters at this sample (the counters tier). */
+  counters?: ClrCounters;
+  /** The gcdump this sample's types were read from, when it is kept (`--from-gcdumps`, first, last). */
+  gcdumpFile?: string;
+  /** Bytes of the gcdump written for this sample. */
+  gcdumpBytes?: number;
+  /** When `clrTypes` were taken, when not at `time` (a gcdump taken while the sizes went on). */
+  clrTypesTime?: string;
+  /** The same as `elapsedMs` (the x axis of the per-type slopes). */
+  clrTypesElapsedMs?: number;
   /** Taking the sample took longer than the interval asked for: the next one came late. */
   overran?: boolean;
   /**
@@ -152,6 +209,8 @@ export interface RetentionRoot {
   chain: string[];
   /** How many of the sampled objects are held this way. */
   count: number;
+  /** Gcdump graph: objects held this way in the first snapshot (the growth is count - countFirst). */
+  countFirst?: number;
 }
 
 /** What holds the objects of one suspect type (`!dumpheap -mt MT -short` + `!gcroot`). */
@@ -163,6 +222,12 @@ export interface RetentionEntry {
   roots: RetentionRoot[];
   /** Why there are no chains (the time budget ran out, SOS failed). */
   skipped?: string;
+  /** Where the chains come from: SOS `gcroot` on a dump, or a gcdump's whole object graph. */
+  from?: 'sos' | 'gcdump-graph';
+  /** Gcdump graph: objects of the type in it (every one is counted: `sampled` equals it). */
+  objects?: number;
+  /** Gcdump graph: objects of the type no root reaches (garbage not yet collected). */
+  unreachable?: number;
 }
 
 export interface HeapTrendProjection {
@@ -296,4 +361,6 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   // ---- additions (issue 32) -------------------------------------------------------------------
   /** The one verdict the headline, the text, report.md, report.html and the exit code state. */
   verdict?: HeapTrendVerdict;
+  /** Which tier gave each series: the main one, the per-type one, the retention chains. */
+  tiers?: { series?: HeapTrendTierUse; clrTypes?: HeapTrendTierUse; retention?: HeapTrendTierUse };
 }

@@ -8,6 +8,7 @@ import type {
   StackArch,
   StackFrame,
 } from '../../processor/process-state.js';
+import { dict } from '../../common/dict.js';
 
 /** One frame of a walked stack (`k`): records.md "Minidump records", `threads[].stack`. */
 export interface InspectedFrame {
@@ -85,7 +86,7 @@ export function frameJson(f: StackFrame): InspectedFrame {
 
 /** `{rax: "0x0", rip: "0x14000159b", …}` in `r` order, the records' `0x…` form. */
 export function registerText(registers: RegisterSet, arch: StackArch): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dict();
   for (const name of REGISTER_ORDER[arch]) {
     const value = registers[name];
     if (value !== undefined) out[name] = hex(value);

@@ -20,6 +20,7 @@ import { localPaths } from './local-paths.js';
 
 export { localPaths } from './local-paths.js';
 import type { ImageBytes, ImageLocator, ModuleImages, ModuleRef } from '../../stackwalk/types.js';
+import { dict } from '../../common/dict.js';
 
 export interface ImageLocatorOptions {
   /** `--image-path` directories. */
@@ -55,7 +56,7 @@ export interface DumpImages extends ModuleImages {
 export function dumpImages(dump: Minidump, options: ImageLocatorOptions = {}): DumpImages {
   const readers: PositionedFileReader[] = [];
   const found = new Map<bigint, Promise<PeImage | undefined>>();
-  const origins: Record<string, string> = {};
+  const origins: Record<string, string> = dict();
   const prefix = options.winePrefix;
 
   const matches = async (bytes: ImageBytes, module: ModuleRef) => {

@@ -2,6 +2,7 @@
 // (always there); winedbg only when asked for. The reason is returned so the
 // CLI can say what it chose and why.
 import { DIALECT_NAMES, getDialect } from '../../engine/dialects/index.js';
+import { UsageError } from '../../errors.js';
 import { loadNodePty, nodePtyAvailable } from '../../pty/node-pty.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
 
@@ -21,6 +22,13 @@ export function chooseEngine(
   given?: { debuggerPath?: string; hasCommandPrefix?: boolean },
 ): EngineChoice {
   if (request === 'builtin') return { engine: 'builtin', reason: 'asked for' };
+  // analyze triages Windows minidumps; a tool of one runtime (dotnet-dump: Linux .NET cores)
+  // cannot, and is refused before any dump is read rather than failing on each.
+  if (request !== 'auto' && !getDialect(request).abilities.windowsTargets) {
+    throw new UsageError(
+      `--engine ${request}: analyze triages Windows minidumps, which ${request} cannot read (it reads .NET core dumps of Linux processes). For a Linux .NET core: dotnet-dump analyze CORE -c pe -c clrstack -c "dumpheap -stat", or cdb-harness heap-trend --from-dumps CORE... for its heap`,
+    );
+  }
   // A debugger engine needs node-pty: say so before the batch starts, not once per dump.
   if (request !== 'auto') loadNodePty();
   else if (!nodePtyAvailable()) {

@@ -8,6 +8,7 @@ import { bytePathOf, joinBytePath, type BytePath } from '../../common/byte-path.
 import { pathFromArgv } from '../argv-path.js';
 import { IoError, UsageError } from '../../errors.js';
 import { fileKind } from '../../minidump/file-reader.js';
+import { dict } from '../../common/dict.js';
 
 /**
  * What a folder scan takes: `.dmp`, plus the names Windows Error Reporting gives its dumps
@@ -60,7 +61,7 @@ export async function expandInputs(
   const unmatched: string[] = [];
   const missing: string[] = [];
   const unreadable: { input: string; code: string }[] = [];
-  const skipped: Record<string, number> = {};
+  const skipped: Record<string, number> = dict();
   for (const arg of paths) {
     const before = files.size;
     // A name that is not UTF-8 typed on the command line arrives with U+FFFD: found again in

@@ -32,6 +32,8 @@ import { assertValid } from '../../report/schemas.js';
 import { createAttachSampler } from './attach-sampler.js';
 import { createBareSessionSampler } from './bare-session-sampler.js';
 import { createClrDumpSampler } from './clr-dump-sampler.js';
+import { startClrTiersSampler, tiersEnd } from './clr-tiers-run.js';
+import type { ClrCountersFeed, ClrTiersSampler } from './clr-tiers-sampler.js';
 import type { DebuggerCommandFactory, HeapSampler, RetentionSampler } from './sampler.js';
 import { isAbort, launchSettings, runSamplingLoop, type LoopOutcome } from './sampling-loop.js';
 import { UmdhSteps } from './umdh-steps.js';
@@ -84,6 +86,15 @@ export interface HeapTrendOptions {
   retentionBudgetMs?: number;
   /** Objects per suspect type whose roots are asked for (default 5). */
   retentionObjects?: number;
+  /**
+   * Live .NET (dotnet-dump's dialect): the old path, a heap dump read by SOS every sample, instead
+   * of the three tiers (counters every sample, a gcdump every `typesEvery`, retention at the end).
+   */
+  dumpPerSample?: boolean;
+  /** Live .NET tiers: a gcdump every N samples (default 5; the first and last always). */
+  typesEvery?: number;
+  /** Live .NET tiers: the runtime's counters (clr-counters.ts); none: sizes from the gcdumps. */
+  counters?: ClrCountersFeed;
 }
 
 export type HeapTrendProgress =
@@ -128,9 +139,10 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
   const warnings: string[] = [];
   const umdh = await UmdhSteps.prepare(options, warnings);
 
-  const started = await startSampler(options);
+  const started = await startSampler(options, warnings);
   let outcome: LoopOutcome = started.outcome ?? { status: 'completed' };
   let retention: RetentionEntry[] | undefined;
+  let tiers: HeapTrendReport['tiers'];
   if (started.sampler !== undefined) {
     const { sampler } = started;
     outcome = await runSamplingLoop({
@@ -142,10 +154,16 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
       dumps,
       warnings,
     });
-    if (isClrSampler(sampler)) {
-      retention = await retentionStep(options, sampler, samples, warnings);
+    if (isTiersSampler(sampler)) {
+      // Closed first: a gcdump still being taken joins the snapshots the retention reads.
+      await sampler.close();
+      ({ retention, tiers } = tiersEnd(options, sampler, samples));
+    } else {
+      if (isClrSampler(sampler)) {
+        retention = await retentionStep(options, sampler, samples, warnings);
+      }
+      await sampler.close();
     }
-    await sampler.close();
   }
   const umdhResult = await umdh.finish(
     outcome.status !== 'target-exited' && signal?.aborted !== true,
@@ -166,6 +184,7 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
     ...(options.limitKb === undefined ? {} : { limitKb: options.limitKb }),
     ...(options.rule === undefined ? {} : { rule: options.rule }),
     ...(retention === undefined ? {} : { retention }),
+    ...(tiers === undefined ? {} : { tiers }),
     ...managedNoteOf(options, samples),
   });
   await writeReports(files, report, samples);
@@ -196,6 +215,7 @@ export async function prepareOutDir(outDir: string): Promise<HeapTrendFiles> {
  */
 async function startSampler(
   options: HeapTrendOptions,
+  warnings: string[],
 ): Promise<{ sampler?: HeapSampler; outcome?: LoopOutcome }> {
   const { signal } = options;
   const timeouts = {
@@ -214,6 +234,9 @@ async function startSampler(
     const style = getDialect(options.engine).heapSampling?.style;
     if (style === undefined) {
       throw new UsageError(`heap-trend cannot sample memory with ${options.engine}`);
+    }
+    if (style === 'dump-per-sample' && options.dumpPerSample !== true) {
+      return { sampler: await startClrTiersSampler(options, warnings) };
     }
     if (style === 'dump-per-sample') {
       return {
@@ -269,6 +292,10 @@ export async function writeReports(
   await writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(files.markdown, renderHeapTrendMarkdown(report, samples));
   await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
+}
+
+function isTiersSampler(sampler: HeapSampler): sampler is ClrTiersSampler {
+  return 'snapshots' in sampler;
 }
 
 function isClrSampler(sampler: HeapSampler): sampler is RetentionSampler {

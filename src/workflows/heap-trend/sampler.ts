@@ -3,9 +3,11 @@
 import type { SessionOptions } from '../../engine/debugger-session.js';
 import type { RetentionSuspect } from './retention.js';
 import type {
+  ClrCounters,
   HeapTrendEngine,
   HeapTrendSampleHeap,
   HeapTrendSource,
+  HeapTrendTier,
   MemoryTotals,
   RetentionEntry,
 } from '../../report/heap-trend/types.js';
@@ -29,6 +31,13 @@ export interface SampleReading {
   memoryTotals?: MemoryTotals;
   /** The dump the sample was read from, when it is kept. */
   dumpFile?: string;
+  /** Live .NET tiers: which tier gave `heaps` and `clrTypes`, the counters, the gcdump. */
+  tiers?: { heaps?: HeapTrendTier; clrTypes?: HeapTrendTier };
+  counters?: ClrCounters;
+  gcdumpFile?: string;
+  gcdumpBytes?: number;
+  /** When `clrTypes` were taken, relative to this sample's start (ms; negative: before it). */
+  clrTypesOffsetMs?: number;
   /** Why the sample's readings must not be used (SOS's words), when so. */
   unused?: string;
 }

@@ -13,7 +13,7 @@ import type {
   ThresholdDump,
 } from '../../report/heap-trend/types.js';
 import type { HeapTrendOptions } from './run-heap-trend.js';
-import { TargetGoneError, type HeapSampler } from './sampler.js';
+import { TargetGoneError, type HeapSampler, type SampleReading } from './sampler.js';
 import { crossedThresholds, writeThresholdDump } from './threshold-dumps.js';
 import type { UmdhSteps } from './umdh-steps.js';
 
@@ -70,7 +70,7 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
     const began = performance.now();
     lastBegan = began;
     try {
-      const sample = await takeSample(context, began - t0);
+      const sample = await takeSample(context, began - t0, t0);
       failures = 0;
       await recordSample(context, sample);
       await dumpAtThresholds(context, sample, fired);
@@ -97,7 +97,11 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
   return { status: 'completed' };
 }
 
-async function takeSample(context: LoopContext, elapsedMs: number): Promise<HeapTrendSample> {
+async function takeSample(
+  context: LoopContext,
+  elapsedMs: number,
+  t0: number,
+): Promise<HeapTrendSample> {
   const { sampler, samples, options } = context;
   // The sample's time is when it was taken (the dump or the attach starts now), not when its
   // analysis ended: a dotnet-dump sample is read 5–15 s after its dump was written.
@@ -134,6 +138,24 @@ async function takeSample(context: LoopContext, elapsedMs: number): Promise<Heap
     ...(reading.memoryTotals === undefined ? {} : { memoryTotals: reading.memoryTotals }),
     ...(reading.clrGenerations === undefined ? {} : { clrGenerations: reading.clrGenerations }),
     ...(reading.dumpFile === undefined ? {} : { dumpFile: reading.dumpFile }),
+    ...tierFields(reading, began, t0),
+  };
+}
+
+/** The live .NET tiers' fields of a reading (issue 32), when it has them. */
+function tierFields(reading: SampleReading, began: number, t0: number): Partial<HeapTrendSample> {
+  const offset = reading.clrTypesOffsetMs;
+  return {
+    ...(offset === undefined || offset === 0
+      ? {}
+      : {
+          clrTypesElapsedMs: Math.max(0, Math.round(began + offset - t0)),
+          clrTypesTime: new Date(Date.now() - (performance.now() - (began + offset))).toISOString(),
+        }),
+    ...(reading.tiers === undefined ? {} : { tiers: reading.tiers }),
+    ...(reading.counters === undefined ? {} : { counters: reading.counters }),
+    ...(reading.gcdumpFile === undefined ? {} : { gcdumpFile: reading.gcdumpFile }),
+    ...(reading.gcdumpBytes === undefined ? {} : { gcdumpBytes: reading.gcdumpBytes }),
   };
 }
 

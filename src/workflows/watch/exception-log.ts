@@ -4,6 +4,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { errorMessage, IoError } from '../../errors.js';
 import type { WatchExceptionLine, WatchSkipReason } from './watch-records.js';
+import { dict } from '../../common/dict.js';
 
 export class ExceptionLog {
   private fd: number | null;
@@ -11,7 +12,7 @@ export class ExceptionLog {
   count = 0;
   dumps = 0;
   totalSuspendedMs = 0;
-  readonly bySignature: Record<string, number> = {};
+  readonly bySignature: Record<string, number> = dict();
   readonly byReason: Partial<Record<WatchSkipReason, number>> = {};
   readonly dumpPaths: string[] = [];
   private readonly suspensions: number[] = [];

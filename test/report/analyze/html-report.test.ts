@@ -344,6 +344,45 @@ describe('analyze report.html (headless Chromium)', function () {
     await page.close();
   });
 
+  it('never breaks an error code, exception code or bucket id mid-word, even in a narrow window', async () => {
+    const dir = tempDir('html-codes');
+    dirs.push(dir);
+    const [base] = await exampleRecords(join(dir, 'examples'));
+    const failed: AnalyzeDumpRecord = {
+      ...base!,
+      file: `/crashes/${'long-name-'.repeat(6)}.dmp`,
+      sha256: 'e'.repeat(64),
+      ok: false,
+      bucket: null,
+      error: {
+        code: 'BAD_DUMP',
+        message: `not a readable minidump: ${'no MDMP signature '.repeat(8)}`,
+      },
+    };
+    const records = [base!, failed];
+    const report = join(dir, 'report.html');
+    await writeHtmlReport(report, await summaryOf(records), streamOf(records));
+    const { page, errors } = await open(report);
+    await page.setViewportSize({ width: 360, height: 900 });
+    for (const button of await page.locator('#dump-table tbody button.x').all())
+      await button.click();
+    /** The DOM members used here (the tests compile without the DOM library). */
+    interface Box {
+      textContent: string | null;
+      getClientRects(): { length: number };
+    }
+    const codes = await page.$$eval('code', (els) =>
+      (els as unknown as Box[]).map((el) => [el.textContent, el.getClientRects().length] as const),
+    );
+    const short = codes.filter(([text]) =>
+      /^(?:BAD_DUMP|0x[0-9a-f]{8}|[0-9a-f]{16})$/.test(text ?? ''),
+    );
+    expect(short.filter(([text]) => text === 'BAD_DUMP')).to.have.length.at.least(2);
+    expect(short.filter(([, boxes]) => boxes !== 1)).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('shows markup from dump file names as text', async () => {
     const { page, errors } = await open(join(out, 'report.html'));
     expect(await page.$$('#dump-table img')).to.have.length(0);
