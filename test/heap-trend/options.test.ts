@@ -61,6 +61,18 @@ describe('heap-trend options', () => {
     );
   });
 
+  it('--retention-budget sets the time of the retention step, with --clr only', () => {
+    const plan = heapTrendOptionsFromCli(
+      { pid: '1', clr: true, engine: 'dotnet-dump', retentionBudget: '5m' },
+      {},
+      'linux',
+    );
+    expect(plan.retentionBudgetMs).to.equal(300_000);
+    expect(() =>
+      heapTrendOptionsFromCli({ pid: '1', engine: 'winedbg', retentionBudget: '5m' }, {}, 'linux'),
+    ).to.throw(/--retention-budget go with --clr/);
+  });
+
   it('says plainly that umdh exists only on Windows', () => {
     expect(() =>
       heapTrendOptionsFromCli({ pid: '1', engine: 'winedbg', umdh: true }, {}, 'linux'),

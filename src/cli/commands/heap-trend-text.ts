@@ -1,6 +1,12 @@
 // The text heap-trend prints for people: one line per progress event, and the summary at the end
 // (the view, the total, the ranking, the growing .NET types and what holds them).
-import { formatKb, formatMs, formatPercent, formatRate } from '../../report/heap-trend/format.js';
+import {
+  formatCount,
+  formatKb,
+  formatMs,
+  formatPercent,
+  formatRate,
+} from '../../report/heap-trend/format.js';
 import { cadenceText, sampleStopText, suspensionText } from '../../report/heap-trend/run-facts.js';
 import { rootCountText, tierLines } from '../../report/heap-trend/tiers-view.js';
 import { verdictLines, verdictOf } from '../../report/heap-trend/verdict.js';
@@ -54,10 +60,14 @@ export function formatSummary(
     'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
     category: 'Memory by category (from each dump).',
   };
-  const { headline, items } = verdictLines(report.verdict ?? verdictOf(report, report.sampleCount));
+  const { headline, items, holders } = verdictLines(
+    report.verdict ?? verdictOf(report, report.sampleCount),
+    report.retentionGroups,
+  );
   const lines = [
     headline,
     ...items.map((item) => `  ${item}`),
+    ...holders.map((holder) => `Held: ${holder}`),
     '',
     report.tiers?.series === undefined ? view[report.source] : 'Managed-heap view in tiers:',
     ...tierLines(report.tiers).map((line) => `  ${line}`),
@@ -106,7 +116,7 @@ function managedSummary(report: HeapTrendReport): string[] {
     );
     for (const s of report.clrTypes.series.slice(0, 5)) {
       lines.push(
-        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst ?? '?'} → ${s.countLast ?? '?'} objects`,
+        `  #${s.rank} ${s.id}${s.suspect ? '  SUSPECT' : ''}: ${formatKb(s.firstKb)} → ${formatKb(s.lastKb)}, ${formatRate(s.slopeKbPerMin)}, ${s.countFirst === undefined ? '?' : formatCount(s.countFirst)} → ${s.countLast === undefined ? '?' : formatCount(s.countLast)} objects`,
       );
     }
   }

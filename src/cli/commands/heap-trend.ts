@@ -62,6 +62,7 @@ export interface HeapTrendCliOptions {
   clr?: boolean;
   keepDumps?: boolean;
   retention?: string;
+  retentionBudget?: string;
   fromDumps?: string[];
   fromGcdumps?: string[];
   typesEvery?: string;
@@ -107,8 +108,13 @@ export function heapTrendOptionsFromCli(
       `--dump-at does not apply to --engine ${engine}: every sample is a dump already (keep them with --keep-dumps)`,
     );
   }
-  if (!managed && (cli.keepDumps === true || cli.retention !== undefined)) {
-    throw new UsageError('--keep-dumps and --retention go with --clr (--engine dotnet-dump)');
+  if (
+    !managed &&
+    (cli.keepDumps === true || cli.retention !== undefined || cli.retentionBudget !== undefined)
+  ) {
+    throw new UsageError(
+      '--keep-dumps, --retention and --retention-budget go with --clr (--engine dotnet-dump)',
+    );
   }
   const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
   const plan: HeapTrendPlan = {
@@ -149,6 +155,9 @@ export function heapTrendOptionsFromCli(
   if (cli.keepDumps === true) plan.keepDumps = true;
   if (cli.retention !== undefined)
     plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
+  if (cli.retentionBudget !== undefined) {
+    plan.retentionBudgetMs = parseDuration(cli.retentionBudget, '--retention-budget');
+  }
   if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
   const symbolPath = symbolPathOf(cli);
   if (symbolPath !== undefined) plan.symbolPath = symbolPath;
@@ -211,6 +220,12 @@ export function registerHeapTrend(context: CommandContext): void {
       countOption(
         '--retention <n>',
         '--clr: trace what holds the first N growing types (!dumpheap -mt -short + !gcroot; default 3, 0: none)',
+      ),
+    )
+    .addOption(
+      durationOption(
+        '--retention-budget <duration>',
+        '--clr: time the retention step may take: 2m, 10m (default 60s); past it the dump is kept',
       ),
     );
   addOutOption(command, 'output folder (default ./cdb-harness-out/heap-trend-<yyMMdd_HHmmss>)');
@@ -338,6 +353,11 @@ async function runFromFilesCli(
             ...common,
             paths: cli.fromDumps ?? [],
             ...(cli.debugger === undefined ? {} : { debuggerPath: cli.debugger }),
+            ...(cli.retentionBudget === undefined
+              ? {}
+              : {
+                  retentionBudgetMs: parseDuration(cli.retentionBudget, '--retention-budget'),
+                }),
           } satisfies FromDumpsOptions)
         : await runHeapTrendFromGcDumps({ ...common, paths: cli.fromGcdumps ?? [] });
     for (const input of report.inputs ?? []) {

@@ -59,10 +59,11 @@ function valuesById(samples: readonly HeapTrendSample[]): Map<string, Float64Arr
 /** The verdict first: the headline, then every flagged series. */
 function verdictHtml(report: HeapTrendReport): string {
   const verdict = report.verdict ?? verdictOf(report, report.sampleCount);
-  const { headline, items } = verdictLines(verdict);
+  const { headline, items, holders } = verdictLines(verdict, report.retentionGroups);
   const list =
     items.length === 0 ? '' : `<ul>${items.map((item) => `<li>${esc(item)}</li>`).join('')}</ul>`;
-  return `<div id="verdict" class="verdict ${verdict.kind}"><p><b>${esc(headline)}</b></p>${list}</div>`;
+  const held = holders.map((h) => `<p class="held">Held: ${esc(h)}</p>`).join('');
+  return `<div id="verdict" class="verdict ${verdict.kind}"><p><b>${esc(headline)}</b></p>${list}${held}</div>`;
 }
 
 /** Every sample's time, spacing, stop and notes (unused, overran). */

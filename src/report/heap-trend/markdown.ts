@@ -40,13 +40,15 @@ export function renderUmdhMarkdown(trend: UmdhTrend, top = 10): string {
 
 /** The verdict first: the headline in bold, then every flagged series. */
 function verdictMarkdown(report: HeapTrendReport): string[] {
-  const { headline, items } = verdictLines(report.verdict ?? verdictOf(report, report.sampleCount));
-  return [
-    `**${headline}**`,
-    '',
-    ...items.map((item) => `- ${item}`),
-    ...(items.length > 0 ? [''] : []),
-  ];
+  const { headline, items, holders } = verdictLines(
+    report.verdict ?? verdictOf(report, report.sampleCount),
+    report.retentionGroups,
+  );
+  const lines = [`**${headline}**`, ''];
+  for (const item of items) lines.push(`- ${item}`);
+  if (items.length > 0) lines.push('');
+  for (const holder of holders) lines.push(`Held: ${holder}`, '');
+  return lines;
 }
 
 /** Every sample's time, spacing, stop and notes (unused, overran). */

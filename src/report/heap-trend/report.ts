@@ -18,6 +18,7 @@ import type {
   ThresholdDump,
 } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
+import { retentionGroups } from './retention-groups.js';
 import { verdictOf } from './verdict.js';
 
 /** What the numbers are, in words: the committed-memory view must never pass for a heap view. */
@@ -246,6 +247,9 @@ export function buildHeapTrendReport(
     ...(memoryTotals === undefined ? {} : { memoryTotals: { ...memoryTotals } }),
     ...(meta.tiers === undefined ? {} : { tiers: meta.tiers }),
   };
+  if (meta.retention !== undefined && meta.retention.length > 0) {
+    report.retentionGroups = retentionGroups(meta.retention, clrTypes);
+  }
   report.verdict = verdictOf(report, samples.length);
   return report;
 }

@@ -15,11 +15,40 @@ export function rootText(path: GcRootPath): string {
   return path.root;
 }
 
-/** Type names from the object up to the root, with SOS's notes (`static variable: …`) kept. */
+// static variable: System.Globalization.NumberFormatInfo.<InvariantInfo>k__BackingField
+const STATIC_NOTE_RE = /^static variable:/i;
+
+/** SOS's static label is a guess until checked against the class's fields: said so in the text. */
+export const GUESS = "SOS's guess, not checked";
+
+/**
+ * Type names from the object up to the root, with SOS's notes kept; a `static variable: …` note
+ * is marked as SOS's guess (gcroot names a static of the right shape, not always the one).
+ */
 function chainText(path: GcRootPath): string[] {
   return path.chain
-    .map((link) => (link.note === undefined ? link.typeName : `${link.typeName} (${link.note})`))
+    .map((link) =>
+      link.note === undefined
+        ? link.typeName
+        : `${link.typeName} (${link.note}${STATIC_NOTE_RE.test(link.note) ? `: ${GUESS}` : ''})`,
+    )
     .reverse();
+}
+
+/**
+ * What holds the chain's objects: the link SOS labels as a static variable, else the first link
+ * under the root that is not the runtime's own `Object[]` of statics or handles.
+ */
+function holderOf(path: GcRootPath): { holder?: string; staticLabel?: string } {
+  const labelled = path.chain.find((l) => l.note !== undefined && STATIC_NOTE_RE.test(l.note));
+  if (labelled !== undefined) {
+    return {
+      holder: labelled.typeName,
+      ...(labelled.note === undefined ? {} : { staticLabel: labelled.note }),
+    };
+  }
+  const first = path.chain.find((l) => l.typeName !== 'System.Object[]');
+  return first === undefined ? {} : { holder: first.typeName };
 }
 
 /** Most common chain first; handle roots before stack roots at equal counts (they outlive calls). */
@@ -35,8 +64,16 @@ export function groupRetention(records: readonly GcRootRecord[]): RetentionRoot[
       if (seen.has(key)) continue;
       seen.add(key);
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { root, chain, count: 1 });
-      else group.count++;
+      if (group === undefined) {
+        const { holder, staticLabel } = holderOf(path);
+        groups.set(key, {
+          root,
+          chain,
+          count: 1,
+          ...(holder === undefined ? {} : { holder }),
+          ...(staticLabel === undefined ? {} : { staticLabel, labelChecked: false }),
+        });
+      } else group.count++;
     }
   }
   return [...groups.values()].sort(

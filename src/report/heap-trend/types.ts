@@ -209,8 +209,32 @@ export interface RetentionRoot {
   chain: string[];
   /** How many of the sampled objects are held this way. */
   count: number;
+  // ---- additions (issue 32) ----
+  /** What holds the objects: the chain's static field holder, else its first object under the root. */
+  holder?: string;
+  /** SOS's `static variable: …` label of the holder, as SOS printed it. */
+  staticLabel?: string;
+  /**
+   * Whether the label was checked against the static fields of the classes (`dumpclass`): false
+   * means it is SOS's guess (SOS names a static of the right shape, not always the one that holds
+   * the object: `NumberFormatInfo.<InvariantInfo>k__BackingField` for a dictionary held by
+   * `Sessions.Live`).
+   */
+  labelChecked?: boolean;
   /** Gcdump graph: objects held this way in the first snapshot (the growth is count - countFirst). */
   countFirst?: number;
+}
+
+/** Types that grew together and are held the same way (the top chain of each ends in one holder). */
+export interface RetentionGroup {
+  holder: string;
+  staticLabel?: string;
+  labelChecked?: boolean;
+  /** The root under the holder (`strong handle`). */
+  root: string;
+  types: { type: string; countGrowth?: number; growthKb?: number }[];
+  /** The group in words: `Byte[] and SessionState grew by 8,192 objects each, held by …`. */
+  text: string;
 }
 
 /** What holds the objects of one suspect type (`!dumpheap -mt MT -short` + `!gcroot`). */
@@ -222,6 +246,11 @@ export interface RetentionEntry {
   roots: RetentionRoot[];
   /** Why there are no chains (the time budget ran out, SOS failed). */
   skipped?: string;
+  // ---- additions (issue 32) ----
+  /** Objects of the type in the last dump that the first dump did not have. */
+  newObjects?: number;
+  /** The objects sampled were picked among the `new` ones, or among `all` (none was new). */
+  pickedFrom?: 'new' | 'all';
   /** Where the chains come from: SOS `gcroot` on a dump, or a gcdump's whole object graph. */
   from?: 'sos' | 'gcdump-graph';
   /** Gcdump graph: objects of the type in it (every one is counted: `sampled` equals it). */
@@ -361,6 +390,8 @@ export interface HeapTrendReport extends HeapTrendAnalysis {
   // ---- additions (issue 32) -------------------------------------------------------------------
   /** The one verdict the headline, the text, report.md, report.html and the exit code state. */
   verdict?: HeapTrendVerdict;
+  /** The traced types grouped by what holds them (co-growing types, one holder). */
+  retentionGroups?: RetentionGroup[];
   /** Which tier gave each series: the main one, the per-type one, the retention chains. */
   tiers?: { series?: HeapTrendTierUse; clrTypes?: HeapTrendTierUse; retention?: HeapTrendTierUse };
 }

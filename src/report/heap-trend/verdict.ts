@@ -16,6 +16,7 @@ import type {
   HeapTrendSeries,
   HeapTrendSeriesKind,
   HeapTrendVerdict,
+  RetentionGroup,
   VerdictSuspect,
 } from './types.js';
 
@@ -133,11 +134,19 @@ const LISTED_SUSPECTS = 10;
  * (`.NET type: System.Byte[] grew 150 MB (+130 KB/min, R² 0.999, …)`). Plain text; the HTML
  * escapes each line.
  */
-export function verdictLines(verdict: HeapTrendVerdict): { headline: string; items: string[] } {
+export function verdictLines(
+  verdict: HeapTrendVerdict,
+  groups: readonly RetentionGroup[] = [],
+): { headline: string; items: string[]; holders: string[] } {
   const items = verdict.suspects
     .slice(0, LISTED_SUSPECTS)
     .map((s) => `${NOUN[s.kind][0]}: ${suspectText(s)}`);
   const rest = verdict.suspects.length - items.length;
   if (rest > 0) items.push(`and ${rest} more flagged series (see the tables)`);
-  return { headline: verdict.headline, items: verdict.suspects.length > 1 ? items : [] };
+  return {
+    headline: verdict.headline,
+    items: verdict.suspects.length > 1 ? items : [],
+    // What holds them, when retention traced the flagged types (retention-groups.ts).
+    holders: groups.map((g) => g.text),
+  };
 }

@@ -10,7 +10,7 @@ import { getDialect, type DialectName, type DumpToolOptions } from '../../engine
 import { isHarnessError, UsageError } from '../../errors.js';
 import { processExists } from './attach-sampler.js';
 import { CLR_SAMPLE_COMMANDS, readClrOutputs, type ClrReading } from './clr-readings.js';
-import { traceRetention } from './retention.js';
+import { NO_OBJECTS, traceRetention } from './retention.js';
 import { watchThreadStops, type ThreadStopMeasure } from './thread-stops.js';
 import { TargetGoneError, type RetentionSampler, type SampleReading } from './sampler.js';
 
@@ -45,10 +45,16 @@ export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSam
     ...(signal === undefined ? {} : { signal }),
   });
   let lastDump: string | undefined;
+  // The first sample's dump stays until the end: retention picks objects new since then.
+  let firstDump: string | undefined;
+  // Retention did not finish: the last dump is kept for the user to go on by hand.
+  let keepLast = false;
   let methodTables = new Map<string, string>();
 
   const dropLast = async (): Promise<void> => {
-    if (lastDump !== undefined && options.keepDumps !== true) await rm(lastDump, { force: true });
+    if (lastDump !== undefined && lastDump !== firstDump && options.keepDumps !== true) {
+      await rm(lastDump, { force: true });
+    }
     lastDump = undefined;
   };
 
@@ -111,7 +117,10 @@ export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSam
       const { reading } = taken;
       await dropLast();
       lastDump = path;
-      if (reading.refusal === undefined) methodTables = reading.methodTables;
+      if (reading.refusal === undefined) {
+        methodTables = reading.methodTables;
+        firstDump ??= path;
+      }
       return {
         heaps: reading.generations,
         clrTypes: reading.types,
@@ -129,15 +138,37 @@ export function createClrDumpSampler(options: ClrDumpSamplerOptions): ClrDumpSam
     async retention(suspects, budgetMs, objectsPerType) {
       const dump = lastDump;
       if (dump === undefined) return { entries: [] };
+      const first = firstDump;
       const entries = await traceRetention(
         (commands, ms) => sampling.analyze(dump, commands, tool(undefined, ms)),
         suspects,
-        { budgetMs, ...(objectsPerType === undefined ? {} : { objectsPerType }) },
+        {
+          budgetMs,
+          ...(objectsPerType === undefined ? {} : { objectsPerType }),
+          ...(first === undefined || first === dump
+            ? {}
+            : {
+                baseline: (commands, ms) => sampling.analyze(first, commands, tool(undefined, ms)),
+              }),
+        },
       );
-      return { entries };
+      if (!entries.some((e) => e.skipped !== undefined && e.skipped !== NO_OBJECTS)) {
+        return { entries };
+      }
+      keepLast = true;
+      return {
+        entries,
+        note: `it did not finish; the dump it read is kept: ${dump} (go on by hand: dotnet-dump analyze ${dump}, then gcroot ADDRESS)`,
+        keptDump: dump,
+      };
     },
     async close(): Promise<void> {
-      await dropLast();
+      const dumps = new Set([firstDump, lastDump]);
+      firstDump = undefined;
+      if (keepLast) dumps.delete(lastDump);
+      lastDump = undefined;
+      if (options.keepDumps === true) return;
+      for (const dump of dumps) if (dump !== undefined) await rm(dump, { force: true });
     },
   };
 }

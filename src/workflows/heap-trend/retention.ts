@@ -11,6 +11,9 @@ import { parseGcRoot } from '../../parsers/gc-root.js';
 import { groupRetention } from '../../report/heap-trend/retention-chains.js';
 import type { RetentionEntry } from '../../report/heap-trend/types.js';
 
+/** Why a type has no chains when the last dump has none of its objects (retention finished). */
+export const NO_OBJECTS = 'no objects of the type in the last dump';
+
 export interface RetentionSuspect {
   type: string;
   methodTable: string;
@@ -21,6 +24,12 @@ export interface RetentionOptions {
   objectsPerType?: number;
   /** The whole step's budget in ms. */
   budgetMs: number;
+  /**
+   * SOS on the run's FIRST dump: the objects it already had are left out of the picks, so the
+   * chains asked for are those of objects new since the first sample (the leak), not of a large
+   * constant collection of the same type (4 of 5 `String` chains led to a constant list).
+   */
+  baseline?: SosRunner;
 }
 
 /** Runs SOS commands on the dump within `timeoutMs`. */
@@ -61,6 +70,27 @@ function why(error: unknown, budgetMs: number): string {
   return `skipped: ${shortErrorMessage(error)}`;
 }
 
+/** The objects of each suspect type in the first dump (undefined: no baseline, or it failed). */
+async function baselineAddresses(
+  baseline: SosRunner | undefined,
+  suspects: readonly RetentionSuspect[],
+  left: () => number,
+): Promise<(Set<string> | undefined)[] | undefined> {
+  if (baseline === undefined) return undefined;
+  try {
+    const before = await baseline(
+      suspects.map((s) => `dumpheap -mt ${s.methodTable} -short`),
+      left(),
+    );
+    return suspects.map((_, i) => {
+      const text = before.outputs[i];
+      return text === undefined ? undefined : new Set(parseDumpHeapShort(text).addresses);
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 export async function traceRetention(
   run: SosRunner,
   suspects: readonly RetentionSuspect[],
@@ -79,9 +109,18 @@ export async function traceRetention(
   } catch (error) {
     return skippedAll(suspects, why(error, options.budgetMs));
   }
+  const old = await baselineAddresses(options.baseline, suspects, left);
+  const newCounts: (number | undefined)[] = [];
   const picks = suspects.map((_, i) => {
     const text = listed.outputs[i];
-    return text === undefined ? [] : spread(parseDumpHeapShort(text).addresses, perType);
+    if (text === undefined) return [];
+    const all = parseDumpHeapShort(text).addresses;
+    const before = old?.[i];
+    if (before === undefined) return spread(all, perType);
+    const fresh = all.filter((a) => !before.has(a));
+    newCounts[i] = fresh.length;
+    // None new (a type that grew by replacement): the whole list is all there is.
+    return spread(fresh.length > 0 ? fresh : all, perType);
   });
   const commands = picks.flat().map((address) => `gcroot ${address}`);
   let rooted: SosBatchOutputs = { outputs: [] };
@@ -109,9 +148,14 @@ export async function traceRetention(
       sampled: records.length,
       roots: groupRetention(records),
     };
+    const fresh = newCounts[i];
+    if (fresh !== undefined) {
+      entry.newObjects = fresh;
+      entry.pickedFrom = fresh > 0 ? 'new' : 'all';
+    }
     if (listed.outputs[i] === undefined) {
       entry.skipped = `skipped: dumpheap -mt stopped (${listed.stopped?.text ?? 'no output'})`;
-    } else if (addresses.length === 0) entry.skipped = 'no objects of the type in the last dump';
+    } else if (addresses.length === 0) entry.skipped = NO_OBJECTS;
     else if (records.length < addresses.length) {
       entry.skipped =
         failure ??

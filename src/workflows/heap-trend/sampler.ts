@@ -58,7 +58,7 @@ export interface RetentionSampler extends HeapSampler {
     suspects: readonly RetentionSuspect[],
     budgetMs: number,
     objectsPerType?: number,
-  ): Promise<{ entries: RetentionEntry[]; note?: string }>;
+  ): Promise<{ entries: RetentionEntry[]; note?: string; keptDump?: string }>;
   /** Method tables of the last sample's types. */
   methodTableOf(type: string): string | undefined;
 }
