@@ -6,6 +6,8 @@ import { DIALECT_NAMES, getDialect, type DialectName } from '../engine/dialects/
 import type { ProcessInfo } from '../engine/dialects/types.js';
 import { TargetError } from '../errors.js';
 import { parseTasklistCsv } from '../engine/dialects/cdb/process-list.js';
+import { isWindowsHost } from '../platform/index.js';
+import { winePrefixOf } from '../platform/wine/prefix.js';
 import {
   parseWinedbgInfoProcess,
   type WinedbgProcessRow,
@@ -77,6 +79,12 @@ export interface ProcessSelector {
   name?: string;
 }
 
+/** Where the listing looked, on a Linux host: the Wine prefix (one of possibly several). */
+function listedWhere(options: LookupOptions): string {
+  if (isWindowsHost() || !getDialect(options.engine).abilities.windowsTargets) return '';
+  return ` in the Wine prefix ${winePrefixOf(options.env ?? process.env)}`;
+}
+
 function describe(p: ProcessInfo): string {
   return `${p.name} (pid ${p.pid})`;
 }
@@ -99,7 +107,7 @@ export async function resolveProcess(
     if (found === undefined) {
       throw new TargetError(
         'not-found',
-        `no process with pid ${selector.pid} is running${getDialect(options.engine).abilities.windowsTargets ? ' (pids are decimal; winedbg lists them in hex)' : ` that ${options.engine} can see (\`${options.engine} ps\` lists them)`}`,
+        `no process with pid ${selector.pid} is running${getDialect(options.engine).abilities.windowsTargets ? `${listedWhere(options)} (pids are decimal; winedbg lists them in hex)` : ` that ${options.engine} can see (\`${options.engine} ps\` lists them)`}`,
       );
     }
     return found;
@@ -108,7 +116,10 @@ export async function resolveProcess(
   const matches = all.filter((p) => sameImageName(name, p.name));
   const [only, ...more] = matches;
   if (only === undefined) {
-    throw new TargetError('not-found', `no process named ${name} is running`);
+    throw new TargetError(
+      'not-found',
+      `no process named ${name} is running${listedWhere(options)}`,
+    );
   }
   if (more.length > 0) {
     throw new TargetError(

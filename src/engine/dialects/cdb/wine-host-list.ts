@@ -12,21 +12,18 @@ import { runToFiles } from '../common/run-to-file.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
 import { listWinedbgProcesses } from '../winedbg/process-list.js';
 import { parseTasklistCsv } from './process-list.js';
+import { requireExistingPrefix } from '../../../platform/wine/prefix.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Prefixes whose tasklist.exe printed no row: not asked again by this process (2 s a call). */
 const silentTasklist = new Set<string>();
 
-function prefixKey(env: NodeJS.ProcessEnv): string {
-  return env['WINEPREFIX'] ?? `${env['HOME'] ?? ''}/.wine`;
-}
-
 /** Every Windows process of the Wine prefix in `env`, through Wine's tasklist or winedbg. */
 export async function listWineHostProcesses(options: ProcessListOptions): Promise<ProcessInfo[]> {
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const key = prefixKey(env);
+  const key = requireExistingPrefix(env);
   const notes: string[] = [];
   if (!silentTasklist.has(key)) {
     // Files, not pipes: a first Wine call boots the prefix, whose services inherit the handles.

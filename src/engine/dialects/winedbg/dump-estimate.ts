@@ -4,6 +4,8 @@
 import { runToFiles } from '../common/run-to-file.js';
 import type { ProcessListOptions, SizeEstimate } from '../common/types.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
+import { winedbgFile } from './binary.js';
+import { requireExistingPrefix } from '../../../platform/wine/prefix.js';
 
 const TIMEOUT_MS = 15_000;
 
@@ -11,10 +13,12 @@ export async function estimateFromInfoMaps(
   pid: number,
   options: ProcessListOptions,
 ): Promise<SizeEstimate> {
-  const file = options.debuggerPath ?? 'winedbg';
+  const env = options.env ?? process.env;
+  const file = winedbgFile(env, options.debuggerPath);
+  requireExistingPrefix(env);
   // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
   const result = await runToFiles(file, ['--command', `info maps ${pid}`], {
-    env: options.env ?? process.env,
+    env,
     timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

@@ -18,6 +18,7 @@ import {
 import type { Dialect } from '../common/types.js';
 import { findOnPath } from './find-on-path.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
+import { winedbgFile } from './binary.js';
 
 // The prompt, no trailing space, no newline: `Wine-dbg>`
 const PROMPT_RE = /Wine-dbg> ?$/;
@@ -83,9 +84,8 @@ export const winedbgDialect: Dialect = {
   estimateDumpBytes: async (pid, options) =>
     (await import('./dump-estimate.js')).estimateFromInfoMaps(pid, options),
 
-  locateBinary() {
-    // Found by the spawn's own PATH search: a missing winedbg is reported by the start.
-    return 'winedbg';
+  locateBinary(env) {
+    return winedbgFile(env);
   },
   findBinary(env) {
     return findOnPath('winedbg', env);

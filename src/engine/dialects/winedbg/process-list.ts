@@ -3,6 +3,8 @@
 import { TargetError } from '../../../errors.js';
 import { runToFiles } from '../common/run-to-file.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
+import { winedbgFile } from './binary.js';
+import { requireExistingPrefix } from '../../../platform/wine/prefix.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -59,10 +61,12 @@ export function parseWinedbgInfoProcess(text: string): WinedbgProcessRow[] {
 
 /** Every process winedbg lists, in listing order, the lister's own winedbg left out. */
 export async function listWinedbgProcesses(options: ProcessListOptions): Promise<ProcessInfo[]> {
-  const file = options.debuggerPath ?? 'winedbg';
+  const env = options.env ?? process.env;
+  const file = winedbgFile(env, options.debuggerPath);
+  requireExistingPrefix(env);
   // Output through files: a winedbg that boots the prefix would hold pipes open (run-to-file.ts).
   const result = await runToFiles(file, ['--command', 'info process'], {
-    env: options.env ?? process.env,
+    env,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

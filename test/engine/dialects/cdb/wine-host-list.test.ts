@@ -18,13 +18,15 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../../../hel
     expect(rows.some((r) => r.name === 'winedbg.exe')).to.equal(false);
   });
 
-  it('says which Wine prefix it could not list when Wine is missing', async () => {
+  it('says Wine is missing, with the install hint (exit 3), when it is', async () => {
     try {
       await listCdbHostProcesses({ env: { ...wineEnv(), PATH: '/nonexistent' } }, 'linux');
       expect.fail('listing without Wine succeeded');
     } catch (error) {
-      expect(isHarnessError(error) && error.code).to.equal('TARGET');
-      expect((error as Error).message).to.match(/could not list the Wine prefix's processes/);
+      expect(isHarnessError(error) && error.code).to.equal('DEBUGGER_NOT_FOUND');
+      expect((error as Error).message).to.match(
+        /winedbg was not found on PATH.*apt-get install wine/,
+      );
     }
   });
 });
