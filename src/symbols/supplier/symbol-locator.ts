@@ -25,6 +25,7 @@ import {
   type SymbolPathElement,
 } from '../index.js';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
+import { parsePeHeaders } from '../../common/pe-headers.js';
 import {
   copyIntoStore,
   openPart,
@@ -319,6 +320,9 @@ export class SymbolLocator {
         relative = [...parts.slice(0, -1), full].join('/');
         format = /\.(exe|dll|sys)$/i.test(full) ? 'image' : 'pdb';
       }
+      // An image is kept only when it is the image asked for: a server answering every GET with
+      // 10 bytes once left 10-byte `ntdll.dll`s in the cache, never asked for again (issue 30).
+      if (format === 'image') await checkImage(ready, url, relative);
       const path = join(first, relative);
       await publish(ready, path);
       const written = [path];
@@ -383,4 +387,26 @@ export class SymbolLocator {
 /** A pause that ends early (rejecting) when the signal aborts; its timer never outlives it. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return sleepFor(ms, undefined, signal === undefined ? {} : { signal });
+}
+
+/**
+ * Throws BadSymbolsError unless the file at `path` is a PE image whose TimeDateStamp and
+ * SizeOfImage are the key it was fetched under (`name/TIMESTAMPSIZE/name`, the symbol-server
+ * key of an image: https://learn.microsoft.com/en-us/windows-hardware/drivers/debugger/symbol-store-folder-tree).
+ */
+async function checkImage(path: string, url: string, relative: string): Promise<void> {
+  const wanted = relative.split('/').at(-2)?.toLowerCase() ?? '';
+  const reader = await PositionedFileReader.open(path);
+  let found: string;
+  try {
+    const headers = await parsePeHeaders({ read: (offset, length) => reader.read(offset, length) });
+    found = typeof headers === 'string' ? headers : headers.codeId.toLowerCase();
+    if (typeof headers !== 'string' && found === wanted) return;
+  } finally {
+    await reader.close();
+  }
+  throw new BadSymbolsError(
+    url,
+    `${url}: not the image asked for (${/^[0-9a-f]+$/.test(found) ? `its key is ${found}` : found}; wanted ${wanted}): not kept`,
+  );
 }

@@ -96,6 +96,30 @@ describe('symbols: locator over HTTP', () => {
     }
   });
 
+  it('keeps no image that is not the one asked for (10 bytes for ntdll.dll), and says why', async () => {
+    // Issue 30: a server answering every GET with 10 bytes left 10-byte images in the cache.
+    const key = '5F00000012345';
+    const store = join(dir, 'images', 'ntdll.dll', key);
+    mkdirSync(store, { recursive: true });
+    writeFileSync(join(store, 'ntdll.dll'), 'not an MZ');
+    const images = await startSymbolServer(join(dir, 'images'));
+    try {
+      const cache = join(dir, 'cache');
+      const { elements } = parseSymbolPath(`srv*${cache}*${images.url}`, join(dir, 'default'));
+      const result = await new SymbolLocator(elements, {}).locate(
+        { name: 'ntdll.dll', id: key },
+        { image: true },
+      );
+      expect(result.found).to.deep.equal([]);
+      expect(result.problems.join('\n')).to.match(
+        /ntdll\.dll: not the image asked for \(no MZ header; wanted 5f00000012345\): not kept/,
+      );
+      expect(walk(cache).filter((f) => !f.includes(PARTIAL_DIR))).to.deep.equal([]);
+    } finally {
+      await images.close();
+    }
+  });
+
   it('refuses a cabinet bomb on its header (plausible size for the module), deletes it', async () => {
     const bombStore = join(dir, 'bomb', 'app.pdb', ID);
     mkdirSync(bombStore, { recursive: true });
