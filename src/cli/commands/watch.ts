@@ -104,7 +104,7 @@ export function watchOptionsFromCli(
   // On Linux a .NET target is watched through its runtime's diagnostics channel, no debugger.
   const engine =
     cli.engine ??
-    (process.platform === 'linux' && linuxWatchUsesDotnet(target, env)
+    (currentPlatform() === 'linux' && linuxWatchUsesDotnet(target, env)
       ? DOTNET_DIAG_ENGINE
       : defaultEngine(env));
   if (!isDialectName(engine) && engine !== DOTNET_DIAG_ENGINE) {
