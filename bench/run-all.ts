@@ -38,6 +38,9 @@ const PLANS: Record<string, BenchPlan> = {
   'heap-trend-types.ts': { quick: ['--samples', '50', '--types', '1000'] },
   'heap-trend-from-dumps.ts': { quick: ['--dumps', '10', '--runs', '2'] },
   'heap-trend-clr-suspension.ts': { quick: ['--runs', '1', '--heap-mb', '16'] },
+  'heap-trend-tiers.ts': {
+    quick: ['--samples', '6', '--heap-mb', '64', '--hand-runs', '1', '--types-every', '2'],
+  },
   'html-report.ts': { quick: ['--dumps', '1000', '--opens', '2'] },
   'analyze-walk.ts': { quick: ['--dumps', '100', '--runs', '2'] },
   'analyze-pipeline.ts': { quick: ['--dumps', '100', '--rounds', '2'] },

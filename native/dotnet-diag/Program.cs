@@ -17,6 +17,7 @@
 //   {"kind":"counter","t":UNIX_MS,"provider":..,"name":..,"displayName":..,"value":X,"unit":..,
 //    "counterType":"Mean"|"Sum","intervalSec":X}
 //   {"kind":"dump","id":ID,"ok":true,"path":..,"startT":UNIX_MS,"ms":X}  | "ok":false,"error":..
+//   {"kind":"note","message":..}                                     something the harness should say
 //   {"kind":"end","reason":"target-exited"|"stopped","events":N,"lost":N}
 //   {"kind":"error","code":"NOT_DOTNET"|"NO_CHANNEL"|"NO_PROCESS"|"UNSUPPORTED"|"FAILED","message":..}
 // Commands in (streaming modes): {"op":"dump","id":ID,"path":FILE,"type":"full"}  {"op":"stop"}
@@ -176,6 +177,13 @@ internal sealed class LineWriter : IDisposable
             }
         }
     }
+
+    public void Note(string message) =>
+        Write(w =>
+        {
+            w.WriteString("kind", "note");
+            w.WriteString("message", message);
+        });
 
     public void Error(string code, string message) =>
         Write(w =>

@@ -9,7 +9,6 @@ using System.Threading;
 using System.Threading.Tasks;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
-using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 
@@ -22,6 +21,9 @@ internal static class Streaming
     private const long ExceptionKeyword = 0x8000;
     private const long LoaderKeyword = 0x8;
     private const long JitKeyword = 0x10;
+    // CompilationDiagnostic: R2RGetEntryPoint, the only event naming precompiled code first run
+    // after the session started (Frames.cs).
+    private const long CompilationDiagnosticKeyword = 0x2000000000;
 
     public static int Run(DiagnosticsClient client, Options opts, LineWriter output)
     {
@@ -31,7 +33,7 @@ internal static class Streaming
         {
             // ExceptionThrown_V1 is level Error; the method load events that name frames are
             // Verbose, which also brings the catch/finally/filter events (counted, not written).
-            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword : 0);
+            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
             var level = opts.Stacks ? EventLevel.Verbose : EventLevel.Error;
             providers.Add(new EventPipeProvider(ClrTraceEventParser.ProviderName, level, keywords));
         }
@@ -53,18 +55,29 @@ internal static class Streaming
             // session is on, so none of its exceptions is missed.
             try { client.ResumeRuntime(); } catch (ServerErrorException) { /* not suspended */ }
         }
-        TraceEventDispatcher source = exceptions && opts.Stacks
-            ? TraceLog.CreateFromEventPipeSession(session, TraceLog.EventPipeRundownConfiguration.Enable(client))
-            : new EventPipeEventSource(Environment.GetEnvironmentVariable("CDBH_DIAG_TRACE_READS") == "1" ? new ReadTracer(session.EventStream) : session.EventStream);
+        var source = new EventPipeEventSource(session.EventStream);
         long events = 0;
         var stopRequested = 0;
         if (exceptions)
         {
+            var namer = new FrameNamer(opts.Pid);
             var clr = new ClrTraceEventParser(source);
+            if (opts.Stacks)
+            {
+                clr.LoaderModuleLoad += namer.OnModule;
+                clr.MethodLoadVerbose += namer.OnMethod;
+                clr.MethodR2RGetEntryPoint += namer.OnR2REntry;
+                // Code compiled before the session: named by a rundown (the main session is
+                // already on, so nothing compiled in between is missed).
+                string? note = Rundown(client, namer);
+                if (note is not null)
+                    output.Note(note);
+            }
             clr.ExceptionStart += data =>
             {
                 long seq = Interlocked.Increment(ref events);
-                output.Write(w => WriteException(w, data, seq, opts));
+                ulong[] stack = opts.Stacks ? FrameNamer.StackOf(data) : Array.Empty<ulong>();
+                output.Write(w => WriteException(w, data, seq, stack, namer, opts));
             };
         }
         else
@@ -98,7 +111,14 @@ internal static class Streaming
         {
             // The target went away mid-block.
         }
-        bool gone = !Directory.Exists($"/proc/{opts.Pid}");
+        // The stream ends as the runtime shuts down, a moment before the process is gone.
+        bool gone = false;
+        for (int i = 0; i < 40 && stopRequested == 0 && !gone; i++)
+        {
+            gone = !Directory.Exists($"/proc/{opts.Pid}") || IsZombie(opts.Pid);
+            if (!gone)
+                Thread.Sleep(50);
+        }
         output.Write(w =>
         {
             w.WriteString("kind", "end");
@@ -110,7 +130,50 @@ internal static class Streaming
         return 0;
     }
 
-    private static void WriteException(Utf8JsonWriter w, ExceptionTraceData data, long seq, Options opts)
+    private static bool IsZombie(int pid)
+    {
+        try
+        {
+            string stat = File.ReadAllText($"/proc/{pid}/stat");
+            int close = stat.LastIndexOf(')');
+            return close > 0 && close + 2 < stat.Length && stat[close + 2] is 'Z' or 'X';
+        }
+        catch (IOException)
+        {
+            return true;
+        }
+    }
+
+    /** Names of the code compiled before the session; a note when the rundown failed. */
+    private static string? Rundown(DiagnosticsClient client, FrameNamer namer)
+    {
+        try
+        {
+            var provider = new EventPipeProvider(ClrTraceEventParser.ProviderName, EventLevel.Informational, 0);
+            using var rundown = client.StartEventPipeSession(provider, requestRundown: true, circularBufferMB: 64);
+            // Stopping at once is what makes the runtime write the rundown (MethodDCStopVerbose,
+            // ModuleDCStop for everything loaded), then end the stream. The stream is read while
+            // the stop is sent: a rundown nobody reads fills the socket and blocks the target.
+            var reading = Task.Run(() =>
+            {
+                using var source = new EventPipeEventSource(rundown.EventStream);
+                var parser = new ClrRundownTraceEventParser(source);
+                parser.LoaderModuleDCStop += namer.OnModule;
+                parser.MethodDCStopVerbose += namer.OnMethod;
+                source.Process();
+            });
+            rundown.Stop();
+            if (!reading.Wait(TimeSpan.FromSeconds(30)))
+                return "rundown did not end within 30 s (frames of code compiled before the watch may be unnamed)";
+            return null;
+        }
+        catch (Exception e)
+        {
+            return $"rundown failed (frames of code compiled before the watch may be unnamed): {e.GetType().Name}: {e.Message}";
+        }
+    }
+
+    private static void WriteException(Utf8JsonWriter w, ExceptionTraceData data, long seq, ulong[] stack, FrameNamer namer, Options opts)
     {
         w.WriteString("kind", "exception");
         w.WriteNumber("seq", seq);
@@ -122,20 +185,8 @@ internal static class Streaming
         w.WriteNumber("threadId", data.ThreadID);
         w.WriteString("eip", Program.Hex((long)data.ExceptionEIP, 0));
         w.WriteStartArray("frames");
-        if (opts.Stacks)
-        {
-            var stack = data.CallStack();
-            for (int i = 0; stack is not null && i < opts.Frames; i++, stack = stack.Caller)
-            {
-                var code = stack.CodeAddress;
-                string module = code.ModuleName;
-                string method = code.FullMethodName;
-                if (method.Length == 0)
-                    w.WriteStringValue((module.Length > 0 ? module + "!" : "") + Program.Hex((long)code.Address, 0));
-                else
-                    w.WriteStringValue((module.Length > 0 ? module + "!" : "") + method);
-            }
-        }
+        for (int i = 0; i < stack.Length && i < opts.Frames; i++)
+            w.WriteStringValue(namer.Name(stack[i]));
         w.WriteEndArray();
     }
 
@@ -198,29 +249,3 @@ internal static class Streaming
     }
 }
 
-internal sealed class ReadTracer : Stream
-{
-    private readonly Stream inner;
-    public ReadTracer(Stream inner) => this.inner = inner;
-    public override int Read(byte[] buffer, int offset, int count)
-    {
-        int n = inner.Read(buffer, offset, count);
-        Console.Error.WriteLine($"read {n}/{count} at {Program.NowMs():F1}");
-        return n;
-    }
-    public override int Read(Span<byte> buffer)
-    {
-        int n = inner.Read(buffer);
-        Console.Error.WriteLine($"readspan {n}/{buffer.Length} at {Program.NowMs():F1}");
-        return n;
-    }
-    public override bool CanRead => true;
-    public override bool CanSeek => false;
-    public override bool CanWrite => false;
-    public override long Length => throw new NotSupportedException();
-    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-    public override void Flush() { }
-    public override long Seek(long o, SeekOrigin s) => throw new NotSupportedException();
-    public override void SetLength(long v) => throw new NotSupportedException();
-    public override void Write(byte[] b, int o, int c) => throw new NotSupportedException();
-}

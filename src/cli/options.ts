@@ -144,12 +144,16 @@ export function addDebuggerOption(command: Command): void {
 }
 
 /** `--engine cdb|winedbg` for live-process commands. */
-export function addLiveEngineOption(command: Command, note = ''): void {
+export function addLiveEngineOption(
+  command: Command,
+  note = '',
+  extraEngines: readonly string[] = [],
+): void {
   command.addOption(
     new Option(
       '--engine <engine>',
       `cdb or winedbg (default: cdb when found, else winedbg)${note}`,
-    ).choices(DIALECT_NAMES),
+    ).choices([...DIALECT_NAMES, ...extraEngines]),
   );
 }
 

@@ -14,6 +14,7 @@ import { MODULE_LIST_BYTES, threadListBytes } from './read-limits.js';
 import { StreamType } from './stream-types.js';
 import { parseBreakpadInfo, type BreakpadInfo } from './streams/breakpad-info.js';
 import { parseComment } from './streams/comment.js';
+import { parseAssertionInfo, type AssertionInfo } from './streams/assertion-info.js';
 import { parseException, type DumpException } from './streams/exception.js';
 import { parseHandleData, type HandleSummary } from './streams/handle-data.js';
 import {
@@ -160,6 +161,13 @@ export class Minidump {
   /** Breakpad's dump/requesting thread ids, or null without that stream. */
   breakpadInfo(): Promise<BreakpadInfo | null> {
     return this.#streams.parse(StreamType.BreakpadInfo, null, (ctx) => parseBreakpadInfo(ctx));
+  }
+
+  /** Breakpad's assertion record (invalid parameter, pure virtual call), or null without one. */
+  assertionInfo(): Promise<AssertionInfo | null> {
+    return this.#streams.parse(StreamType.BreakpadAssertionInfo, null, (ctx) =>
+      parseAssertionInfo(ctx),
+    );
   }
 
   modules(): Promise<DumpModule[]> {

@@ -130,6 +130,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
     dump.comments(),
   ]);
   const breakpad = await dump.breakpadInfo();
+  const assertion = await dump.assertionInfo();
   const memory = await dump.memorySummary();
   const streams = dump.streams();
   const { kind, warnings: kindWarnings } = classifyDump({
@@ -219,6 +220,7 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   const clr = findClrRuntime(dumpModules);
   if (clr) state.clr = clr;
   if (writer) state.writer = { writer: writer.writer, evidence: writer.evidence };
+  if (assertion) state.assertion = assertion;
   if (handles) state.handles = handles;
   if (options.regions === true) {
     // The heaps hang off the PEB, found through the first thread's TEB.

@@ -3,6 +3,7 @@
 // minidump-processor `ProcessState` (process_state.rs: `Address(pub u64)`, printed as text only
 // by `print_json`). Text is made at the edges: src/report/inspect/ (the `inspect --json` shape)
 // and the analyze record mapper (src/workflows/analyze/builtin-record.ts).
+import type { AssertionInfo } from '../minidump/streams/assertion-info.js';
 import type { ModuleIdentity } from '../common/module-identity.js';
 import type { HarnessErrorCode } from '../errors.js';
 import type { AccessKind } from '../minidump/exception-codes.js';
@@ -151,6 +152,8 @@ export interface ProcessState {
   /** The regions and heaps, when asked for (`regions: true`): heap-trend's memory categories. */
   regions?: ProcessRegions;
   comments: string[];
+  /** Breakpad's AssertionInfo stream: an invalid parameter or pure virtual call. */
+  assertion?: AssertionInfo;
   streams: StreamInfo[];
   /** Where each module image the walk asked for was found (`dump`, a path, `not found`). */
   images?: Record<string, string>;

@@ -12,6 +12,8 @@ import { parseCount, parseDuration } from '../../units.js';
 import { defaultEngine } from '../../workflows/process-lookup.js';
 import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js';
 import { parseFilter } from '../../workflows/watch/filter.js';
+import { linuxWatchUsesDotnet } from '../../workflows/watch/dotnet-target.js';
+import { DOTNET_DIAG_ENGINE } from '../../workflows/watch/watch-dotnet.js';
 import {
   watch,
   type WatchEvent,
@@ -99,9 +101,16 @@ export function watchOptionsFromCli(
       'give exactly one target: -p/--pid N, --name NAME, -w/--wait NAME or -- PROGRAM ARGS',
     );
   }
-  const engine = cli.engine ?? defaultEngine(env);
-  if (!isDialectName(engine)) {
-    throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
+  // On Linux a .NET target is watched through its runtime's diagnostics channel, no debugger.
+  const engine =
+    cli.engine ??
+    (process.platform === 'linux' && linuxWatchUsesDotnet(target, env)
+      ? DOTNET_DIAG_ENGINE
+      : defaultEngine(env));
+  if (!isDialectName(engine) && engine !== DOTNET_DIAG_ENGINE) {
+    throw new UsageError(
+      `--engine must be ${[...DIALECT_NAMES, DOTNET_DIAG_ENGINE].join(' or ')}, got ${engine}`,
+    );
   }
 
   // ProcDump: `-e` = unhandled only, `-e 1` = first chance too.
@@ -266,7 +275,11 @@ export function registerWatch(context: CommandContext): void {
       'after --: a program (and its arguments) to launch under the debugger',
     );
   addTargetOptions(command, { wait: true });
-  addLiveEngineOption(command);
+  addLiveEngineOption(
+    command,
+    "; on Linux a .NET process is watched with dotnet-diag, its runtime's diagnostics channel, no debugger",
+    [DOTNET_DIAG_ENGINE],
+  );
   command
     .option('--clr', 'stop on first-chance CLR exceptions (e0434352; on by default)')
     .option('--no-clr', 'do not stop on first-chance CLR exceptions')
@@ -340,6 +353,12 @@ never overwrites a dump); -wer is refused. cdb's -p PID and -pn NAME.
 
 Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
 ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.
+
+.NET on Linux (engine dotnet-diag, chosen by itself for a .NET pid, name or program): no
+debugger; the runtime's exception events arrive through its diagnostics channel a few tens of
+ms after each throw, and a dump is written through the same channel (an ELF core, .core). The
+target is NOT stopped at the throw: the dump is taken shortly after it (dumpStartAfterThrowMs in
+each dumped line). A process that is not .NET exits 3.
 
 Output: OUT/exceptions.ndjson (one line per exception), OUT/summary.json, dumps named
   <process>.exe_<pid>_<code>[-Type]_<yyMMdd>_<HHmmss>.dmp, owner-only (0600).

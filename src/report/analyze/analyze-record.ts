@@ -2,6 +2,7 @@
 // the `AnalyzeSummary` (summary.json). Field names follow docs/records.md "Workflow
 // outputs" and are published API: add fields, never rename. The JSON Schemas
 // (schemas/analyzeRecord.schema.json, schemas/analyzeSummary.schema.json) describe the same shapes.
+import type { AssertionInfo } from '../../minidump/streams/assertion-info.js';
 import type { DialectName } from '../../engine/dialects/index.js';
 import type { InspectedClr, InspectedClrException } from '../../processor/clr.js';
 import type { ListEdits } from './signature-lists.js';
@@ -165,6 +166,11 @@ export interface AnalyzeDumpRecord {
    * (the read budget, the same on every run). Absent when the walk ended on its own.
    */
   walkCut?: 'time' | 'reads';
+  /**
+   * Breakpad's AssertionInfo stream (0x47670002), when the dump has one: the expression,
+   * function, file and line of an invalid-parameter or pure-virtual-call death (`type` 1 or 2).
+   */
+  assertion?: AssertionInfo;
   /** Builtin engine with a symbol path: which modules had symbols, and why not. */
   symbols?: AnalyzeSymbolsInfo;
   /**

@@ -127,7 +127,10 @@ function rowValues(r: AnalyzeDumpRecord, strings: StringTable): unknown[] {
             .join(' '),
         );
   row[ROW.missing] = strings.id(missing === '' ? '' : `${missing} — ${engineNote(r.engine)}`);
-  row[ROW.warnings] = r.warnings.map((w) => strings.id(w));
+  // Breakpad's AssertionInfo is shown with the dump's notes (the row layout stays as it is).
+  const notes =
+    r.assertion === undefined ? r.warnings : [assertionText(r.assertion), ...r.warnings];
+  row[ROW.warnings] = notes.map((w) => strings.id(w));
   row[ROW.raw] = r.rawOutputs.map((o) => [strings.id(o.command), o.path]);
   row[ROW.attempts] = r.attempts;
   row[ROW.thread] = strings.id(ex?.threadId === undefined ? '' : String(ex.threadId));
@@ -200,3 +203,15 @@ const BUCKET_MARK_JSON = JSON.stringify(BUCKET_MARK);
 
 /** Row text held for one report: about 400 bytes a dump, so some 40,000 dumps. */
 const DEFAULT_ROW_BYTES = 16 * 1024 * 1024;
+
+/** `assertion (invalid parameter): p != nullptr in memcpy_s at memcpy_s.cpp:48`, what is known. */
+export function assertionText(a: NonNullable<AnalyzeDumpRecord['assertion']>): string {
+  const where = [
+    a.expression === '' ? '' : a.expression,
+    a.function === '' ? '' : `in ${a.function}`,
+    a.file === '' ? '' : `at ${a.file}${a.line > 0 ? `:${a.line}` : ''}`,
+  ]
+    .filter((p) => p !== '')
+    .join(' ');
+  return `assertion (${a.typeName})${where === '' ? '' : `: ${where}`}`;
+}

@@ -263,6 +263,7 @@ function fromBuiltin(
     memory: base.memory,
     ...(base.clr === undefined ? {} : { clr: base.clr }),
     ...(base.walkCut === undefined ? {} : { walkCut: base.walkCut }),
+    ...(base.assertion === undefined ? {} : { assertion: base.assertion }),
     notAvailable: base.notAvailable,
     warnings: base.warnings,
   };

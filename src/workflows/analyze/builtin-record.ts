@@ -3,6 +3,7 @@
 // exception address, `module+0xoff`). This is the whole
 // record for `--engine builtin`, and the starting point a debugger's answers are merged into for
 // `cdb` and `winedbg` (the dump's own exception stream beats text parsed from a debugger).
+import type { AssertionInfo } from '../../minidump/streams/assertion-info.js';
 import { hex, hex32 } from '../../minidump/bytes.js';
 import type { InspectedClr } from '../../processor/clr.js';
 import type {
@@ -34,6 +35,8 @@ export interface BuiltinFields {
   clr?: InspectedClr;
   /** The crashing thread's walk was cut by a budget (AnalyzeDumpRecord.walkCut). */
   walkCut?: 'time' | 'reads';
+  /** Breakpad's AssertionInfo stream (AnalyzeDumpRecord.assertion). */
+  assertion?: AssertionInfo;
   notAvailable: NotAvailable[];
   warnings: string[];
 }
@@ -64,6 +67,7 @@ export function builtinFields(state: ProcessState): BuiltinFields {
     memory: { rangeCount: state.memory.rangeCount, totalBytes: state.memory.totalBytes },
     ...(state.clr === undefined ? {} : { clr: state.clr }),
     ...(stack?.cut === undefined ? {} : { walkCut: stack.cut }),
+    ...(state.assertion === undefined ? {} : { assertion: state.assertion }),
     notAvailable,
     warnings: [...state.warnings, ...(stack?.warnings ?? []).map((w) => `stack walk: ${w}`)],
   };

@@ -260,7 +260,7 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
         const result = await collect(index, signal, counters);
         // The counters published after the collect hold its GC's pause (one interval later).
         const after = await options.counters
-          ?.since?.(result.endedWall, 3000, signal)
+          ?.since?.(result.endedWall, 5000, signal)
           .catch(() => undefined);
         if (after !== undefined) reading.counters = after;
         await attach(reading, result, sampleStart);

@@ -16,7 +16,9 @@ export type WatchAction = 'dumped' | 'skipped';
  * - `max-dumps`: --max-dumps reached;
  * - `bucket-seen`: --once-per-bucket and this signature was dumped before;
  * - `dump-failed`: the debugger could not write it (see dumpError);
- * - `not-exception`: a stop that is not an exception (break-in, breakpoint, process exit).
+ * - `not-exception`: a stop that is not an exception (break-in, breakpoint, process exit);
+ * - `watch-ended`: (.NET on Linux) a matching exception whose event arrived after the watch began
+ *   to end (Ctrl-C, --duration, the target exiting): logged, not dumped.
  */
 export type WatchSkipReason =
   | 'not-selected'
@@ -25,7 +27,8 @@ export type WatchSkipReason =
   | 'max-dumps'
   | 'bucket-seen'
   | 'dump-failed'
-  | 'not-exception';
+  | 'not-exception'
+  | 'watch-ended';
 
 export interface WatchExceptionLine {
   /** ISO 8601 time the stop's prompt arrived. */
@@ -81,13 +84,25 @@ export interface WatchExceptionLine {
   eventDeliveryMs?: number;
   /** Identification steps that failed (SOS not loaded, a timed-out command…). */
   notes?: string[];
+  /**
+   * .NET on Linux (engine dotnet-diag): the event's number in the runtime's session (1-based; a gap
+   * is a lost event), the ExceptionThrown flags (`hasInnerException`, `nested`, `rethrown`,
+   * `corruptedState`), and for a dump how long after the throw it started: the target is not
+   * stopped at the throw there.
+   */
+  eventSeq?: number;
+  exceptionFlags?: string[];
+  dumpStartAfterThrowMs?: number;
 }
+
+/** The engines a watch runs with: the debuggers, and the .NET diagnostics channel on Linux. */
+export type WatchEngine = DialectName | 'dotnet-diag';
 
 export type WatchEndReason = 'duration' | 'aborted' | 'target-exited' | 'max-dumps' | 'error';
 
 export interface WatchSummary {
   schemaVersion: 1;
-  engine: DialectName;
+  engine: WatchEngine;
   process: { name?: string; pid?: number };
   startedAt: string;
   endedAt: string;
@@ -108,4 +123,6 @@ export interface WatchSummary {
   logPath: string;
   dumpPaths: string[];
   signatureAlgorithm: string;
+  /** .NET on Linux: events the runtime dropped (its session buffer full); 0 means none lost. */
+  eventsLost?: number;
 }

@@ -1,16 +1,15 @@
 // The end of a watch: summary.json, built from the exception log and how the session ended.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DialectName } from '../../engine/dialects/index.js';
 import { errorMessage, errorToJSON } from '../../errors.js';
 import { round } from './exception-handler.js';
 import type { ExceptionLog } from './exception-log.js';
 import { SIGNATURE_ALGORITHM } from './signature.js';
 import type { WatchedProcess } from './watch-target.js';
-import type { WatchEndReason, WatchSummary } from './watch-records.js';
+import type { WatchEndReason, WatchEngine, WatchSummary } from './watch-records.js';
 
 export interface SummaryInput {
-  engine: DialectName;
+  engine: WatchEngine;
   proc: WatchedProcess;
   outDir: string;
   log: ExceptionLog;

@@ -27,7 +27,13 @@ import { parseFilterSet } from './filter.js';
 import { SosLoader } from './sos-loader.js';
 import { buildSummary, writeSummary } from './watch-summary.js';
 import { resolveWatchTarget, type WatchedProcess, type WatchTargetSpec } from './watch-target.js';
-import type { WatchEndReason, WatchExceptionLine, WatchSummary } from './watch-records.js';
+import type {
+  WatchEndReason,
+  WatchEngine,
+  WatchExceptionLine,
+  WatchSummary,
+} from './watch-records.js';
+import { DOTNET_DIAG_ENGINE, watchDotnet } from './watch-dotnet.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
@@ -35,7 +41,8 @@ export type { WatchTargetSpec } from './watch-target.js';
 
 /** With the debugger launch settings (debugger-options.ts), handed to the engine unchanged. */
 export interface WatchOptions extends DebuggerLaunchOptions {
-  engine: DialectName;
+  /** A debugger, or `dotnet-diag`: a .NET process on Linux through its diagnostics channel. */
+  engine: WatchEngine;
   target: WatchTargetSpec;
   outDir: string;
   /** Which first chances stop the target; second chances always do. Default: CLR only. */
@@ -68,7 +75,7 @@ export interface WatchOptions extends DebuggerLaunchOptions {
 
 export type WatchEvent =
   | { type: 'waiting'; name: string }
-  | { type: 'attached'; engine: DialectName; pid?: number; name?: string; startMs: number }
+  | { type: 'attached'; engine: WatchEngine; pid?: number; name?: string; startMs: number }
   | { type: 'exception'; line: WatchExceptionLine }
   | { type: 'dump-progress'; path: string; bytes: number; bytesPerSecond: number }
   | { type: 'note'; message: string }
@@ -115,7 +122,7 @@ function checkOptions(options: WatchOptions): void {
 
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
   new OptionsCheck('watch', options)
-    .oneOf('engine', DIALECT_NAMES)
+    .oneOf('engine', [...DIALECT_NAMES, DOTNET_DIAG_ENGINE])
     .must(
       'target',
       (t) => t !== null && typeof t === 'object',
@@ -131,9 +138,12 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     .optionalFunction('onEvent')
     .optionalSignal();
   checkOptions(options);
+  // .NET on Linux: no debugger, the runtime's own diagnostics channel (watch-dotnet.ts).
+  if (options.engine === DOTNET_DIAG_ENGINE) return watchDotnet(options);
+  const engine: DialectName = options.engine;
   const emit = (event: WatchEvent) => options.onEvent?.(event);
   const selection = selectionOf(options);
-  const lookup = lookupOptionsFor(options);
+  const lookup = lookupOptionsFor({ ...options, engine });
   const { proc, sessionTarget } = await resolveWatchTarget(
     options.target,
     lookup,
@@ -144,7 +154,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const log = new ExceptionLog(join(options.outDir, 'exceptions.ndjson'));
   const startedAt = new Date();
   const startMs = performance.now();
-  const session = await startSession(options, sessionTarget, proc, log);
+  const session = await startSession(engine, options, sessionTarget, proc, log);
 
   // ---- from here on, every exit goes through the engine's close() ---------------------------
   const ending = new WatchEnding(options);
@@ -192,7 +202,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     if (sos !== null) for (const note of await sos.prepare()) emit({ type: 'note', message: note });
     emit({
       type: 'attached',
-      engine: options.engine,
+      engine,
       ...(proc.pid === undefined ? {} : { pid: proc.pid }),
       name: proc.name,
       startMs: round(session.startDurationMs),
@@ -217,7 +227,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
   log.close();
   const exited = exitedByItself || closed.targetExited;
   const summary = buildSummary({
-    engine: options.engine,
+    engine,
     proc,
     outDir: options.outDir,
     log,
@@ -235,6 +245,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
 
 /** Starts the debugger on the target; a launched program's pid comes from the banner. */
 async function startSession(
+  engine: DialectName,
   options: WatchOptions,
   target: SessionTarget,
   proc: WatchedProcess,
@@ -243,7 +254,7 @@ async function startSession(
   let session: DebuggerSession;
   try {
     session = await DebuggerSession.start({
-      dialect: options.engine,
+      dialect: engine,
       target,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
       commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,

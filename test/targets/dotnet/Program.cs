@@ -28,7 +28,7 @@
 // Wine 8, .NET 8's handling of the null dereference and of the throw inside a catch block spins in
 // Wine's exception dispatch (.NET 10's does not), so .NET 8 runs use --acts invalid-op,unhandled.
 // -w sleeps before the first act (time for a debugger to attach); --stdin waits for a line on
-// stdin instead; -n 0 leaks until killed. The exit code of a finished run is 0; the unhandled
+// stdin instead; --wait-file PATH waits until PATH exists (a test creates it once attached); -n 0 leaks until killed. The exit code of a finished run is 0; the unhandled
 // exception ends the process the way the runtime does (e0434352 on Windows, SIGABRT on Linux).
 using System;
 using System.Collections.Generic;
@@ -70,7 +70,13 @@ public static class Program
         Say($"PID {Environment.ProcessId}");
         string mode = args.Length > 0 ? args[0] : "exceptions";
         var opts = Options.Parse(args.AsSpan(args.Length > 0 ? 1 : 0).ToArray());
-        if (opts.Stdin)
+        if (opts.WaitFile is not null)
+        {
+            Say($"waiting for {opts.WaitFile}");
+            while (!System.IO.File.Exists(opts.WaitFile))
+                Thread.Sleep(20);
+        }
+        else if (opts.Stdin)
         {
             Say("waiting for a line on stdin");
             Console.In.ReadLine();
@@ -291,6 +297,7 @@ public static class Program
         public int Rate;
         public int Work = 200;
         public bool Stdin;
+        public string? WaitFile;
         public string[] Acts = { "invalid-op", "null", "inner", "unhandled" };
 
         public static Options Parse(string[] args)
@@ -343,6 +350,9 @@ public static class Program
                         break;
                     case "--work":
                         o.Work = Next();
+                        break;
+                    case "--wait-file":
+                        o.WaitFile = i + 1 < args.Length ? args[++i] : throw new ArgumentException("--wait-file needs a path");
                         break;
                     case "--stdin":
                         o.Stdin = true;

@@ -100,6 +100,8 @@ export class DiagSession<T extends DiagException | DiagCounter> {
   overflow = 0;
   /** Lines that were not the protocol (kept for errors). */
   readonly stray: string[] = [];
+  /** The helper's notes (a failed rundown: frames of older code unnamed). */
+  readonly notes: string[] = [];
 
   private readonly queue: T[] = [];
   private wake: (() => void) | null = null;
@@ -166,6 +168,9 @@ export class DiagSession<T extends DiagException | DiagCounter> {
           return;
         case 'end':
           endLine = line;
+          return;
+        case 'note':
+          if (session.notes.length < 50) session.notes.push(line.message);
           return;
         case 'error':
           if (!readySeen) rejectReady(diagError(line, options.pid));

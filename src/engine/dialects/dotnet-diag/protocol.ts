@@ -75,6 +75,12 @@ export interface DiagErrorLine {
   message: string;
 }
 
+/** Something the harness should tell its user (a rundown that failed, say). */
+export interface DiagNote {
+  kind: 'note';
+  message: string;
+}
+
 export interface DiagProbe {
   kind: 'probe';
   pid: number;
@@ -94,9 +100,10 @@ export type DiagLine =
   | DiagEnd
   | DiagErrorLine
   | DiagProbe
+  | DiagNote
   | DiagGarbled;
 
-const KINDS = new Set(['ready', 'exception', 'counter', 'dump', 'end', 'error', 'probe']);
+const KINDS = new Set(['ready', 'exception', 'counter', 'dump', 'end', 'error', 'probe', 'note']);
 const GARBLED_KEEP = 500;
 
 export function parseDiagLine(text: string): DiagLine {
