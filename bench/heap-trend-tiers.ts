@@ -13,15 +13,14 @@
 //
 //   node --import tsx bench/heap-trend-tiers.ts [--samples 60] [--interval-ms 1000]
 //        [--types-every 5] [--heap-mb 1024] [--hand-runs 3]
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { collectGcDump } from '../src/engine/dialects/dotnet-gcdump/collect.js';
 import { locateDotnetTool } from '../src/engine/dialects/dotnet-dump/locate.js';
 import { collectDump } from '../src/engine/dialects/dotnet-dump/tool-run.js';
 import { startClrCounters } from '../src/workflows/heap-trend/clr-counters.js';
 import { runHeapTrend } from '../src/workflows/heap-trend/run-heap-trend.js';
+import { median, sleep, startSessionsProgram, toolsDir } from './sessions-program.js';
 
 const arg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(name);
@@ -32,28 +31,10 @@ const INTERVAL = arg('--interval-ms', 1000);
 const EVERY = arg('--types-every', 5);
 const HEAP_MB = arg('--heap-mb', 1024);
 const HAND = arg('--hand-runs', 3);
-const repo = resolve(import.meta.dirname, '..');
-const toolsDir = join(repo, 'test', 'targets', 'dotnet');
-const program = join(repo, 'build', 'dotnet', 'linux-x64', 'cdbh-dotnet');
-
-const work = mkdtempSync(join(tmpdir(), 'cdbh-tiers-bench-'));
-const env = { ...process.env, TMPDIR: work };
-const log = join(work, 'program.log');
-const fd = openSync(log, 'w');
-const child = spawn(
-  program,
-  ['sessions', '-i', '50', '--session-kb', '16', '--large-kb', String(HEAP_MB * 1024), '-n', '0'],
-  { env, stdio: ['ignore', fd, fd] },
-);
-closeSync(fd);
-const lines = (): string[] => readFileSync(log, 'utf8').split('\n');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const stallsSince = (from: number): number[] =>
-  lines()
-    .slice(from)
-    .flatMap((l) => (/^stall ms=(\d+)/.exec(l) ? [Number(l.slice(9))] : []));
+const target = await startSessionsProgram(50, HEAP_MB, 'cdbh-tiers-bench-');
+const { child, work, env } = target;
+const lines = (): string[] => target.lines();
+const stallsSince = (from: number): number[] => target.stallsSince(from);
 // This process's CPU and its waited-for children's (/proc/self/stat utime stime cutime cstime).
 const TICK = 100;
 function cpuMs(): number {
@@ -63,8 +44,7 @@ function cpuMs(): number {
 }
 
 try {
-  while (!lines().some((l) => l.startsWith('sessions tick=3'))) await sleep(100);
-  const pid = Number(lines()[0]?.slice(4));
+  const { pid } = target;
   console.log(`program pid ${pid}, heap ~${HEAP_MB} MB held, growing 16 KB per 50 ms`);
 
   // 1. heap-trend in tiers.

@@ -7,7 +7,8 @@
 //                                                              goal >= 90 %
 //   latency    matching throw -> dump start (dumpStartAfterThrowMs), median of --dumps dumps
 //                                                              goal <= 200 ms
-//   node --import tsx bench/watch-dotnet.ts [--seconds 60] [--rate 6000] [--tput-seconds 10] [--dumps 5] [--only storm|throughput|latency]
+//   node --import tsx bench/watch-dotnet.ts [--seconds 60] [--rate 6000] [--tput-seconds 10] [--dumps 5]
+//     [--frames N (throughput run)] [--only storm|throughput|latency]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,7 +128,12 @@ async function throughputOnce(watchIt: boolean, seconds: string): Promise<number
     '--work',
     '2000',
   ]);
-  if (watchIt) await watched(run, { include: ['type:NoSuchException'] });
+  // --frames 0: no stacks, so no method events either: the session asks for the throws alone.
+  if (watchIt)
+    await watched(run, {
+      include: ['type:NoSuchException'],
+      frames: Number(option('--frames', '10')),
+    });
   else writeFileSync(run.release, '');
   const program = stormLine(await run.done);
   rmSync(run.tmp, { recursive: true, force: true });

@@ -1,0 +1,68 @@
+// The CLR program's `sessions` mode for the .NET heap benches (heap-trend-clr-suspension.ts,
+// heap-trend-tiers.ts): started natively with its own TMPDIR (the diagnostics socket goes with it),
+// its stdout in a log the bench reads: the pid, the ticks, and the stall watcher's `stall ms=N`
+// lines (test/targets/dotnet/Sessions.cs: the program's own measure of how long it was stopped).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repo = resolve(import.meta.dirname, '..');
+export const toolsDir = join(repo, 'test', 'targets', 'dotnet');
+
+export interface SessionsProgram {
+  child: ChildProcess;
+  pid: number;
+  work: string;
+  env: NodeJS.ProcessEnv;
+  lines(): string[];
+  /** The stalls the program printed since log line `from` (ms each). */
+  stallsSince(from: number): number[];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** Starts `sessions -i INTERVAL --session-kb 16 --large-kb HEAP -n 0` and waits for tick 3. */
+export async function startSessionsProgram(
+  intervalMs: number,
+  heapMb: number,
+  prefix: string,
+): Promise<SessionsProgram> {
+  const program = join(repo, 'build', 'dotnet', 'linux-x64', 'cdbh-dotnet');
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const env = { ...process.env, TMPDIR: work };
+  const log = join(work, 'program.log');
+  const fd = openSync(log, 'w');
+  // A big, steady heap first (--large-kb), then slow growth.
+  const child = spawn(
+    program,
+    [
+      'sessions',
+      '-i',
+      String(intervalMs),
+      '--session-kb',
+      '16',
+      '--large-kb',
+      String(heapMb * 1024),
+      '-n',
+      '0',
+    ],
+    { env, stdio: ['ignore', fd, fd] },
+  );
+  closeSync(fd);
+  const lines = (): string[] => readFileSync(log, 'utf8').split('\n');
+  while (!lines().some((l) => l.startsWith('sessions tick=3'))) await sleep(50);
+  return {
+    child,
+    pid: Number(lines()[0]?.slice(4)),
+    work,
+    env,
+    lines,
+    stallsSince: (from) =>
+      lines()
+        .slice(from)
+        .flatMap((l) => (/^stall ms=(\d+)/.exec(l) ? [Number(l.slice(9))] : [])),
+  };
+}
