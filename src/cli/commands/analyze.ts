@@ -35,6 +35,7 @@ import {
   countOption,
   durationOption,
   ProcDumpStyleCommand,
+  sizeOption,
   symbolLimitsOf,
   symbolPathOf,
   winePrefixOf,
@@ -242,9 +243,11 @@ export function registerAnalyze(context: CommandContext): void {
       '--watch-folder',
       'with --queue: keep enqueuing new dumps that appear in the folders, and dumps that change after they were taken (taken once size and mtime hold for one poll, 2 s; Ctrl-C ends)',
     )
-    .option(
-      '--max-dump-size <size>',
-      'larger dumps get a failed record at once, unread (default 64g; k, m, g suffixes, a bare number is MB)',
+    .addOption(
+      sizeOption(
+        '--max-dump-size <size>',
+        'larger dumps get a failed record at once, unread (default 64GB)',
+      ),
     )
     .option(
       '--reanalyze',
