@@ -7,7 +7,12 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DebuggerSession } from '../../src/engine/debugger-session.js';
-import { DIALECT_NAMES, getDialect, isDialectName } from '../../src/engine/dialects/index.js';
+import {
+  DIAGNOSTICS_TOOL_FOLDERS,
+  DIALECT_NAMES,
+  getDialect,
+  isDialectName,
+} from '../../src/engine/dialects/index.js';
 import { UsageError } from '../../src/errors.js';
 import { fakeDialect } from './fixtures/dialects/fakedbg/index.js';
 
@@ -56,10 +61,14 @@ describe('a third dialect (test-only folder)', function () {
     expect(isDialectName('fakedbg')).to.equal(false);
     expect(() => getDialect('fakedbg')).to.throw(UsageError, /cdb, winedbg/);
     expect(() => getDialect('toString')).to.throw(UsageError);
-    // The registry holds exactly the dialect folders of src/engine/dialects (common/ is shared code).
+    // The registry holds exactly the dialect folders of src/engine/dialects (common/ is shared code;
+    // the diagnostics-channel tools drive no debugger session and are listed apart).
+    const tools: readonly string[] = DIAGNOSTICS_TOOL_FOLDERS;
     const folders = readdirSync(DIALECTS_DIR, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && entry.name !== 'common')
-      .map((entry) => entry.name);
+      .map((entry) => entry.name)
+      .filter((name) => !tools.includes(name));
+    for (const tool of tools) expect(isDialectName(tool), tool).to.equal(false);
     expect([...DIALECT_NAMES].sort()).to.deep.equal(folders.sort());
     for (const name of DIALECT_NAMES) expect(getDialect(name).name).to.equal(name);
   });

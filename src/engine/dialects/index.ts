@@ -13,6 +13,13 @@ const DIALECTS = {
   'dotnet-dump': dotnetDumpDialect,
 } as const satisfies Record<string, Dialect>;
 
+/**
+ * Folders beside the debuggers that speak to a .NET runtime's own diagnostics channel instead of
+ * driving a debugger session: no prompt, no commands, so no Dialect. Listed so that the registry
+ * and the folders stay one list (test/engine/third-dialect.test.ts).
+ */
+export const DIAGNOSTICS_TOOL_FOLDERS = ['dotnet-diag', 'dotnet-gcdump'] as const;
+
 /** The name of a debugger the engine can drive (`--engine cdb`, `--engine winedbg`). */
 export type DialectName = keyof typeof DIALECTS;
 
