@@ -60,7 +60,7 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(stdout).to.match(/^buckets \(5, algorithm cdbh-sig-3\):$/m);
     // symcrash walks by its image's unwind data and names each frame from its PDB.
     expect(stdout).to.match(
-      /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main$/m,
+      /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main {2}\(Access violation writing 0x10\)$/m,
     );
     const records = readFileSync(join(out, 'records.ndjson'), 'utf8')
       .trim()
@@ -70,7 +70,9 @@ describe('cdb-harness analyze (CLI)', function () {
     expect(symcrash?.frames.slice(1, 3).map((f) => f.trust)).to.deep.equal(['cfi', 'cfi']);
     // av.exe's image is not here (the dump's build): its callers come only from a scan, and a
     // scan's frames stay out of a bucket that has a better one (the faulting frame).
-    expect(stdout).to.match(/^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x154a$/m);
+    expect(stdout).to.match(
+      /^ {2}2 {2}[0-9a-f]{16} {2}0xc0000005 write \| av\+0x154a {2}\(Access violation writing 0x10\)$/m,
+    );
     expect(stdout).to.include(`report:  ${join(out, 'report.html')}`);
   });
 

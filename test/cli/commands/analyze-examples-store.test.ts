@@ -67,7 +67,7 @@ describe('analyze examples/dumps: the examples store serves symcrash without bui
     const { code, stdout, symcrash } = await analyzeExamples(root, join(root, 'out'));
     expect(code).to.equal(0);
     expect(stdout).to.match(
-      /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main$/m,
+      /^ {2}1 {2}[0-9a-f]{16} {2}0xc0000005 write \| symcrash!store_value \| symcrash!run_job \| symcrash!main {2}\(Access violation writing 0x10\)$/m,
     );
     expect(symcrash.frames.slice(0, 3).map((f) => f.function)).to.deep.equal([
       'store_value',
