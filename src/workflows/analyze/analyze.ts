@@ -3,6 +3,7 @@
 // deadline; failures are records, not exceptions; Ctrl-C (the AbortSignal) stops taking dumps,
 // ends the ones in flight without writing half records, and still writes the summary of what is
 // complete. Progress goes out as events; this layer never prints.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
 import type { ResourceLimits } from 'node:worker_threads';
 import { mkdir, stat } from 'node:fs/promises';
@@ -305,6 +306,11 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
   // analyze thread `lane`, whose outcome comes back as a message (analyze-threads.ts).
   const runLane = async (lane: number | undefined) => {
     while (!stop.signal.aborted) {
+      // One turn of the event loop per input: a dump held in memory is processed without a
+      // single macrotask (promises only), so without it Ctrl-C and SIGTERM were handled only
+      // after the whole batch (test/cli/commands/analyze-stop.test.ts).
+      await nextTurn();
+      if (stop.signal.aborted) return;
       const index = next++;
       const path = inputs[index];
       if (path === undefined) return;
