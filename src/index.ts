@@ -86,7 +86,7 @@ export { listProcesses, findProcesses, resolveProcess } from './workflows/proces
 
 // Types the functions above take and return (test/unit/library-exports.test.ts checks that
 // every one is here), so a caller can name an options object, an event or a result.
-export type { CpuSource } from './platform/types.js';
+export type { CpuSource } from './platform/common/types.js';
 export type { CounterSource } from './engine/dialects/common/typeperf.js';
 export type {
   DialectAbilities,

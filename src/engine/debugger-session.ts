@@ -43,7 +43,7 @@ import type {
 } from './session-types.js';
 import { StopReader, withoutLastLine } from './stop-reader.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
-import { currentPlatform } from '../platform/host.js';
+import { currentPlatform } from '../platform/common/host.js';
 
 export type * from './session-types.js';
 

@@ -2,13 +2,21 @@
 // Linux beside Wine, one function each, with one folder per host (windows/, wine/). Callers ask
 // here and never look at process.platform themselves (eslint.config.js forbids it outside
 // src/platform/). Implementations are loaded on first use, so a host never loads the other's.
-import { hostKind, type HostKind } from './host.js';
-import type { CpuSource } from './types.js';
+// host.ts and types.ts live in common/, which windows/ and wine/ import: so the seam's parent folder
+// and its host folders never import each other in a circle (test/engine/folder-cycles.test.ts).
+import { hostKind, type HostKind } from './common/host.js';
+import type { CpuSource } from './common/types.js';
 import { windowsLocalPaths } from './windows/local-paths.js';
 import { wineLocalPaths } from './wine/local-paths.js';
 
-export { currentPlatform, hostKind, isWindowsHost, pidAlive, type HostKind } from './host.js';
-export type { CpuSample, CpuSource } from './types.js';
+export {
+  currentPlatform,
+  hostKind,
+  isWindowsHost,
+  pidAlive,
+  type HostKind,
+} from './common/host.js';
+export type { CpuSample, CpuSource } from './common/types.js';
 
 export interface KillTreeOptions {
   signal?: NodeJS.Signals;

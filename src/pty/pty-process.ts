@@ -4,7 +4,7 @@
 import type { IPty } from 'node-pty';
 import { killTree as killProcessTree } from '../platform/index.js';
 import { releaseConptyHandles } from '../platform/windows/pty-release.js';
-import { isWindowsHost } from '../platform/host.js';
+import { isWindowsHost } from '../platform/common/host.js';
 import { loadNodePty } from './node-pty.js';
 import { TerminalTextDecoder } from './terminal-text.js';
 import { dict } from '../common/dict.js';

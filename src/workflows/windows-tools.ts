@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { cdbCandidates } from '../engine/dialects/cdb/locate.js';
 import { DebuggerNotFoundError } from '../errors.js';
-import { currentPlatform } from '../platform/host.js';
+import { currentPlatform } from '../platform/common/host.js';
 
 export type WindowsTool = 'umdh' | 'gflags';
 

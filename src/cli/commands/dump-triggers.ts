@@ -18,7 +18,7 @@ import type { TriggerEventLine } from '../../workflows/dump/trigger-log.js';
 import { TRIGGER_LOG_NAME } from '../../workflows/dump/trigger-log.js';
 import { durationOption, percentOption, sizeOption, sizesOption } from '../options.js';
 import { join } from 'node:path';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 export interface TriggerCliOptions {
   count?: string;

@@ -40,7 +40,7 @@ import {
   sizesOption,
   symbolPathOf,
 } from '../options.js';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 export interface HeapTrendCliOptions {
   pid?: string;

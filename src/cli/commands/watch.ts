@@ -42,7 +42,7 @@ import {
   symbolPathOf,
 } from '../options.js';
 import { escapeControls, escapeStrings } from '../../report/terminal-text.js';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 export interface WatchCliOptions {
   pid?: string;

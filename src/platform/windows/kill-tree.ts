@@ -5,7 +5,7 @@
 // is ended (taskkill /F without /T, then TerminateProcess through process.kill), and a root that
 // still lives is a TargetError naming what each step said.
 import { TargetError } from '../../errors.js';
-import { pidAlive } from '../host.js';
+import { pidAlive } from '../common/host.js';
 
 export interface WindowsKillOptions {
   deadlineMs?: number;

@@ -6,8 +6,8 @@
 // gone, otherwise a TargetError saying what powershell answered.
 import { availableParallelism } from 'node:os';
 import { TargetError } from '../../errors.js';
-import { pidAlive } from '../host.js';
-import type { CpuSource } from '../types.js';
+import { pidAlive } from '../common/host.js';
+import type { CpuSource } from '../common/types.js';
 
 export interface PowershellAnswer {
   exitCode: number | undefined;

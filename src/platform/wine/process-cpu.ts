@@ -16,7 +16,7 @@ import { availableParallelism } from 'node:os';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TargetError } from '../../errors.js';
-import type { CpuSource } from '../types.js';
+import type { CpuSource } from '../common/types.js';
 
 /** Linux reports CPU times in clock ticks of USER_HZ, 100 on every Linux ABI (proc(5), times(2)). */
 const USER_HZ = 100;

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { pidAlive } from '../../platform/host.js';
+import { pidAlive } from '../../platform/common/host.js';
 
-/** Whether a pid exists: the platform seam's (src/platform/host.ts). */
+/** Whether a pid exists: the platform seam's (src/platform/common/host.ts). */
 export { pidAlive };
 
 /** The folder in each downstream store where downloads are written before they are published. */

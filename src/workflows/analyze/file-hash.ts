@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { AbortedError, IoError } from '../../errors.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
 import { fileKind, openRegularFile } from '../../minidump/file-reader.js';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 const CHUNK = 1024 * 1024;
 

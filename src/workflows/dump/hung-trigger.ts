@@ -11,7 +11,7 @@ import { AbortedError, TargetError, UsageError } from '../../errors.js';
 import { packageInfo } from '../../package-info.js';
 import { holdUntil, type Sampler } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 export const DEFAULT_HUNG_AFTER_MS = 5000;
 /** How long one WM_NULL may take before the window counts as silent for that poll. */

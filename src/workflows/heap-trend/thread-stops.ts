@@ -12,7 +12,7 @@
 // resolution is the largest gap between polls, reported with the figure.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { currentPlatform } from '../../platform/host.js';
+import { currentPlatform } from '../../platform/common/host.js';
 
 export interface ThreadStopMeasure {
   /** Time during which every thread of the target was stopped (ms). */

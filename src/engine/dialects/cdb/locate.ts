@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { DebuggerNotFoundError } from '../../../errors.js';
-import { currentPlatform } from '../../../platform/host.js';
+import { currentPlatform } from '../../../platform/common/host.js';
 
 export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
   const candidates: string[] = [];

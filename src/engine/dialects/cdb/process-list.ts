@@ -3,7 +3,7 @@
 import { findOnPath } from '../winedbg/find-on-path.js';
 import { TargetError } from '../../../errors.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
-import { currentPlatform } from '../../../platform/host.js';
+import { currentPlatform } from '../../../platform/common/host.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 

@@ -6,7 +6,7 @@
 // under Wine (and on Linux) there is no counter to read: refused, saying so.
 import { execa } from 'execa';
 import { TargetError, UsageError } from '../../../errors.js';
-import { currentPlatform } from '../../../platform/host.js';
+import { currentPlatform } from '../../../platform/common/host.js';
 
 export interface CounterSample {
   value: number;

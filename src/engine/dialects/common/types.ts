@@ -4,11 +4,11 @@
 // harness needs to know about one debugger is reached through this interface: no code outside
 // src/engine/dialects/ looks at a dialect's name to decide anything.
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
-import type { CpuSource } from '../../../platform/types.js';
+import type { CpuSource } from '../../../platform/common/types.js';
 import type { CounterSource } from './typeperf.js';
 import type { StopEvent } from './stop-event.js';
 
-export type { CpuSource, CpuSample } from '../../../platform/types.js';
+export type { CpuSource, CpuSample } from '../../../platform/common/types.js';
 
 export type SessionTarget =
   | { kind: 'dump'; path: string }

@@ -3,7 +3,7 @@
 // what a .NET user there runs by hand; the triggers read the process from /proc, never touching it.
 // The file is an ELF core, read back by its header (the minidump reader reads Windows dumps only).
 import { open, readFile } from 'node:fs/promises';
-import type { CpuSource } from '../../../platform/types.js';
+import type { CpuSource } from '../../../platform/common/types.js';
 // The /proc/<pid>/stat reader the Wine host's CPU source uses: a .NET process on Linux is read
 // the same way, by its own pid.
 import { parseProcStatCpuMs } from '../../../platform/wine/process-cpu.js';

@@ -1,7 +1,7 @@
 // A program on PATH, the way a shell would find it (used to tell whether winedbg is installed).
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { currentPlatform } from '../../../platform/host.js';
+import { currentPlatform } from '../../../platform/common/host.js';
 
 export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const dirs = (env['PATH'] ?? '').split(delimiter).filter((d) => d !== '');
