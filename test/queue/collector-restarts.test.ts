@@ -135,7 +135,7 @@ describe('analyze --queue when Redis or the collector stops (real Redis)', funct
       },
     );
     expect(run.stderr).to.match(
-      /queue: no worker is taking cdb jobs from queue "cdb-harness-cdb": 1 dumps waiting \(start one: cdb-harness worker --queue redis:\/\/127\.0\.0\.1:\d+ --engine cdb\)/,
+      /queue: no worker is taking cdb jobs from queue "cdb-harness-cdb": 1 dump waiting \(start one: cdb-harness worker --queue redis:\/\/127\.0\.0\.1:\d+ --engine cdb\)/,
     );
     expect(run.code, run.stderr).to.equal(130);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as AnalyzeSummary;
