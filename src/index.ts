@@ -95,6 +95,7 @@ export type {
   SosBatchOutputs,
   IdentifyCommands,
   LastEventReading,
+  LiveDumpTool,
   ProcessInfo as ListedProcess,
   ProcessListOptions,
   RegionListing,
@@ -108,6 +109,7 @@ export type {
 } from './engine/dialects/winedbg/info-maps.js';
 export type { PositionedFileReader } from './minidump/file-reader.js';
 export type { MemoryMapStats } from './minidump/memory-map.js';
+export type { AssertionInfo } from './minidump/streams/assertion-info.js';
 export type { CodeViewInfo } from './minidump/streams/codeview.js';
 export type { RangeSource } from './minidump/streams/memory-lists.js';
 export type { ModuleIdentity } from './minidump/streams/module-identity.js';
@@ -127,6 +129,8 @@ export type {
   AnalyzeSummary,
 } from './report/analyze/analyze-record.js';
 export type {
+  ClrCounters,
+  HeapTrendCadence,
   HeapTrendEngine,
   HeapTrendProjection,
   HeapTrendReport,
@@ -136,13 +140,18 @@ export type {
   HeapTrendSeries,
   HeapTrendSource,
   HeapTrendStatus,
+  HeapTrendTierUse,
+  HeapTrendVerdict,
   MemoryTotals,
   RetentionEntry,
+  RetentionGroup,
   RetentionRoot,
   SeriesStats,
   SuspectRule,
   ThresholdDump,
+  VerdictSuspect,
 } from './report/heap-trend/types.js';
+export type { ClrCountersFeed } from './workflows/heap-trend/clr-tiers-sampler.js';
 export type { UmdhTrend, UmdhTrendRule } from './report/heap-trend/umdh-trend.js';
 export type { ValidationResult } from './report/schemas.js';
 export type { FetchLike } from './symbols/download.js';
@@ -163,6 +172,10 @@ export type {
 export type { DebuggerCommandFactory, DebuggerUse } from './workflows/heap-trend/sampler.js';
 export type { LookupOptions, ProcessSelector } from './workflows/process-lookup.js';
 export type { ExceptionSelection } from './workflows/watch/exception-codes.js';
-export type { WatchEndReason, WatchExceptionLine } from './workflows/watch/watch-records.js';
+export type {
+  WatchEndReason,
+  WatchEngine,
+  WatchExceptionLine,
+} from './workflows/watch/watch-records.js';
 export type { WatchTargetSpec } from './workflows/watch/watch-target.js';
 export type { WatchEvent } from './workflows/watch/watch.js';
