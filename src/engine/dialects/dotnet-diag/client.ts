@@ -128,7 +128,7 @@ export class DiagSession<T extends DiagException | DiagCounter> {
     if (options.resume === true) args.push('--resume');
     const child = spawn(helper.file, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...(options.env ?? process.env), DOTNET_CLI_TELEMETRY_OPTOUT: '1' },
+      env: helperEnv(options.env),
     });
     let readySeen = false;
     let resolveReady: (line: DiagReady) => void = () => undefined;
@@ -335,6 +335,21 @@ export function openCounterStream(
   return DiagSession.open<DiagCounter>('counters', args, options, options.onData);
 }
 
+/**
+ * The helper's own environment: TMPDIR as given (it finds the target's socket there), and its own
+ * runtime's diagnostics channel off. Otherwise the helper is itself a .NET process that `-w NAME`
+ * could list, and a helper ended by a signal leaves `dotnet-diagnostic-PID-…-socket` and
+ * `clr-debug-pipe-PID-…` files in TMPDIR
+ * (https://learn.microsoft.com/dotnet/core/diagnostics/diagnostic-port: DOTNET_EnableDiagnostics).
+ */
+function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return {
+    ...(env ?? process.env),
+    DOTNET_CLI_TELEMETRY_OPTOUT: '1',
+    DOTNET_EnableDiagnostics: '0',
+  };
+}
+
 /** One-shot helper run (probe, dump): its single reply line, or the typed error it reported. */
 async function runOnce(
   args: readonly string[],
@@ -343,7 +358,7 @@ async function runOnce(
   const helper = locateDiagHelper(options.env, options.helperPath);
   const child = spawn(helper.file, [...helper.args, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: options.env ?? process.env,
+    env: helperEnv(options.env),
   });
   let out = '';
   let err = '';
