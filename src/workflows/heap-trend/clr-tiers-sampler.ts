@@ -166,14 +166,16 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
     reading.suspendedMs = result.durationMs;
     reading.suspendedHow = 'upper-bound';
     // The runtime's own GC pause total across the snapshot (its induced GC, and any other GC in
-    // the same window): the target's real stop, tighter than the tool's run.
+    // the same window): the target's real stop, tighter than the tool's run. A total that did not
+    // move is a counter not yet refreshed (the snapshot's induced GC always pauses), never a
+    // measured 0: the tool's run stays the upper bound then (seen in a CI rehearsal under load).
     const before = result.countersBefore?.gcPauseTotalMs;
     const after = reading.counters?.gcPauseTotalMs;
     const afterTime = Date.parse(reading.counters?.time ?? '');
     if (
       before !== undefined &&
       after !== undefined &&
-      after >= before &&
+      after > before &&
       afterTime >= result.endedWall
     ) {
       reading.suspendedUpperBoundMs = result.durationMs;
