@@ -10,33 +10,22 @@ import { expect } from 'chai';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import {
   EXAMPLES,
   readRecords,
   recordDifferences,
+  queueRigPerTest,
+  startRigRedis,
   startWorker,
-  type WorkerProcess,
 } from './queue-helpers.js';
 
 describe('a queued file that changes before a worker reads it (real Redis)', function () {
   this.timeout(240_000);
-  let redis: RedisServer | undefined;
-  let worker: WorkerProcess | undefined;
-
-  before(function () {
-    if (!redisAvailable()) this.skip();
-  });
-  afterEach(async () => {
-    await worker?.stop('SIGKILL');
-    worker = undefined;
-    await redis?.stop();
-    redis = undefined;
-  });
+  const rig = queueRigPerTest();
 
   it('gets the record of what the file holds when analysed, and the old content keeps its own', async () => {
-    redis = await RedisServer.start();
+    const redis = await startRigRedis(rig);
     const url = redis.url;
     const input = makeTempDir('changed-in');
     const file = join(input, 'x.dmp');
@@ -52,7 +41,7 @@ describe('a queued file that changes before a worker reads it (real Redis)', fun
           if (!swapped && /no worker is taking/.test(soFar)) {
             swapped = true;
             copyFileSync(join(EXAMPLES, 'clr-raise.dmp'), file);
-            worker = startWorker(['--queue', url, '--engine', 'builtin']);
+            rig.worker = startWorker(['--queue', url, '--engine', 'builtin']);
           }
         },
       },

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { runCli } from '../helpers/cli.js';
 import { repeatedNameDump } from '../helpers/hostile-dumps.js';
-import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { MAX_RESULT_BYTES } from '../../src/queue/job-result.js';
 import { MAX_RECORD_BYTES } from '../../src/workflows/analyze/record-bounds.js';
@@ -17,27 +16,17 @@ import {
   dumpBatch,
   recordDifferences,
   recordLines,
+  queueRigPerTest,
+  startRigRedis,
   startWorker,
-  type WorkerProcess,
 } from './queue-helpers.js';
 
 describe('hostile dumps through the queue (real Redis)', function () {
   this.timeout(240_000);
-  let redis: RedisServer | undefined;
-  let worker: WorkerProcess | undefined;
-
-  before(function () {
-    if (!redisAvailable()) this.skip();
-  });
-  afterEach(async () => {
-    await worker?.stop('SIGKILL');
-    worker = undefined;
-    await redis?.stop();
-    redis = undefined;
-  });
+  const rig = queueRigPerTest();
 
   it('gives the records of a local run, each within the bound, each result in Redis within its own', async () => {
-    redis = await RedisServer.start();
+    const redis = await startRigRedis(rig);
     const input = dumpBatch(3);
     for (let i = 0; i < 3; i++) {
       writeFileSync(join(input, `hostile${i}.dmp`), repeatedNameDump(16_384, 32_767, i));
@@ -46,7 +35,15 @@ describe('hostile dumps through the queue (real Redis)', function () {
     const run = await runCli(['analyze', input, '--engine', 'builtin', '--out', local]);
     expect(run.code, run.stderr).to.be.oneOf([0, 4]);
 
-    worker = startWorker(['--queue', redis.url, '--queue-name', 'hostile', '--engine', 'builtin']);
+    const worker = startWorker([
+      '--queue',
+      redis.url,
+      '--queue-name',
+      'hostile',
+      '--engine',
+      'builtin',
+    ]);
+    rig.worker = worker;
     await worker.waitFor((l) => l.type === 'ready', 'ready line');
     const queued = makeTempDir('hostile-queued');
     const collect = await runCli(

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RedisServer, redisAvailable } from '../helpers/redis-server.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import type { AnalyzeDumpRecord } from '../../src/report/analyze/analyze-record.js';
@@ -276,4 +277,35 @@ export function canBlind(): boolean {
 /** Whether any record of an --out folder had its walk cut by the time budget. */
 export function anyWalkCut(dir: string): boolean {
   return [...byFile(dir).values()].some(walkCut);
+}
+
+/** The Redis server and the worker a queue test starts, ended after each test by the rig. */
+export interface QueueRig {
+  redis?: RedisServer | undefined;
+  worker?: WorkerProcess | undefined;
+}
+
+/**
+ * Call inside a `describe`: skips the suite where redis-server is missing, and after each test
+ * kills the worker and stops the Redis server the test put on the rig.
+ */
+export function queueRigPerTest(): QueueRig {
+  const rig: QueueRig = {};
+  before(function () {
+    if (!redisAvailable()) this.skip();
+  });
+  afterEach(async () => {
+    await rig.worker?.stop('SIGKILL');
+    rig.worker = undefined;
+    await rig.redis?.stop();
+    rig.redis = undefined;
+  });
+  return rig;
+}
+
+/** A fresh Redis server on a free loopback port, kept on the rig so that it is stopped. */
+export async function startRigRedis(rig: QueueRig): Promise<RedisServer> {
+  const redis = await RedisServer.start();
+  rig.redis = redis;
+  return redis;
 }
