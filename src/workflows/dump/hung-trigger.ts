@@ -69,7 +69,7 @@ export function windowProbePath(env: NodeJS.ProcessEnv = process.env): string {
     join(packageInfo().root, 'build', 'native', 'window-probe.exe');
   if (!existsSync(path)) {
     throw new UsageError(
-      `-h needs the window probe ${path}, which is missing: build it with scripts/build-native.sh (mingw), or point CDB_HARNESS_WINDOW_PROBE at it`,
+      `-h needs the window probe ${path}, which is missing: the npm package ships it; in a clone, build it with scripts/build-native.sh (mingw); or point CDB_HARNESS_WINDOW_PROBE at it`,
     );
   }
   return path;
