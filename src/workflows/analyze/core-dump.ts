@@ -10,7 +10,6 @@ import { resolve } from 'node:path';
 import type { BytePath } from '../../common/byte-path.js';
 import type { CoreDumpAnalysis, SosBatchOutputs } from '../../engine/dialects/index.js';
 import { AbortedError, errorToJSON, isHarnessError } from '../../errors.js';
-import { PositionedFileReader } from '../../minidump/file-reader.js';
 import type { AnalyzeDumpRecord, RawOutputRef } from '../../report/analyze/analyze-record.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { emptyRecord } from './analyze-one.js';
@@ -33,13 +32,7 @@ export async function analyzeCoreDump(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const record = emptyRecord(path, hashed, ctx.engine);
-  const reader = await PositionedFileReader.open(path, {
-    cacheBytes: 0,
-    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-  });
-  const reading = await core
-    .check((offset, length) => reader.read(offset, length), reader.size)
-    .finally(() => reader.close());
+  const reading = await core.check(path);
   if (!reading.ok) {
     record.error = { code: 'BAD_DUMP', message: reading.reason };
     record.timings.totalMs = elapsed();

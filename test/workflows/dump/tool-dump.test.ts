@@ -2,9 +2,9 @@
 // the pinned dotnet-dump: `dotnet-dump collect` with ProcDump's commit trigger, the file an ELF
 // core read back, the target left running; and -t refused with the reason.
 import { expect } from 'chai';
-import { openSync, readSync, closeSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readElfCore } from '../../../src/engine/dialects/common/elf-core.js';
+import { readElfCoreFile } from '../../../src/engine/dialects/common/elf-core-file.js';
 import { parseStatusCommitBytes } from '../../../src/engine/dialects/dotnet-dump/live-dump.js';
 import { runCli } from '../../helpers/cli.js';
 import {
@@ -13,14 +13,6 @@ import {
   startNativeDotnet,
 } from '../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
-
-function header(path: string, offset: number, length: number): Buffer {
-  const fd = openSync(path, 'r');
-  const bytes = Buffer.alloc(length);
-  const read = readSync(fd, bytes, 0, length, offset);
-  closeSync(fd);
-  return bytes.subarray(0, read);
-}
 
 describe('dump --engine dotnet-dump (dotnet-dump collect, real .NET program on Linux)', function () {
   nativeDotnetSuite(this);
@@ -62,10 +54,7 @@ describe('dump --engine dotnet-dump (dotnet-dump collect, real .NET program on L
     };
     const [dump] = summary.dumps;
     expect(dump?.path.startsWith(join(out, `cdbh-dotnet_${target.pid}_`))).to.equal(true);
-    const reading = await readElfCore(
-      (offset, length) => Promise.resolve(header(dump?.path ?? '', offset, length)),
-      statSync(dump?.path ?? '').size,
-    );
+    const reading = await readElfCoreFile(dump?.path ?? '');
     expect(reading.ok && reading.facts.pid).to.equal(target.pid);
     expect(statSync(dump?.path ?? '').mode & 0o777).to.equal(0o600);
     expect(run.stderr).to.match(/Trigger: commit .* >= 60\.0 MB \(-m\)/);

@@ -6,7 +6,8 @@
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
 import type { CpuSource } from '../../../platform/common/types.js';
 import type { CounterSource } from './typeperf.js';
-import type { ElfCoreReading, ReadAt } from './elf-core.js';
+import type { BytePath } from '../../../common/byte-path.js';
+import type { ElfCoreReading } from './elf-core.js';
 import type { StopEvent } from './stop-event.js';
 
 export type { CpuSource, CpuSample } from '../../../platform/common/types.js';
@@ -153,7 +154,7 @@ export interface CoreDumpAnalysis {
   /** Names a folder scan takes besides the minidump ones and `--ext` (`.core`). */
   readonly extensions: readonly string[];
   /** What the file is: the facts the record takes from it, or why the tool cannot read it. */
-  check(read: ReadAt, size: number): Promise<ElfCoreReading>;
+  check(path: BytePath): Promise<ElfCoreReading>;
   /** Runs the triage commands on a dump, in one batch. */
   analyze(
     dump: string,

@@ -11,7 +11,7 @@ import { promptRules } from '../common/prompt-rules.js';
 import { isLiveTarget } from '../common/live-target.js';
 import { stopFromEvents } from '../common/stop-event.js';
 import { refuseBadCommand, refuseControlChars } from '../common/unsafe-text.js';
-import { readElfCore } from '../common/elf-core.js';
+import { readElfCoreFile } from '../common/elf-core-file.js';
 import type { CoreDumpAnalysis, Dialect, LiveDumpTool } from '../common/types.js';
 import { findDotnetTool, locateDotnetTool } from './locate.js';
 import { analyzeDump, collectDump } from './tool-run.js';
@@ -38,7 +38,7 @@ const analyzeCore: CoreDumpAnalysis['analyze'] = async (dump, commands, options)
 
 const coreDumps: CoreDumpAnalysis = {
   extensions: ['.core'],
-  check: readElfCore,
+  check: readElfCoreFile,
   analyze: analyzeCore,
 };
 

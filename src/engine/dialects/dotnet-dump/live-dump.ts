@@ -2,12 +2,12 @@
 // `dotnet-dump collect` (https://learn.microsoft.com/dotnet/core/diagnostics/dotnet-dump#dotnet-dump-collect),
 // what a .NET user there runs by hand; the triggers read the process from /proc, never touching it.
 // The file is an ELF core, read back by its header (the minidump reader reads Windows dumps only).
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { CpuSource } from '../../../platform/common/types.js';
 // The /proc/<pid>/stat reader the Wine host's CPU source uses: a .NET process on Linux is read
 // the same way, by its own pid.
 import { parseProcStatCpuMs } from '../../../platform/wine/process-cpu.js';
-import { readElfCore } from '../common/elf-core.js';
+import { readElfCoreFile } from '../common/elf-core-file.js';
 import type { DumpToolOptions, LiveDumpTool } from '../common/types.js';
 import { locateDotnetTool } from './locate.js';
 import { collectDump } from './tool-run.js';
@@ -16,30 +16,18 @@ import { collectDump } from './tool-run.js';
 async function verifyCore(
   path: string,
 ): Promise<{ ok: boolean; problems: string[]; notes: string[] }> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const read = async (offset: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    };
-    const reading = await readElfCore(read, size);
-    const problems = !reading.ok
-      ? [reading.reason]
-      : reading.facts.truncated === undefined
-        ? []
-        : [
-            `cut short: ${size} bytes where its program headers reach ${reading.facts.truncated.needed}`,
-          ];
-    return {
-      ok: problems.length === 0,
-      problems,
-      notes: ['an ELF core dump (Linux): read it with analyze --engine dotnet-dump'],
-    };
-  } finally {
-    await handle.close();
-  }
+  const reading = await readElfCoreFile(path);
+  const cut = reading.ok ? reading.facts.truncated : undefined;
+  const problems = !reading.ok
+    ? [reading.reason]
+    : cut === undefined
+      ? []
+      : [`cut short: ${cut.size} bytes where its program headers reach ${cut.needed}`];
+  return {
+    ok: problems.length === 0,
+    problems,
+    notes: ['an ELF core dump (Linux): read it with analyze --engine dotnet-dump'],
+  };
 }
 
 // /proc/<pid>/status lines: `VmRSS:	   31744 kB`, `VmSwap:	       0 kB`
