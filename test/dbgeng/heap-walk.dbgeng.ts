@@ -121,6 +121,7 @@ describe('heap walk of a real Wine full dump, and of copies made to loop', funct
     });
     expect(report.status).to.equal('completed');
     expect(report.seriesKind).to.equal('heap');
+    // `heap 0x10a0000: the list at 0x10a0088 loops back to 0x10a0350; …`
     expect(report.warnings.join('\n')).to.match(
       new RegExp(`heap 0x${heap.toString(16)}: the list at 0x[0-9a-f]+ loops back to`),
     );
