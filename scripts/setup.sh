@@ -19,7 +19,8 @@ fi
 npm run build --silent
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
-# The Windows helper `dump -h` runs beside the target (native/window-probe).
+# The Windows helpers run beside the target: native/window-probe (`dump -h`), native/break-in
+# (interrupt() on Windows: DebugBreakProcess).
 bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
 # The .NET diagnostics channel client (watch on Linux .NET, heap-trend's counters tier).
