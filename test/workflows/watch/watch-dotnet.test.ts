@@ -4,7 +4,6 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findDiagHelper } from '../../../src/engine/dialects/dotnet-diag/index.js';
 import { processGone } from '../../../src/workflows/watch/dotnet-target.js';
 import { lineOfEvent } from '../../../src/workflows/watch/watch-dotnet.js';
 import { exceptionSignature } from '../../../src/workflows/watch/signature.js';
@@ -14,7 +13,7 @@ import type {
 } from '../../../src/workflows/watch/watch-records.js';
 import { validate } from '../../../src/report/schemas.js';
 import { runCli } from '../../helpers/cli.js';
-import { nativeDotnetSuite, startNativeDotnet } from '../../helpers/dotnet-native.js';
+import { diagHelperSuite, startNativeDotnet } from '../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 function readLines(out: string): WatchExceptionLine[] {
@@ -76,13 +75,7 @@ describe('watch: the exceptions.ndjson line of one runtime event', () => {
 });
 
 describe('watch on Linux .NET (real runtime, no debugger)', function () {
-  nativeDotnetSuite(this);
-  before(function () {
-    if (findDiagHelper() === undefined) {
-      console.log('      skipped: cdbh-diag is not built (scripts/build-dotnet-diag.sh)');
-      this.skip();
-    }
-  });
+  diagHelperSuite(this);
 
   // null, inner, threads come first: data only; then two InvalidOperationExceptions; the program
   // then holds in a catch block for a minute, running. It starts once the watch says it is on.

@@ -4,23 +4,16 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  findDiagHelper,
   openCounterStream,
   openExceptionStream,
   type DiagCounter,
   type DiagException,
 } from '../../../../src/engine/dialects/dotnet-diag/index.js';
-import { nativeDotnetSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
+import { diagHelperSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 describe('dotnet-diag client (real runtime)', function () {
-  nativeDotnetSuite(this);
-  before(function () {
-    if (findDiagHelper() === undefined) {
-      console.log('      skipped: cdbh-diag is not built (scripts/build-dotnet-diag.sh)');
-      this.skip();
-    }
-  });
+  diagHelperSuite(this);
 
   it('streams System.Runtime counters (GC heap, generation sizes, allocation rate, working set) and stops leaving the target running', async () => {
     const target = await startNativeDotnet(['leak', '-i', '100', '-n', '0', '--managed-kb', '64']);

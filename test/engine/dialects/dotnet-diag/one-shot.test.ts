@@ -3,20 +3,13 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import {
-  findDiagHelper,
   NoDiagnosticsChannelError,
   probeDotnet,
 } from '../../../../src/engine/dialects/dotnet-diag/index.js';
-import { nativeDotnetSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
+import { diagHelperSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
 
 describe('dotnet-diag one-shot runs (real runtime)', function () {
-  nativeDotnetSuite(this);
-  before(function () {
-    if (findDiagHelper() === undefined) {
-      console.log('      skipped: cdbh-diag is not built (scripts/build-dotnet-diag.sh)');
-      this.skip();
-    }
-  });
+  diagHelperSuite(this);
 
   it('refuses a process that is not .NET with NoDiagnosticsChannelError (exit 3)', async () => {
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
