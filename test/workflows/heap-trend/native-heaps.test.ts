@@ -10,7 +10,12 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDumpSeries } from '../../../src/workflows/heap-trend/dump-series.js';
-import { DumpBuilder, struct } from '../../minidump/helpers/dump-builder.js';
+import {
+  DumpBuilder,
+  memory64List,
+  memoryInfoList,
+  struct,
+} from '../../minidump/helpers/dump-builder.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 const TEB = 0x10000n;
@@ -87,31 +92,19 @@ function build(extra: number, timestamp: number, wine = true): Buffer {
       [s + MB, s, 3n * MB, 0x2000],
     ]),
   ];
-  const info = Buffer.alloc(16 + 48 * regions.length);
-  info.writeUInt32LE(16, 0);
-  info.writeUInt32LE(48, 4);
-  info.writeBigUInt64LE(BigInt(regions.length), 8);
-  regions.forEach(([base, allocationBase, size, state], i) => {
-    info.writeBigUInt64LE(base, 16 + 48 * i);
-    info.writeBigUInt64LE(allocationBase, 24 + 48 * i);
-    info.writeBigUInt64LE(size, 40 + 48 * i);
-    info.writeUInt32LE(state, 48 + 48 * i);
-    info.writeUInt32LE(0x04, 52 + 48 * i);
-    info.writeUInt32LE(0x20000, 56 + 48 * i); // MEM_PRIVATE
-  });
-  b.stream(16, info);
+  b.stream(
+    16,
+    memoryInfoList(
+      regions.map(([base, allocationBase, size, state]) => ({ base, allocationBase, size, state })),
+    ),
+  );
   // Memory64List: the pages written above, one after another at the end of the file.
-  const sorted = [...pages.entries()].sort(([a], [c]) => (a < c ? -1 : 1));
-  const listRva = b.end + ((4 - (b.end % 4)) % 4);
-  b.stream(9, Buffer.alloc(16 + 16 * sorted.length));
-  const rvas = sorted.map(([, bytes]) => b.append(bytes));
+  const writeList = memory64List(
+    b,
+    [...pages.entries()].sort(([a], [c]) => (a < c ? -1 : 1)),
+  );
   const dump = b.build({ flags: 0x2n | 0x800n, timestamp });
-  dump.writeBigUInt64LE(BigInt(sorted.length), listRva);
-  dump.writeBigUInt64LE(BigInt(rvas[0] ?? 0), listRva + 8);
-  sorted.forEach(([address], i) => {
-    dump.writeBigUInt64LE(address, listRva + 16 + 16 * i);
-    dump.writeBigUInt64LE(0x1000n, listRva + 24 + 16 * i);
-  });
+  writeList(dump);
   return dump;
 }
 
