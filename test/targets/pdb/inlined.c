@@ -5,7 +5,7 @@
  *   crash_store, (inline) inner_step, (inline) middle_step, run_chain, main
  * where frames 1-3 share one return address. With `top` the write happens inside the inlined
  * chain itself (top_inner inlined into top_middle inlined into run_top): frame 0 is inline.
- * Tests find lines by the markers (CRASH-LINE, INNER-CALL, ...), never by numbers written here.
+ * Tests find lines by the markers in the comments below, never by numbers written here.
  * build-flags: -O2 */
 #include "../common.h"
 
