@@ -61,7 +61,10 @@ export interface SymbolProvider {
    * walk keeps, after lookup() named it, never for scanned candidates. Optional: providers whose
    * files have no inline data leave it out.
    */
-  inlines?(module: ModuleRef, rva: number): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined>;
+  inlines?(
+    module: ModuleRef,
+    rva: number,
+  ): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined>;
 }
 
 /**

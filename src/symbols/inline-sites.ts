@@ -226,7 +226,8 @@ export interface ActiveSite {
  */
 export function activeChain(sites: readonly InlineSite[], offset: number): ActiveSite[] {
   const byOffset = new Map(sites.map((s) => [s.offset, s]));
-  const rangeAt = (site: InlineSite) => site.ranges.find((r) => offset >= r.start && offset < r.end);
+  const rangeAt = (site: InlineSite) =>
+    site.ranges.find((r) => offset >= r.start && offset < r.end);
   let deepest: ActiveSite[] = [];
   for (const site of sites) {
     const range = rangeAt(site);

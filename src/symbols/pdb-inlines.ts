@@ -23,7 +23,10 @@ export interface InlineContext {
 }
 
 /** Inlinee first lines by module, parsed the first time a frame needs them. */
-const sourcesOf = new WeakMap<ModuleSymbols, { map: Map<number, InlineeSource>; problem?: string }>();
+const sourcesOf = new WeakMap<
+  ModuleSymbols,
+  { map: Map<number, InlineeSource>; problem?: string }
+>();
 
 /**
  * The inline frames at rva, innermost first; `problem` when the records cannot be trusted (then
@@ -40,7 +43,7 @@ export async function inlineFrames(
   const sources = inlineeSources(context.symbols);
   const frames: InlineLookup[] = [];
   for (const { site, range } of chain) {
-    const first = Math.min(...site.ranges.map((r) => r.start));
+    const first = site.ranges.reduce((low, r) => Math.min(low, r.start), range.start);
     const source = sources.map.get(site.inlinee);
     const fileId = range.file ?? source?.file;
     const file = fileId === undefined ? undefined : context.symbols.fileNames?.get(fileId);

@@ -142,7 +142,10 @@ export class TypeStream {
     while (at + 4 <= bytes.length) {
       const size = bytes.readUInt16LE(at);
       if (size < 2 || at + 2 + size > bytes.length) break;
-      out.set(index, { kind: bytes.readUInt16LE(at + 2), data: bytes.subarray(at + 4, at + 2 + size) });
+      out.set(index, {
+        kind: bytes.readUInt16LE(at + 2),
+        data: bytes.subarray(at + 4, at + 2 + size),
+      });
       at += 2 + size;
       index++;
     }

@@ -91,10 +91,7 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       return failed(module, error);
     }
   };
-  const inlinesLater = async (
-    module: ModuleRef,
-    rva: number,
-  ): Promise<SymbolHit[] | undefined> => {
+  const inlinesLater = async (module: ModuleRef, rva: number): Promise<SymbolHit[] | undefined> => {
     try {
       const found = await symbolizer.use(module, async (state) => {
         const inlines = await state.file.inlinesAt?.(rva);
@@ -134,7 +131,10 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       return lookupLater(module, rva);
     },
     // Only files with inline data (PDBs) answer, and only for frames the walk keeps.
-    inlines(module: ModuleRef, rva: number): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined> {
+    inlines(
+      module: ModuleRef,
+      rva: number,
+    ): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined> {
       const loaded = loadedNow(module);
       if (loaded === false) return undefined;
       if (loaded !== undefined && loaded.file.inlinesAt === undefined) return undefined;

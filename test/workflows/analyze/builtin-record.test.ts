@@ -90,7 +90,7 @@ describe('analyze records: inline frames of an -O2 clang + lld program (builtin 
     ]);
     const text = stackLines(stack, true);
     expect(text[2]).to.match(
-      /^01 \(Inline Function\) --------`-------- inlined!inner_step\+0x[0-9a-f]+ \[.*inlined\.c @ \d+\]  \[cfi\]$/,
+      /^01 \(Inline Function\) --------`-------- inlined!inner_step\+0x[0-9a-f]+ \[.*inlined\.c @ \d+\] {2}\[cfi\]$/,
     );
   });
 
