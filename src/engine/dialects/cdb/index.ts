@@ -17,6 +17,7 @@ import {
 } from '../common/unsafe-text.js';
 import type { Dialect, ExceptionBreakSettings } from '../common/types.js';
 import { findCdb, locateCdb } from './locate.js';
+import { missingExtensionLine } from './extension-missing.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
 // blank, so the space is optional.
@@ -96,6 +97,7 @@ export const cdbDialect: Dialect = {
     command: () => '!heap -s -h 0',
     // Memory by category in the same attach (ext.dll's usage table).
     categoriesCommand: '!address -summary',
+    unavailable: missingExtensionLine,
   },
 
   locateBinary: locateCdb,

@@ -113,6 +113,8 @@ export type HeapSampling =
       command(pid: number): string;
       /** A second command in the same attach whose reply is `!address -summary` (categories). */
       readonly categoriesCommand?: string;
+      /** The debugger's own line when a reply says the command could not run at all, else null. */
+      unavailable(reply: string): string | null;
     }
   | {
       readonly style: 'bare-session';
