@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { killAllTargets, startTarget, wineEnv } from './helpers/wine.js';
-import { makeTempDir } from './helpers/temp-dir.js';
-const target = await startTarget('leak', []);
-const out = makeTempDir('ht');
-const r = spawnSync('node', ['bin/cdb-harness.js', 'heap-trend', String(target.pid), '--engine', 'cdb', '--debugger', 'build/dbgeng/cdb', '--interval', '1s', '--samples', '3', '--out', out], { env: wineEnv(), encoding: 'utf8', timeout: 240000 });
-console.log('exit', r.status); console.log(r.stdout.slice(-2500)); console.log('ERR', r.stderr.slice(-2500));
-console.log(spawnSync('sh', ['-c', `ls ${out}; head -c 3000 ${out}/samples.ndjson`], {encoding:'utf8'}).stdout);
+import { killAllTargets, startTarget, wineEnv, sleep } from './helpers/wine.js';
+import { readCommit } from '../src/workflows/dump/dump-series.js';
+const target = await startTarget('commitsteps', ['16', '1500', '3']);
+for (let i = 0; i < 4; i++) {
+  const r = spawnSync('wine', ['build/native/commit-probe.exe', String(target.pid)], { env: wineEnv(), encoding: 'utf8' });
+  const w = await readCommit(target.pid, { engine: 'winedbg', env: wineEnv() });
+  console.log(r.status, r.stdout.trim(), 'winedbg', w.bytes);
+  await sleep(1200);
+}
+console.log(target.log());
+console.log(spawnSync('wine', ['build/native/commit-probe.exe', '99999'], { env: wineEnv(), encoding: 'utf8' }).stdout);
 await killAllTargets();

@@ -85,8 +85,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
         output = result.output;
         // A heap command that cannot run at all is no empty process: the run stops here with the
         // debugger's own line (exit 3), never a report of 0 KB and "no leak suspected".
-        const missing =
-          sampling?.style === 'attach-per-sample' ? sampling.unavailable(output) : null;
+        const missing = dialect.commandUnavailable?.(output) ?? null;
         if (missing !== null) throw heapCommandMissing(dialect.name, command, missing);
         if (result.truncated) warnings.push(`${command} output was truncated`);
         const categoriesCommand =

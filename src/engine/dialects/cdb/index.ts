@@ -97,8 +97,8 @@ export const cdbDialect: Dialect = {
     command: () => '!heap -s -h 0',
     // Memory by category in the same attach (ext.dll's usage table).
     categoriesCommand: '!address -summary',
-    unavailable: missingExtensionLine,
   },
+  commandUnavailable: missingExtensionLine,
 
   locateBinary: locateCdb,
   findBinary: findCdb,
