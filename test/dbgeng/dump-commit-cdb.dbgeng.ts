@@ -65,9 +65,7 @@ describe('dump -m with the real Debugger Engine, which has no !address (test:dbg
     expect(run.stderr).to.match(
       /^note: read from outside by commit-probe \(VirtualQueryEx\): cdb has no !address \("No export address found"\)/m,
     );
-    expect(readFileSync(join(dir, 'triggers.ndjson'), 'utf8').trim().split('\n')).to.have.length(
-      4,
-    );
+    expect(readFileSync(join(dir, 'triggers.ndjson'), 'utf8').trim().split('\n')).to.have.length(4);
     expect(target.log()).to.match(/COMMIT step=2/);
   });
 });

@@ -7,9 +7,7 @@ import { nativeHelperCommand, nativeHelperPath } from './native-helper.js';
 
 /** The committed bytes, the process gone, or why the probe could not say. */
 export type CommitProbeReading =
-  | { bytes: number; privateBytes: number }
-  | { gone: true }
-  | { unavailable: string };
+  { bytes: number; privateBytes: number } | { gone: true } | { unavailable: string };
 
 /** One walk of the address space is bounded (one query per region). */
 const PROBE_DEADLINE_MS = 30_000;
