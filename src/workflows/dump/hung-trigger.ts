@@ -64,7 +64,7 @@ export function windowProbePath(env: NodeJS.ProcessEnv = process.env): string {
   const { path, exists } = nativeHelperPath('window-probe', 'CDB_HARNESS_WINDOW_PROBE', env);
   if (!exists) {
     throw new UsageError(
-      `-h needs the window probe ${path}, which is missing: build it with scripts/build-native.sh (mingw), or point CDB_HARNESS_WINDOW_PROBE at it`,
+      `-h needs the window probe ${path}, which is missing: the npm package ships it; in a clone, build it with scripts/build-native.sh (mingw); or point CDB_HARNESS_WINDOW_PROBE at it`,
     );
   }
   return path;
