@@ -54,6 +54,7 @@ interface AnalyzeCliOptions {
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
+  symbolRedirects?: string;
   symbolMaxSize?: string;
   imagePath?: string[];
   winePrefix?: string;
