@@ -8,8 +8,11 @@
 // `inspect` still loads no debugger engine. Without splitting (one file) the debugger and queue
 // packages became static imports loaded by every run: 2.7x the CPU of a one-dump analyze.
 //   node --import tsx scripts/build-cli-bundle.ts
-// It bundles the tsc output (dist/src/cli/main.js, the very code the tests and the library run),
-// so the CLI behaves as from source; dist/src stays the library (package.json "exports").
+// It bundles the tsc output (dist/src/cli/main.js, the very code the tests run), so the CLI
+// behaves as from source. The library entry (dist/src/index.js) is an entry point of the same
+// build: the library and the CLI share one set of chunks, and the package ships that one copy of
+// the code (package.json "exports" points at dist/bundle/cli/index.js; of dist/src only the type
+// declarations are shipped).
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -28,7 +31,7 @@ const OUT = join(root, 'dist', 'bundle', 'cli');
  * their own files), and ajv (only when the built validators are missing).
  */
 const INLINED = new Set(['commander', 'tinyglobby', 'fdir', 'picomatch']);
-const EXTERNAL = ['ajv', 'ajv/*', 'bullmq', 'execa', 'ioredis', 'node-pty'];
+const EXTERNAL = ['ajv', 'ajv/*', 'bullmq', 'execa', 'ioredis', '@lydell/node-pty', 'node-pty'];
 
 /**
  * fdir's ES module build loads picomatch at its start through a `createRequire` esbuild cannot
@@ -104,13 +107,21 @@ export interface BundleOptions {
   out: string;
 }
 
-/** Bundles `compiled`/cli/main.js (and every thread entry) into `out`; returns the file names. */
+/**
+ * Bundles `compiled`/cli/main.js, the library entry `compiled`/index.js and every thread entry into
+ * `out`; returns the file names.
+ */
 export async function bundleCli({ compiled, out }: BundleOptions): Promise<string[]> {
   const entry = join(compiled, 'cli', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run tsc (npm run build) first`);
+  const library = join(compiled, 'index.js');
   rmSync(out, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { main: entry, ...workerEntries(compiled) },
+    entryPoints: {
+      main: entry,
+      ...(existsSync(library) ? { index: library } : {}),
+      ...workerEntries(compiled),
+    },
     outdir: out,
     bundle: true,
     splitting: true,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Windows helpers the harness itself runs on the target's host (not test programs):
-# native/*/NAME.c with mingw into build/native/NAME.exe (only what changed). Today that is
-# window-probe.exe, which `dump -h` runs each poll to ask the target's windows whether they answer.
+# native/*/NAME.c with mingw into build/native/NAME.exe (only what changed): window-probe.exe,
+# which `dump -h` runs each poll to ask the target's windows whether they answer, and
+# break-in.exe, which interrupt() runs on Windows to break into a live target (DebugBreakProcess).
 set -euo pipefail
 source "$(dirname "$0")/wine-env.sh"
 out_dir="${CDB_HARNESS_NATIVE_DIR:-$repo_root/build/native}"

@@ -22,10 +22,6 @@ command -v gcab >/dev/null || need+=(gcab)
 command -v cabextract >/dev/null || need+=(cabextract)
 # Xvfb gives Wine a display for the hung-window test (dump -h): windows need an X server.
 command -v Xvfb >/dev/null || need+=(xvfb)
-# node-pty builds from source with node-gyp: python3, make and a C++ compiler.
-command -v python3 >/dev/null || need+=(python3)
-command -v make >/dev/null || need+=(make)
-command -v g++ >/dev/null || need+=(g++)
 # redis-server backs the BullMQ job queue tests (analyze --queue, the worker command).
 command -v redis-server >/dev/null || need+=(redis-server)
 

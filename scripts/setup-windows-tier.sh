@@ -10,6 +10,8 @@
 #   Microsoft's dbgeng/dbghelp/dbgcore/dbgmodel/msdia140 rather than Wine's builtins. Per
 #   application, because node.exe imports dbghelp itself and fails to start with the native one.
 #   https://gitlab.winehq.org/wine/wine/-/wikis/Useful-Registry-Keys (AppDefaults)
+# - node-pty's Windows native part (@lydell/node-pty-win32-x64, conpty.node) beside the Linux one
+#   in node_modules, integrity checked: npm installs only the running platform's.
 # - The tier's stand-ins, built with mingw into build/windows-tier/bin: tasklist.exe (Wine 8's
 #   prints nothing), first on the CLI's PATH in the tests.
 # - Idempotent: each step is skipped when done.
@@ -52,6 +54,36 @@ if [ ! -f "$node_dir/node.exe" ] || [ ! -f "$node_dir/.version-$version" ]; then
   mv "$node_dir/package/bin/node.exe" "$node_dir/node.exe"
   rm -rf "$node_dir/package" "$tgz" "$node_dir/pack.log" "$node_dir"/.version-*
   touch "$node_dir/.version-$version"
+fi
+
+# node-pty's native part for Windows: npm installs only this machine's platform package
+# (@lydell/node-pty-linux-x64), so the win32-x64 one (conpty.node) is put beside it, from the npm
+# registry, integrity checked, where @lydell/node-pty's requireBinary looks for it
+# (node_modules/@lydell/node-pty-win32-x64). Its version is the one package-lock.json gives.
+pty_version=$(node -p "require('$repo_root/node_modules/@lydell/node-pty/package.json').version")
+# dist.integrity of @lydell/node-pty-win32-x64@1.1.0 (npm view @lydell/node-pty-win32-x64@1.1.0 dist.integrity).
+pty_integrity=sha512-3N56BZ+WDFnUMYRtsrr7Ky2mhWGl9xXcyqR6cexfuCqcz9RNWL+KoXRv/nZylY5dYaXkft4JaR1uVu+roiZDAw==
+pty_dir="$repo_root/node_modules/@lydell/node-pty-win32-x64"
+[ "$pty_version" = 1.1.0 ] ||
+  { echo "setup-windows-tier: @lydell/node-pty is $pty_version: update pty_integrity for its win32-x64 package" >&2; exit 1; }
+if [ ! -f "$pty_dir/conpty.node" ]; then
+  echo "setup-windows-tier: @lydell/node-pty-win32-x64@$pty_version from the npm registry"
+  work=$(mktemp -d)
+  if ! (cd "$work" && npm pack "@lydell/node-pty-win32-x64@$pty_version" --silent >/dev/null 2>"$work/pack.log"); then
+    sed 's/^/  /' "$work/pack.log" >&2
+    rm -rf "$work"
+    cannot "npm pack @lydell/node-pty-win32-x64@$pty_version failed (log above)"
+  fi
+  tgz="$work/lydell-node-pty-win32-x64-$pty_version.tgz"
+  actual="sha512-$(sha512sum "$tgz" | cut -c1-128 | xxd -r -p | base64 -w0)"
+  if [ "$actual" != "$pty_integrity" ]; then
+    echo "setup-windows-tier: integrity mismatch for $tgz: expected $pty_integrity, got $actual" >&2
+    rm -rf "$work"
+    exit 1
+  fi
+  mkdir -p "$pty_dir"
+  tar -xzf "$tgz" -C "$pty_dir" --strip-components=1
+  rm -rf "$work"
 fi
 
 # The per-application settings, written once (wine regedit costs a wineserver start).

@@ -5,21 +5,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # Node's headers for node-pty's native build, given to npm ci alone (scripts/node-headers.sh).
-  bash scripts/node-headers.sh npm ci --no-fund --no-audit
+  npm ci --no-fund --no-audit
 fi
-# npm skips a failed optional build without a word; the engine tests need node-pty, so say it here.
-if ! node -e "require('node-pty')" 2>/dev/null; then
-  echo "setup: node-pty's native part did not build (node-gyp needs Node's C headers: from the node" >&2
-  echo "setup: you run, or downloaded from nodejs.org). Rebuild with: scripts/node-headers.sh npm rebuild node-pty" >&2
-  echo "setup: (needs make and g++, which scripts/install-system-deps.sh installs)" >&2
+# npm skips a missing optional package without a word; the engine tests need node-pty (the
+# prebuilt @lydell/node-pty and its package for this platform), so say it here.
+if ! node -e "require('@lydell/node-pty')" 2>/dev/null; then
+  echo "setup: node-pty (@lydell/node-pty and @lydell/node-pty-$(node -p 'process.platform + "-" + process.arch')) did not install: run npm ci without --omit=optional" >&2
   exit 1
 fi
 # The CLI runs the compiled dist/ (bin/cdb-harness.js): build it once here (npm ci does not).
 npm run build --silent
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
-# The Windows helper `dump -h` runs beside the target (native/window-probe).
+# The Windows helpers run beside the target: native/window-probe (`dump -h`), native/break-in
+# (interrupt() on Windows: DebugBreakProcess).
 bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
 # The .NET diagnostics channel client (watch on Linux .NET, heap-trend's counters tier).

@@ -18,6 +18,8 @@ export type HarnessErrorCode =
   | 'IO'
   /** The job queue (Redis) cannot be reached, refuses us, or is not Redis. */
   | 'QUEUE'
+  /** An optional npm package the feature needs is not installed (the queue's bullmq, ioredis). */
+  | 'MISSING_PACKAGE'
   /** Anything that is not one of the harness's own errors (a bug, or a library's error). */
   | 'INTERNAL';
 
@@ -179,6 +181,16 @@ export class IoError extends HarnessError {
 export class QueueError extends HarnessError {
   constructor(message: string, options: HarnessErrorOptions = {}) {
     super('QUEUE', message, options);
+  }
+}
+
+/**
+ * An optional npm package a feature needs is not installed (the job queue's bullmq and ioredis):
+ * exit code 3, like a missing debugger; everything else still runs.
+ */
+export class MissingPackageError extends HarnessError {
+  constructor(message: string, options: HarnessErrorOptions = {}) {
+    super('MISSING_PACKAGE', message, options);
   }
 }
 

@@ -8,7 +8,7 @@ export const ExitCode = {
   Failure: 1,
   /** Bad arguments; nothing was done. */
   Usage: 2,
-  /** No usable debugger (cdb.exe / winedbg) was found. */
+  /** No usable debugger (cdb.exe / winedbg) was found, or an optional package a feature needs. */
   DebuggerNotFound: 3,
   /** The job finished but some items failed (bad dumps in a batch, unverified dumps). */
   Partial: 4,
@@ -29,6 +29,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     case 'UNSAFE_ARGUMENT':
       return ExitCode.Usage;
     case 'DEBUGGER_NOT_FOUND':
+    case 'MISSING_PACKAGE':
       return ExitCode.DebuggerNotFound;
     case 'TARGET':
       return ExitCode.Target;
@@ -43,7 +44,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    ok
   1    failure (the job failed, or a debugger/IO error)
   2    usage error (bad arguments; nothing was done)
-  3    no debugger found (install Debugging Tools for Windows, or use --engine builtin/winedbg)
+  3    no debugger found (install Debugging Tools for Windows, or use --engine builtin/winedbg),
+       or a missing optional package (the queue: npm install bullmq ioredis)
   4    partial (finished, but some inputs failed; see the summary)
   5    target problem (process gone, access denied, already being debugged)
   6    heap-trend: a leak is suspected (the verdict of report.json)

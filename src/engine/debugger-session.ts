@@ -20,7 +20,7 @@ import { runFramedCommand, settleDraining } from './command-framing.js';
 import { settleAfter, waitWithDeadline } from './deadline.js';
 import type { Dialect, SessionTarget } from './dialects/types.js';
 import type { StopEvent } from './dialects/common/stop-event.js';
-import { breakIn } from './interrupt.js';
+import { breakIn, outsideBreakIn } from './interrupt.js';
 import { dialectOf, spawnCommandFor } from './launch.js';
 import { SessionChannel } from './session-channel.js';
 import {
@@ -271,6 +271,8 @@ export class DebuggerSession {
     channel.pendingStop = reader;
     channel.pendingStopCommand = command;
     channel.interruptRequested = false;
+    channel.breakInBy = null;
+    channel.breakInFallback = null;
     channel.state = 'running';
     channel.goWrittenAt = performance.now();
     channel.write(`${command}\r`);
@@ -315,18 +317,28 @@ export class DebuggerSession {
     return AbortSignal.any([signal, session]);
   }
 
-  /** Breaks into a running target with Ctrl-C and returns the stop. */
+  /**
+   * Breaks into a running target and returns the stop: by DebugBreakProcess on a live Windows
+   * target where the host's way (or `breakIn`) says so, with Ctrl-C as the fallback.
+   */
   async interrupt(options: { timeoutMs?: number } = {}): Promise<StopEvent> {
     const channel = this.channel;
     const reader = channel.pendingStop;
     if (!reader) return channel.stop ?? channel.initialStop;
     if (!reader.finished) {
+      const timeoutMs = options.timeoutMs ?? DEFAULT_INTERRUPT_TIMEOUT_MS;
+      const breakTarget = outsideBreakIn(this, this.options, timeoutMs);
       await breakIn({
         reader,
         goWrittenAt: channel.goWrittenAt,
-        timeoutMs: options.timeoutMs ?? DEFAULT_INTERRUPT_TIMEOUT_MS,
+        timeoutMs,
         patientWithStops: this.dialect.abilities.ctrlCMidStopEndsDebugger,
-        beforeCtrlC: () => (channel.interruptRequested = true),
+        beforeBreak: (by) => {
+          channel.interruptRequested = true;
+          channel.breakInBy = by;
+        },
+        ...(breakTarget === undefined ? {} : { breakTarget }),
+        onBreakTargetRefused: (reason) => (channel.breakInFallback = reason),
         write: (text) => channel.write(text),
         lastOutput: () => channel.lastOutput(),
       });

@@ -3,6 +3,9 @@
 // arrives in the middle of a stop report by exiting, and an attached winedbg takes its target with
 // it (seen on this project's Wine rig; the end-to-end tests in test/e2e/ run into it without this
 // rule). Both interrupt() and ending a session go through here; no workflow repeats the rule.
+// A live Windows target can also be broken into from outside the debugger (DebugBreakProcess,
+// src/platform/common/break-in.ts): where the session asks for it, that comes first and Ctrl-C is
+// the fallback when it cannot be done, and the retry when no stop follows it.
 import { setTimeout as delay } from 'node:timers/promises';
 import { AbortedError, TimeoutError } from '../errors.js';
 import { settleAfter, waitWithDeadline } from './deadline.js';
@@ -13,6 +16,12 @@ import {
   STOP_PRINT_QUIET_MS,
 } from './session-defaults.js';
 import type { StopReader } from './stop-reader.js';
+import { breakInWithHelper, defaultBreakIn, type BreakInOutcome } from '../platform/index.js';
+import type { Dialect, SessionTarget } from './dialects/types.js';
+import type { SessionOptions } from './session-types.js';
+
+/** Which way a break-in was sent (a stop's `breakInBy`). */
+export type BreakInBy = 'DebugBreakProcess' | 'Ctrl-C';
 
 export interface BreakInContext {
   reader: StopReader;
@@ -21,8 +30,12 @@ export interface BreakInContext {
   timeoutMs: number;
   /** The dialect's ctrlCMidStopEndsDebugger: a stop report that has begun is never interrupted. */
   patientWithStops: boolean;
-  /** Called once, just before the first Ctrl-C: the stop that follows is a break-in. */
-  beforeCtrlC(): void;
+  /** Called just before each break is sent: the stop that follows is a break-in. */
+  beforeBreak(by: BreakInBy): void;
+  /** Breaks in from outside the debugger (DebugBreakProcess); absent: Ctrl-C only. */
+  breakTarget?: () => Promise<BreakInOutcome>;
+  /** Told why the break from outside could not be done (Ctrl-C was sent instead). */
+  onBreakTargetRefused?: (reason: string) => void;
   write(text: string): void;
   lastOutput(): string[];
 }
@@ -57,7 +70,10 @@ async function letStopFinishPrinting(
   }
 }
 
-/** Sends Ctrl-C unless a stop arrives first, and resolves when the stop's prompt has come. */
+/**
+ * Breaks in (from outside when the context can, else or failing that Ctrl-C) unless a stop
+ * arrives first, and resolves when the stop's prompt has come.
+ */
 export async function breakIn(context: BreakInContext): Promise<void> {
   const { reader, timeoutMs } = context;
   // A Ctrl-C sent before the debugger has read the go command is lost (mcp-windbg issue #73,
@@ -74,18 +90,30 @@ export async function breakIn(context: BreakInContext): Promise<void> {
     await reader.done;
     return;
   }
-  context.beforeCtrlC();
-  context.write('\x03');
-  // A break sent too early can be lost; send a second one half-way if no stop came.
+  const ctrlC = () => {
+    context.beforeBreak('Ctrl-C');
+    context.write('\x03');
+  };
+  if (context.breakTarget === undefined) {
+    ctrlC();
+  } else {
+    context.beforeBreak('DebugBreakProcess');
+    const outcome = await context.breakTarget();
+    if (!outcome.broke) {
+      context.onBreakTargetRefused?.(outcome.reason);
+      if (!reader.finished) ctrlC();
+    }
+  }
+  // A break sent too early can be lost; send a Ctrl-C half-way if no stop came.
   const retry = setTimeout(() => {
-    if (!reader.finished) context.write('\x03');
+    if (!reader.finished) ctrlC();
   }, timeoutMs / 2);
   try {
     await waitWithDeadline(reader.done, {
       timeoutMs,
       onTimeout: () =>
         new TimeoutError(
-          `The debugger did not break in within ${timeoutMs} ms of Ctrl-C.`,
+          `The debugger did not break in within ${timeoutMs} ms of the break-in (${context.breakTarget === undefined ? 'Ctrl-C' : 'DebugBreakProcess, then Ctrl-C'}).`,
           timeoutMs,
           { command: '<Ctrl-C>', lastOutput: context.lastOutput() },
         ),
@@ -94,4 +122,31 @@ export async function breakIn(context: BreakInContext): Promise<void> {
   } finally {
     clearTimeout(retry);
   }
+}
+
+/**
+ * The break from outside for this session's interrupt, or undefined for Ctrl-C alone: only on a
+ * debugger of Windows targets, with an invasively attached or launched target whose Windows pid is
+ * known (a noninvasive attach has no debug port: a breakpoint there would end the target).
+ */
+export function outsideBreakIn(
+  session: { dialect: Dialect; target: SessionTarget; banner: string },
+  options: Pick<SessionOptions, 'breakIn' | 'env'>,
+  timeoutMs: number,
+): (() => Promise<BreakInOutcome>) | undefined {
+  const way =
+    options.breakIn === undefined || options.breakIn === 'auto'
+      ? defaultBreakIn()
+      : options.breakIn;
+  if (way === 'ctrl-c' || !session.dialect.abilities.windowsTargets) return undefined;
+  const { target } = session;
+  const pid =
+    target.kind === 'attach' && target.noninvasive !== true
+      ? target.pid
+      : target.kind === 'launch' || (target.kind === 'attach-name' && target.noninvasive !== true)
+        ? session.dialect.launchedPid(session.banner)
+        : undefined;
+  if (pid === undefined) return undefined;
+  const env = options.env ?? process.env;
+  return () => breakInWithHelper(pid, { env, deadlineMs: timeoutMs / 2 });
 }

@@ -27,6 +27,9 @@ export class SessionChannel {
   pendingStopCommand = '';
   goWrittenAt = Number.NEGATIVE_INFINITY;
   interruptRequested = false;
+  /** How the last break-in was sent, and why DebugBreakProcess was not (stamped on the stop). */
+  breakInBy: 'DebugBreakProcess' | 'Ctrl-C' | null = null;
+  breakInFallback: string | null = null;
   stop: StopEvent | null = null;
   initialStop: StopEvent;
   exitInfo: PtyExit | null = null;
@@ -98,6 +101,8 @@ export class SessionChannel {
       (parsed.kind === 'unknown' || (parsed.kind === 'exception' && parsed.code === '0x80000003'))
     ) {
       parsed.kind = 'break-in';
+      if (this.breakInBy !== null) parsed.breakInBy = this.breakInBy;
+      if (this.breakInFallback !== null) parsed.breakInFallback = this.breakInFallback;
     }
     this.stop = parsed;
     this.stops.set(reader, parsed);

@@ -28,6 +28,12 @@ export interface SessionOptions {
   recordPath?: string;
   /** Abort → safe end (detach), then AbortedError for every waiting call. */
   signal?: AbortSignal;
+  /**
+   * How interrupt() breaks into a live target: `debug-break` DebugBreakProcess on the target
+   * (native/break-in) with Ctrl-C as the fallback, `ctrl-c` the console's Ctrl-C only, `auto`
+   * (default) the host's way: debug-break on Windows, ctrl-c beside Wine.
+   */
+  breakIn?: 'auto' | 'debug-break' | 'ctrl-c';
   /** Pty width (default very wide). */
   cols?: number;
 }

@@ -17,6 +17,18 @@ export {
   type HostKind,
 } from './common/host.js';
 export type { CpuSample, CpuSource } from './common/types.js';
+export { breakInWithHelper, type BreakInOutcome } from './common/break-in.js';
+export { nativeHelperCommand, nativeHelperPath } from './common/native-helper.js';
+
+/**
+ * How this host breaks into a live Windows target unless told: on Windows, DebugBreakProcess on
+ * the target (native/break-in), with the console's Ctrl-C as the fallback (ConPTY may not deliver
+ * it: Wine's conhost closes the pseudo console on 0x03); beside Wine, the Unix pty's Ctrl-C,
+ * which Wine raises as CTRL_C_EVENT in the debugger, without a Wine process start per break.
+ */
+export function defaultBreakIn(platform?: NodeJS.Platform): 'debug-break' | 'ctrl-c' {
+  return hostKind(platform) === 'windows' ? 'debug-break' : 'ctrl-c';
+}
 
 export interface KillTreeOptions {
   signal?: NodeJS.Signals;

@@ -23,6 +23,7 @@ import type {
   ProcessThread,
 } from './process-state.js';
 import { processException } from './process-exception.js';
+import { walkHeaps } from './heap-walk.js';
 import { processHeaps } from './process-heaps.js';
 import { notePastEndContexts, truncationLine } from './truncated-streams.js';
 import { DEFAULT_OTHER_THREADS, walkThreads } from './walk-threads.js';
@@ -225,7 +226,17 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (options.regions === true) {
     // The heaps hang off the PEB, found through the first thread's TEB.
     const heaps = await processHeaps(dump, threads[0]?.teb);
-    state.regions = { regions: memoryInfo?.regions ?? null, heaps };
+    const regions = memoryInfo?.regions ?? null;
+    state.regions = { regions, heaps };
+    // Each heap's sub-heaps and large blocks, sized from the same regions (heap-walk.ts).
+    if (regions !== null) {
+      state.regions.heapWalk = await walkHeaps(
+        dump,
+        regions,
+        heaps,
+        (await dump.systemInfo())?.arch,
+      );
+    }
   }
 
   const supplier = options.supplier ?? new SymbolSupplier({ cacheImages: false });

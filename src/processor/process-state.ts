@@ -3,6 +3,7 @@
 // minidump-processor `ProcessState` (process_state.rs: `Address(pub u64)`, printed as text only
 // by `print_json`). Text is made at the edges: src/report/inspect/ (the `inspect --json` shape)
 // and the analyze record mapper (src/workflows/analyze/builtin-record.ts).
+import type { HeapWalk } from './heap-walk.js';
 import type { AssertionInfo } from '../minidump/streams/assertion-info.js';
 import type { ModuleIdentity } from '../common/module-identity.js';
 import type { HarnessErrorCode } from '../errors.js';
@@ -110,6 +111,8 @@ export interface ProcessRegions {
   regions: readonly MemoryRegion[] | null;
   /** The process heaps' base addresses, read through the PEB (process-heaps.ts). */
   heaps: readonly bigint[];
+  /** Each heap walked to its sub-heaps/segments and large blocks (heap-walk.ts), with regions. */
+  heapWalk?: HeapWalk;
 }
 
 /** Where the symbols of one module came from, or why it has none (per module a frame is in). */

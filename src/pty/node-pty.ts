@@ -2,13 +2,22 @@
 // first time a debugger is started, never at import time, so `inspect`, `parse` and the builtin
 // engine run (and start fast) where it is missing. node-pty is CommonJS, so a synchronous require
 // keeps PtyProcess.spawn() synchronous.
-import { existsSync } from 'node:fs';
+//
+// The package is @lydell/node-pty: node-pty's own code (https://github.com/lydell/node-pty, the
+// same release number as microsoft/node-pty; ConPTY only on Windows, no winpty) with the native
+// part prebuilt into one small package per platform (@lydell/node-pty-linux-x64, …-win32-x64, …)
+// that npm picks through optionalDependencies. Upstream node-pty 1.1.0 installs 63 MB on every
+// platform (58 MB of it Windows prebuilds and their PDBs) and on Linux builds from source with
+// node-gyp, which needs python3, make, g++ and Node's headers from nodejs.org; the fork installs
+// about 0.2 MB on Linux and builds nothing (test/package/pack-install.test.ts measures it).
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import type * as nodePtyModule from 'node-pty';
+import type * as nodePtyModule from '@lydell/node-pty';
 import { NodePtyMissingError } from '../errors.js';
 
 type NodePty = typeof nodePtyModule;
+
+/** The package that provides node-pty's API. */
+export const NODE_PTY_PACKAGE = '@lydell/node-pty';
 
 let nodePty: NodePty | undefined;
 
@@ -16,7 +25,7 @@ let nodePty: NodePty | undefined;
 export function loadNodePty(): NodePty {
   if (nodePty) return nodePty;
   try {
-    nodePty = createRequire(import.meta.url)('node-pty') as NodePty;
+    nodePty = createRequire(import.meta.url)(NODE_PTY_PACKAGE) as NodePty;
     return nodePty;
   } catch (error) {
     throw new NodePtyMissingError(nodePtyLoadFailure(error), { cause: error });
@@ -26,34 +35,28 @@ export function loadNodePty(): NodePty {
 const INSTEAD = 'or use --engine builtin / `cdb-harness inspect`, which need no debugger';
 
 /**
- * What went wrong loading node-pty and what to do, in words. Three cases: the package is absent;
- * it is there but its native part was never built (node-gyp could not get Node's headers, and npm
- * said nothing because node-pty is optional); it is there and built but does not load.
+ * What went wrong loading node-pty and what to do, in words. The cases: the package is absent;
+ * its platform package is (npm's --omit=optional, or node_modules copied from another system);
+ * it is there and does not load.
  */
-export function nodePtyLoadFailure(
-  error: unknown,
-  nodePrefix = resolve(process.execPath, '..', '..'),
-): string {
+export function nodePtyLoadFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  // Node's own words when the package is absent: "Cannot find module 'node-pty'".
+  // Node's own words when the package is absent: "Cannot find module '@lydell/node-pty'".
   if (
     (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
-    message.includes("'node-pty'")
+    message.includes(`'${NODE_PTY_PACKAGE}'`)
   ) {
-    return `the cdb/winedbg engines need node-pty, which is not installed: npm install node-pty (it builds a small native module), ${INSTEAD}`;
+    return `the cdb/winedbg engines need node-pty (${NODE_PTY_PACKAGE}), which is not installed: it comes with cdb-harness unless optional dependencies were omitted; npm install ${NODE_PTY_PACKAGE}, ${INSTEAD}`;
   }
-  // node-pty 1.x, lib/utils.js, when no build folder holds the addon:
-  // "Failed to load native module: pty.node, checked: build/Release, build/Debug, prebuilds/linux-x64: …"
-  if (/Failed to load native module: pty\.node/.test(message)) {
-    const headers = existsSync(join(nodePrefix, 'include', 'node'))
-      ? `npm_config_nodedir=${nodePrefix} npm rebuild node-pty (the headers of the node you run are in ${nodePrefix}/include/node)`
-      : `npm rebuild node-pty where https://nodejs.org can be reached, or with npm_config_nodedir=DIR naming a folder whose include/node holds the headers of node ${process.version}`;
-    return (
-      "the cdb/winedbg engines need node-pty, which is installed but its native part was never built: npm builds it with node-gyp, which needs Node's C headers (downloaded from nodejs.org unless npm_config_nodedir names a local copy), and npm skips a failed optional build without a word. " +
-      `Build it (needs make and a C++ compiler): ${headers}; ${INSTEAD}`
-    );
+  // @lydell/node-pty 1.1.0, requireBinary.js, when its platform package is missing:
+  // The @lydell/node-pty package supports your platform (linux-x64), but it could not find the binary package for it: @lydell/node-pty-linux-x64/pty.node
+  const platform = /could not find the binary package(?: for it)?: (@lydell\/node-pty-[\w-]+)/.exec(
+    message,
+  );
+  if (platform) {
+    return `the cdb/winedbg engines need node-pty's native part for this system, ${platform[1] ?? ''}, which is not installed: npm leaves it out under --omit=optional, and a node_modules copied from another system lacks it; run npm install again, ${INSTEAD}`;
   }
-  return `the cdb/winedbg engines need node-pty, which is installed but does not load (${message.split('\n')[0] ?? ''}): npm rebuild node-pty, ${INSTEAD}`;
+  return `the cdb/winedbg engines need node-pty (${NODE_PTY_PACKAGE}), which is installed but does not load (${message.split('\n')[0] ?? ''}): run npm install again, ${INSTEAD}`;
 }
 
 /** Whether a debugger engine can be started at all (for `--engine auto`). */

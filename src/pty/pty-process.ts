@@ -1,7 +1,7 @@
 // A child process on a pseudo-terminal. Everything terminal-specific stops here: callers get clean
 // text (escape sequences stripped, `\r\r\n`/`\r\n` → `\n`) through onData, or the exact bytes
 // through onRawData for transcripts.
-import type { IPty } from 'node-pty';
+import type { IPty } from '@lydell/node-pty';
 import { killTree as killProcessTree } from '../platform/index.js';
 import { releaseConptyHandles } from '../platform/windows/pty-release.js';
 import {

@@ -1,9 +1,11 @@
 // heap-trend --from-dumps over full dumps written by the real Debugger Engine (`.dump /ma` in a
-// noninvasive attach, build/dbgeng/cdb under Wine) of leak.exe, which leaks 256 KB of heap every
-// 200 ms and prints its own HeapWalk (HEAPSTAT). Memory by category, read with no debugger: the
-// heap category grows with the leak, image does not.
+// noninvasive attach, build/dbgeng/cdb under Wine) of leak.exe, which leaks 64 KB of its
+// HeapCreate heap every 100 ms after one 3 MB block and prints its own HeapWalk (HEAPSTAT). Read
+// with no debugger: a series per heap (each walked to its sub-heaps and large blocks,
+// processor/heap-walk.ts) names the private heap; by category the heap grows, image does not.
 import { expect } from 'chai';
 import { join } from 'node:path';
+import { processDump } from '../../src/processor/process-dump.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { dumpProcess } from '../../src/workflows/dump/dump.js';
 import { runHeapTrendFromDumps } from '../../src/workflows/heap-trend/from-dumps.js';
@@ -23,11 +25,17 @@ describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', 
   before(() => requireDbgengRig());
   afterEach(() => killAllTargets());
 
-  it('the heap or private-data category grows with the leak, image does not', async () => {
-    const target = await startTarget('leak', ['256', '200', '0']);
+  it('a series per heap names the growing private heap; the heap category grows, private data and image do not', async () => {
+    // 64 KB a tick fills the HeapCreate heap's first sub-heap and makes more; the 3 MB block
+    // allocated first is on its large-block list.
+    const target = await startTarget('leak', ['64', '100', '0', '3072']);
+    const heapLine = await target.waitForLine(/^HEAP /);
+    const largeLine = await target.waitForLine(/^LARGE /);
     await target.waitForLine(/^HEAPSTAT tick=2 /);
+    const privateHeap = `0x${BigInt(`0x${heapLine.split(' ')[1] ?? ''}`).toString(16)}`;
+    const large = BigInt(`0x${largeLine.split(' ')[1] ?? ''}`);
     const dir = makeTempDir('from-dumps-dbgeng');
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const result = await dumpProcess({
         engine: 'cdb',
         target: { pid: target.pid },
@@ -43,24 +51,42 @@ describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', 
     }
     const out = makeTempDir('from-dumps-dbgeng-out');
     const { report, series, samples } = await runHeapTrendFromDumps({
-      paths: [0, 1, 2].map((i) => join(dir, `d${i}`)),
+      paths: [0, 1, 2, 3].map((i) => join(dir, `d${i}`)),
       outDir: out,
     });
     assertValid('heapTrendReport', report);
     expect(report.engine).to.equal('builtin');
-    expect(report.seriesKind).to.equal('category');
-    expect(report.sampleCount).to.equal(3);
-    const heap = report.series.find((s) => s.id === 'heap');
-    const image = report.series.find((s) => s.id === 'image');
-    const privateData = report.series.find((s) => s.id === 'private data');
-    expect((heap?.growthKb ?? 0) + (privateData?.growthKb ?? 0)).to.be.greaterThan(512);
-    // Wine leaves PEB.ProcessHeaps empty: the heaps are found by their segment signature, the
-    // leaking HeapCreate heap among them, so the heap category is never 0 and grows.
+    expect(report.sampleCount).to.equal(4);
+    // Per heap, as `!heap -s -h 0` lists them: the HeapCreate heap leads the verdict.
+    expect(report.seriesKind).to.equal('heap');
+    expect(report.verdict?.kind).to.equal('leak');
+    expect(report.verdict?.suspects[0]).to.include({ kind: 'heap', id: privateHeap });
+    const grown = report.series.find((s) => s.id === privateHeap);
+    expect(grown?.suspect).to.equal(true);
+    for (const s of report.series) if (s.id !== privateHeap) expect(s.suspect).to.equal(false);
+    // Its large block and its later sub-heaps are in it from the first dump on.
     for (const sample of samples) {
-      expect(sample.heaps.find((h) => h.id === 'heap')?.committedKb).to.be.greaterThan(0);
+      expect(sample.heaps.find((h) => h.id === privateHeap)?.committedKb).to.be.greaterThan(3072);
     }
-    expect(heap?.growthKb).to.be.greaterThan(0);
+    // By category beside it: the heap grows with the leak; private data and image do not.
+    const heap = report.categories?.series.find((s) => s.id === 'heap');
+    const privateData = report.categories?.series.find((s) => s.id === 'private data');
+    const image = report.categories?.series.find((s) => s.id === 'image');
+    expect(heap?.suspect).to.equal(true);
+    expect(heap?.growthKb).to.be.greaterThan(512);
+    expect(privateData?.suspect).to.equal(false);
     expect(image?.growthKb).to.equal(0);
+    // The last dump's walk: more than one sub-heap, the large block where the program put it.
+    const state = await processDump(samples[3]?.dumpFile ?? '', { threads: 'none', regions: true });
+    if (!state.ok) throw new Error(state.error.message);
+    const walked = state.regions?.heapWalk?.heaps.find(
+      (h) => `0x${h.base.toString(16)}` === privateHeap,
+    );
+    expect(walked).to.include({ layout: 'wine', walk: 'complete', largeBlocks: 1 });
+    expect(walked?.subHeaps).to.be.greaterThan(1);
+    const block = walked?.parts.find((p) => p.kind === 'large-block');
+    expect(Number(large - (block?.allocationBase ?? 0n))).to.be.within(0, 0x1000);
+    expect(report.warnings).to.deep.equal([]);
     // Each dump is read in a few hundred KB, whatever its size.
     for (const bytes of series.bytesRead) expect(bytes).to.be.below(10 * 1024 * 1024);
   });
@@ -101,8 +127,9 @@ describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', 
         debuggerPath: DOTNET_TOOLS_DIR,
       });
       assertValid('heapTrendReport', report);
-      expect(report.seriesKind).to.equal('category');
-      const ids = samples[0]?.heaps.map((h) => h.id) ?? [];
+      // Wine's heaps are walked: a series per heap, memory by category beside it.
+      expect(report.seriesKind).to.equal('heap');
+      const ids = samples[0]?.categories?.map((h) => h.id) ?? [];
       expect(ids).to.include('private data');
       if (process.platform === 'win32') {
         expect(ids).to.include('managed heap');

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn, type IPty } from 'node-pty';
+import { spawn, type IPty } from '@lydell/node-pty';
 import type { Scenario } from './scenario.js';
 import type { SessionRecord } from './session-state.js';
 

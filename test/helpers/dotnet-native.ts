@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findDiagHelper } from '../../src/engine/dialects/dotnet-diag/index.js';
 import { DOTNET_DIR } from './dotnet.js';
 import { makeTempDir } from './temp-dir.js';
 import { REPO_ROOT, sleep } from './wine.js';
@@ -110,6 +111,20 @@ export function nativeDotnetSuite(suite: Mocha.Suite): void {
     }
   });
   afterEach(() => killNativeDotnets());
+}
+
+/**
+ * nativeDotnetSuite, and a skip that says why when cdbh-diag (the diagnostics channel helper,
+ * scripts/build-dotnet-diag.sh) is not built.
+ */
+export function diagHelperSuite(suite: Mocha.Suite): void {
+  nativeDotnetSuite(suite);
+  before(function () {
+    if (findDiagHelper() === undefined) {
+      console.log('      skipped: cdbh-diag is not built (scripts/build-dotnet-diag.sh)');
+      this.skip();
+    }
+  });
 }
 
 /** The program's `sessions` mode (test/targets/dotnet/Program.cs says what each option does). */

@@ -1,5 +1,7 @@
 // What a user gets from npm: `npm pack` of this repository, installed into an empty folder WITHOUT
-// the optional node-pty (so node-pty is really missing, not mocked), then the installed CLI and
+// the optional node-pty (so node-pty is really missing, not mocked), and again with it; the sizes
+// of both installs against the package's goals (12 MB without node-pty, 35 MB with it, neither with
+// the queue's optional bullmq and ioredis, which are then added and found); then the installed CLI and
 // library are used from there: `--version`, `inspect`, `parse`, `analyze --engine builtin`, `--engine auto`
 // falling back to the builtin reader, a debugger engine refused with a clear message, the library
 // entry and a schema through `exports`. Also checks what the tarball carries (no source maps
@@ -9,7 +11,16 @@
 // npm cache.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from '../../src/report/schemas.js';
@@ -51,6 +62,17 @@ function run(
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const MB = 1024 * 1024;
+
+/** Bytes on disk under a folder, as `du` counts them (blocks of the files, links not followed). */
+function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    total += statSync(join(entry.parentPath, entry.name)).blocks * 512;
+  }
+  return total;
+}
 
 describe('the npm package, installed from its tarball', function () {
   this.timeout(600_000);
@@ -58,6 +80,7 @@ describe('the npm package, installed from its tarball', function () {
   let app = '';
   let files: string[] = [];
   let cli = '';
+  let tarball = '';
   const version = (
     JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       version: string;
@@ -92,6 +115,7 @@ describe('the npm package, installed from its tarball', function () {
     );
     expect(installed.code, installed.stderr).to.equal(0);
     cli = join(app, 'node_modules', '.bin', 'cdb-harness');
+    tarball = join(work, info[0]!.filename);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -101,9 +125,12 @@ describe('the npm package, installed from its tarball', function () {
       'README.md',
       'package.json',
       'bin/cdb-harness.js',
-      'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/bundle/cli/main.js',
+      // the library entry: an entry point of the CLI's bundle (one copy of the code)
+      'dist/bundle/cli/index.js',
+      // `dump -h` runs it beside the target (built from native/window-probe at pack time)
+      'build/native/window-probe.exe',
       // analyze threads start from this file, next to the chunk that starts them
       'dist/bundle/cli/analyze-thread.js',
       'dist/validators/inspect.cjs',
@@ -116,6 +143,10 @@ describe('the npm package, installed from its tarball', function () {
       expect(files, path).to.include(path);
     }
     expect(files.filter((f) => f.endsWith('.map'))).to.deep.equal([]);
+    // The code once: dist/src ships its type declarations only.
+    expect(files.filter((f) => f.startsWith('dist/src/') && !f.endsWith('.d.ts'))).to.deep.equal(
+      [],
+    );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).to.deep.equal([]);
     expect(files).to.not.include('examples/dumps/av-write-b.dmp');
   });
@@ -127,9 +158,85 @@ describe('the npm package, installed from its tarball', function () {
     for (const link of links) expect(files, link).to.include(link);
   });
 
-  it('installs without node-pty, the native optional dependency', () => {
+  it('installs without node-pty, the native optional dependency, and without ajv or the queue', () => {
     expect(existsSync(join(app, 'node_modules', 'cdb-harness', 'package.json'))).to.equal(true);
-    expect(existsSync(join(app, 'node_modules', 'node-pty'))).to.equal(false);
+    for (const name of ['@lydell/node-pty', 'node-pty', 'ajv', 'bullmq', 'ioredis']) {
+      expect(existsSync(join(app, 'node_modules', name)), name).to.equal(false);
+    }
+  });
+
+  it('installs in at most 12 MB without node-pty, 35 MB with it, and node-pty then spawns', async () => {
+    expect(treeBytes(join(app, 'node_modules')) / MB).to.be.at.most(12);
+    const full = join(work, 'full');
+    mkdirSync(full);
+    writeFileSync(
+      join(full, 'package.json'),
+      '{ "name": "try-cdb-harness-full", "private": true }\n',
+    );
+    const installed = await run(
+      npm,
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball],
+      full,
+    );
+    expect(installed.code, installed.stderr).to.equal(0);
+    expect(treeBytes(join(full, 'node_modules')) / MB).to.be.at.most(35);
+    // node-pty's prebuilt native part for this platform came with it, and it runs a child.
+    const spawned = await run(
+      process.execPath,
+      [
+        '-e',
+        "const p = require('@lydell/node-pty').spawn(process.execPath, ['-e', 'process.stdout.write(String(6 * 7))'], {}); let o = ''; p.onData((d) => (o += d)); p.onExit(() => console.log(o.trim()));",
+      ],
+      full,
+    );
+    expect(spawned.stdout.trim(), spawned.stderr).to.equal('42');
+  });
+
+  it('ships the window probe `dump -h` runs, as a Windows program', () => {
+    const probe = join(app, 'node_modules', 'cdb-harness', 'build', 'native', 'window-probe.exe');
+    expect(readFileSync(probe).subarray(0, 2).toString('latin1')).to.equal('MZ');
+  });
+
+  it('stops the queue commands with the install line (exit 3), and runs them once it is followed', async () => {
+    const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
+    for (const args of [
+      ['worker', '--queue', 'redis://127.0.0.1:1'],
+      ['analyze', dumps, '--queue', 'redis://127.0.0.1:1', '--out', 'q'],
+    ]) {
+      const result = await run(cli, args, app);
+      expect(result.code, args.join(' ')).to.equal(3);
+      expect(result.stderr).to.include('npm install bullmq@6.7.0 ioredis@6.0.0');
+    }
+    const help = await run(cli, ['worker', '--help'], app);
+    expect(help.code).to.equal(0);
+    // The user's project adds them as told; the worker then gets as far as Redis (none listens
+    // on port 1: a queue error, exit 1, no longer the missing packages).
+    const queueDir = join(work, 'queue');
+    mkdirSync(queueDir);
+    writeFileSync(join(queueDir, 'package.json'), '{ "name": "try-queue", "private": true }\n');
+    const added = await run(
+      npm,
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--omit=optional',
+        tarball,
+        'bullmq@6.7.0',
+        'ioredis@6.0.0',
+      ],
+      queueDir,
+    );
+    expect(added.code, added.stderr).to.equal(0);
+    const result = await run(
+      join(queueDir, 'node_modules', '.bin', 'cdb-harness'),
+      ['worker', '--queue', 'redis://127.0.0.1:1'],
+      queueDir,
+    );
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr).to.not.include('npm install bullmq');
+    expect(result.stderr).to.match(/redis/i);
   });
 
   it('prints the version of package.json', async () => {
@@ -207,7 +314,7 @@ describe('the npm package, installed from its tarball', function () {
     const dumps = join(app, 'node_modules', 'cdb-harness', 'examples', 'dumps');
     const result = await run(cli, ['analyze', dumps, '--engine', 'winedbg', '--out', 'w'], app);
     expect(result.code).to.equal(3);
-    expect(result.stderr).to.match(/need node-pty.*npm install node-pty/);
+    expect(result.stderr).to.match(/need node-pty.*npm install @lydell\/node-pty/);
     expect(result.stderr).to.not.match(/ERR_MODULE_NOT_FOUND|at .*\.js:\d+/);
   });
 

@@ -1,49 +1,42 @@
-// What a user is told when node-pty cannot be loaded, from the real errors: the real package copied
-// without its native build (what npm leaves when node-gyp could not fetch Node's headers and the
-// optional build failed silently), and the real package missing altogether.
+// What a user is told when node-pty cannot be loaded, from the real errors: the real package
+// copied without its platform package (what `npm install --omit=optional` of the package alone,
+// or a node_modules copied from another system, leaves), and the package missing altogether.
 import { expect } from 'chai';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
-import { nodePtyLoadFailure } from '../../src/pty/node-pty.js';
+import { join } from 'node:path';
+import { NODE_PTY_PACKAGE, nodePtyLoadFailure } from '../../src/pty/node-pty.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
 
 function requireErrorFrom(project: string): unknown {
   try {
-    createRequire(join(project, 'index.js'))('node-pty');
+    createRequire(join(project, 'index.js'))(NODE_PTY_PACKAGE);
   } catch (error) {
     return error;
   }
-  throw new Error('node-pty loaded: the test needs it not to');
+  throw new Error(`${NODE_PTY_PACKAGE} loaded: the test needs it not to`);
 }
 
 describe('node-pty load failures', () => {
-  it('says the native part was never built, why, and the rebuild command with local headers', () => {
+  it('names the missing platform package and how npm comes to leave it out', () => {
     const project = makeTempDir('nopty');
-    // node-pty as npm leaves it after a failed optional build: the package, no build/ folder.
-    cpSync(join(REPO_ROOT, 'node_modules', 'node-pty'), join(project, 'node_modules', 'node-pty'), {
-      recursive: true,
-      filter: (path) => !path.includes(`${sep}node-pty${sep}build`),
-    });
-    const error = requireErrorFrom(project);
-    // A node prefix that has the headers, and one that has not.
-    const withHeaders = makeTempDir('nodeprefix');
-    mkdirSync(join(withHeaders, 'include', 'node'), { recursive: true });
-    const told = nodePtyLoadFailure(error, withHeaders);
-    expect(told).to.match(/native part was never built/);
-    expect(told).to.match(/node-gyp, which needs Node's C headers/);
-    expect(told).to.include(`npm_config_nodedir=${withHeaders} npm rebuild node-pty`);
+    // The package itself, without @lydell/node-pty-<platform>-<arch> beside it.
+    cpSync(
+      join(REPO_ROOT, 'node_modules', ...NODE_PTY_PACKAGE.split('/')),
+      join(project, 'node_modules', ...NODE_PTY_PACKAGE.split('/')),
+      { recursive: true },
+    );
+    const told = nodePtyLoadFailure(requireErrorFrom(project));
+    expect(told).to.include(`@lydell/node-pty-${process.platform}-${process.arch}`);
+    expect(told).to.match(/--omit=optional/);
+    expect(told).to.match(/run npm install again/);
     expect(told).to.match(/--engine builtin/);
-    const without = nodePtyLoadFailure(error, makeTempDir('nodeprefix'));
-    expect(without).to.match(/never built/);
-    expect(without).to.include('https://nodejs.org');
-    expect(without).to.include(process.version);
   });
 
   it('says how to install node-pty when the package is absent', () => {
     const told = nodePtyLoadFailure(requireErrorFrom(makeTempDir('nopty')));
-    expect(told).to.match(/not installed: npm install node-pty/);
-    expect(told).to.not.match(/never built/);
+    expect(told).to.match(/not installed: .*npm install @lydell\/node-pty/);
+    expect(told).to.not.match(/platform package|native part for this system/);
   });
 });

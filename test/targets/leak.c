@@ -1,7 +1,10 @@
-/* leak.exe [kb_per_tick] [interval_ms] [ticks]: a private heap (HeapCreate) that grows by
- * kb_per_tick every tick and is never freed. Prints PID, then a HEAPSTAT line per tick from
+/* leak.exe [kb_per_tick] [interval_ms] [ticks] [large_kb]: a private heap (HeapCreate) that grows
+ * by kb_per_tick every tick and is never freed. Prints PID, then a HEAPSTAT line per tick from
  * HeapWalk over that heap, so tests know the true growth independently of the harness.
- * ticks = 0 runs forever. */
+ * ticks = 0 runs forever. large_kb > 0: one block of that size is allocated from the private heap
+ * first and kept (past about 1 MB both Windows' and Wine's heaps give such a block its own
+ * virtual allocation, the heap's large-block / VirtualAllocdBlocks list); "LARGE <address>" says
+ * where. */
 #include "common.h"
 
 volatile size_t g_leaked_bytes = 0;
@@ -36,6 +39,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   say("HEAP %p", heap);
+  long large_kb = arg_long(argc, argv, 4, 0);
+  if (large_kb > 0) {
+    void *large = HeapAlloc(heap, 0, (size_t)large_kb * 1024);
+    if (large == NULL) {
+      say("large HeapAlloc failed: %lu", GetLastError());
+      return 1;
+    }
+    memset(large, 0x6c, (size_t)large_kb * 1024);
+    say("LARGE %p", large);
+  }
   for (long tick = 1; ticks == 0 || tick <= ticks; tick++) {
     void *block = HeapAlloc(heap, 0, (size_t)kb * 1024);
     if (block != NULL) {

@@ -41,6 +41,7 @@ import {
   winePrefixOf,
 } from '../options.js';
 import { escapeStrings } from '../../report/terminal-text.js';
+import { requireQueuePackages } from '../../queue/queue-packages.js';
 
 interface AnalyzeCliOptions {
   /** One engine or auto; with --queue also `any` or a comma list (checked by engineSet). */
@@ -315,6 +316,7 @@ export async function runAnalyze(
     options.progress && !(options.json === true && !process.stderr.isTTY),
   );
   try {
+    if (options.queue !== undefined) requireQueuePackages();
     const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
     if (
       queued === undefined &&

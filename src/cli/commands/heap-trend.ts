@@ -1,27 +1,8 @@
 // `cdb-harness heap-trend` (issue #7): sample a live process's heaps over time, rank the heaps
 // that grow, flag sustained growth, dump at commit thresholds, and write report.json/md/html.
-import { checkOutWritable, defaultOutDir } from '../default-out.js';
-import { resolve } from 'node:path';
-import { DIALECT_NAMES, getDialect, isDialectName } from '../../engine/dialects/index.js';
-import { DebuggerNotFoundError, UsageError } from '../../errors.js';
-import { defaultEngine, resolveProcess } from '../../workflows/process-lookup.js';
-import {
-  runHeapTrendFromDumps,
-  type FromDumpsOptions,
-} from '../../workflows/heap-trend/from-dumps.js';
-import {
-  runHeapTrendFromGcDumps,
-  type FromGcDumpsOptions,
-} from '../../workflows/heap-trend/from-gcdumps.js';
-import { runHeapTrend, type HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend.js';
-import { waitForProcessStart } from '../../workflows/dump/dump-series.js';
-import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
-import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
+// This file declares the command (its options and help); heap-trend-options.ts turns the command
+// line into the workflow's options, heap-trend-run.ts runs it.
 import type { CommandContext } from '../command-context.js';
-import { exitCodeOfReport, formatProgress, formatSummary } from './heap-trend-text.js';
-
-export { formatProgress, formatSummary };
-import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -32,138 +13,19 @@ import {
   attach,
   countOption,
   durationOption,
-  oneTarget,
-  printError,
-  type ProcessTarget,
   ProcDumpStyleCommand,
   sizeOption,
   sizesOption,
-  symbolPathOf,
 } from '../options.js';
-import { currentPlatform } from '../../platform/common/host.js';
+import { DEFAULT_INTERVAL, type HeapTrendCliOptions } from './heap-trend-options.js';
+import { runHeapTrendCli } from './heap-trend-run.js';
 
-export interface HeapTrendCliOptions {
-  pid?: string;
-  name?: string;
-  interval?: string;
-  samples?: string;
-  duration?: string;
-  engine?: string;
-  out?: string;
-  dumpAt?: string;
-  umdh?: boolean;
-  umdhEvery?: string;
-  umdhSkipCheck?: boolean;
-  limit?: string;
-  minGrowth?: string;
-  json?: boolean;
-  debugger?: string;
-  symbols?: string;
-  symbolPath?: string;
-  clr?: boolean;
-  keepDumps?: boolean;
-  retention?: string;
-  retentionBudget?: string;
-  fromDumps?: string[];
-  fromGcdumps?: string[];
-  typesEvery?: string;
-  dumpPerSample?: boolean;
-  wait?: string;
-  /** ProcDump's bare `-w` after the NAME operand. */
-  waitForOperand?: boolean;
-}
-
-export type HeapTrendPlan = Omit<HeapTrendOptions, 'pid' | 'signal' | 'onProgress'> & {
-  target: ProcessTarget;
-};
-
-const DEFAULT_INTERVAL = '5s';
-/** How often -w polls the process list (as dump -w does). */
-const WAIT_POLL_MS = 500;
-
-/** CLI text → workflow options; throws UsageError (exit 2) before anything runs. */
-export function heapTrendOptionsFromCli(
-  cli: HeapTrendCliOptions,
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = currentPlatform(),
-  operand?: string,
-): HeapTrendPlan {
-  const target = oneTarget(cli, operand, 'heap-trend app.exe -w');
-  if (cli.samples !== undefined && cli.duration !== undefined) {
-    throw new UsageError('--samples and --duration exclude each other');
-  }
-  // --clr without an engine: the managed series come from dotnet-dump.
-  const engine =
-    cli.engine ?? (cli.clr === true && platform !== 'win32' ? 'dotnet-dump' : defaultEngine(env));
-  if (!isDialectName(engine)) {
-    throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
-  }
-  const managed = getDialect(engine).heapSampling?.style === 'dump-per-sample';
-  if (cli.clr === true && !managed && !getDialect(engine).abilities.sos) {
-    throw new UsageError(
-      `--clr needs SOS: use --engine cdb (Windows) or --engine dotnet-dump (Linux); ${engine} has no SOS`,
-    );
-  }
-  if (managed && cli.dumpAt !== undefined) {
-    throw new UsageError(
-      `--dump-at does not apply to --engine ${engine}: every sample is a dump already (keep them with --keep-dumps)`,
-    );
-  }
-  if (
-    !managed &&
-    (cli.keepDumps === true || cli.retention !== undefined || cli.retentionBudget !== undefined)
-  ) {
-    throw new UsageError(
-      '--keep-dumps, --retention and --retention-budget go with --clr (--engine dotnet-dump)',
-    );
-  }
-  const intervalMs = parseDuration(cli.interval ?? DEFAULT_INTERVAL, '--interval');
-  const plan: HeapTrendPlan = {
-    target,
-    engine,
-    intervalMs,
-    outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
-    env,
-  };
-  if (cli.samples !== undefined) {
-    plan.samples = parseCount(cli.samples, '--samples', 1);
-  }
-  if (cli.duration !== undefined) plan.durationMs = parseDuration(cli.duration, '--duration');
-  if (cli.dumpAt !== undefined) plan.dumpAtKb = parseSizeList(cli.dumpAt, '--dump-at');
-  if (cli.limit !== undefined) plan.limitKb = parseSizeKb(cli.limit, '--limit');
-  if (cli.minGrowth !== undefined) {
-    plan.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
-  }
-  if (cli.umdh === true) {
-    if (platform !== 'win32' && env['UMDH_PATH'] === undefined) {
-      throw new DebuggerNotFoundError(windowsOnlyMessage('umdh'));
-    }
-    const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);
-    plan.umdh = { every, ...(cli.umdhSkipCheck === true ? { skipUstCheck: true } : {}) };
-  }
-  if (cli.clr === true && !managed) plan.clr = true;
-  if ((cli.typesEvery !== undefined || cli.dumpPerSample === true) && !managed) {
-    throw new UsageError('--types-every and --dump-per-sample go with --clr on Linux (.NET)');
-  }
-  if (cli.typesEvery !== undefined && cli.dumpPerSample === true) {
-    throw new UsageError(
-      '--types-every is for the gcdump tier; --dump-per-sample reads types from every dump',
-    );
-  }
-  if (cli.typesEvery !== undefined)
-    plan.typesEvery = parseCount(cli.typesEvery, '--types-every', 1);
-  if (cli.dumpPerSample === true) plan.dumpPerSample = true;
-  if (cli.keepDumps === true) plan.keepDumps = true;
-  if (cli.retention !== undefined)
-    plan.retentionTypes = parseCount(cli.retention, '--retention', 0);
-  if (cli.retentionBudget !== undefined) {
-    plan.retentionBudgetMs = parseDuration(cli.retentionBudget, '--retention-budget');
-  }
-  if (cli.debugger !== undefined) plan.debuggerPath = cli.debugger;
-  const symbolPath = symbolPathOf(cli);
-  if (symbolPath !== undefined) plan.symbolPath = symbolPath;
-  return plan;
-}
+export {
+  heapTrendOptionsFromCli,
+  type HeapTrendCliOptions,
+  type HeapTrendPlan,
+} from './heap-trend-options.js';
+export { runHeapTrendCli } from './heap-trend-run.js';
 
 export function registerHeapTrend(context: CommandContext): void {
   const command = new ProcDumpStyleCommand('heap-trend', ['-accepteula', '-w', '-pn'])
@@ -323,130 +185,4 @@ Examples:
       context.setExitCode(await runHeapTrendCli(cli, target));
     });
   attach(context.program, command);
-}
-
-/**
- * `--from-dumps` and `--from-gcdumps`: no target, no sampling; the same report from files already
- * written, each at its own time (dumps through their reader or dotnet-dump; gcdumps read here).
- */
-async function runFromFilesCli(
-  cli: HeapTrendCliOptions,
-  kind: 'dumps' | 'gcdumps',
-): Promise<number> {
-  const flag = kind === 'dumps' ? '--from-dumps' : '--from-gcdumps';
-  try {
-    if (cli.pid !== undefined || cli.name !== undefined || cli.wait !== undefined) {
-      throw new UsageError(`${flag} reads ${kind}: give no --pid, --name or --wait`);
-    }
-    const common: Omit<FromGcDumpsOptions, 'paths'> = {
-      outDir: resolve(cli.out ?? defaultOutDir('heap-trend')),
-    };
-    if (cli.limit !== undefined) common.limitKb = parseSizeKb(cli.limit, '--limit');
-    if (cli.minGrowth !== undefined) {
-      common.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
-    }
-    if (cli.retention !== undefined) {
-      common.retentionTypes = parseCount(cli.retention, '--retention', 0);
-    }
-    const { report, files } =
-      kind === 'dumps'
-        ? await runHeapTrendFromDumps({
-            ...common,
-            paths: cli.fromDumps ?? [],
-            ...(cli.debugger === undefined ? {} : { debuggerPath: cli.debugger }),
-            ...(cli.retentionBudget === undefined
-              ? {}
-              : {
-                  retentionBudgetMs: parseDuration(cli.retentionBudget, '--retention-budget'),
-                }),
-          } satisfies FromDumpsOptions)
-        : await runHeapTrendFromGcDumps({ ...common, paths: cli.fromGcdumps ?? [] });
-    for (const input of report.inputs ?? []) {
-      if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
-    }
-    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${formatSummary(report, files)}\n`);
-    return report.status === 'completed' ? exitCodeOfReport(report) : ExitCode.Failure;
-  } catch (error) {
-    printError(error);
-    return exitCodeFor(error);
-  }
-}
-
-export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
-  if (cli.fromDumps !== undefined && cli.fromGcdumps !== undefined) {
-    printError(new UsageError('--from-dumps and --from-gcdumps exclude each other'));
-    return ExitCode.Usage;
-  }
-  if (cli.fromGcdumps !== undefined) {
-    if (operand !== undefined) {
-      printError(new UsageError(`--from-gcdumps reads gcdump files: give no target (${operand})`));
-      return ExitCode.Usage;
-    }
-    return runFromFilesCli(cli, 'gcdumps');
-  }
-  if (cli.fromDumps !== undefined) {
-    if (operand !== undefined) {
-      printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
-      return ExitCode.Usage;
-    }
-    return runFromFilesCli(cli, 'dumps');
-  }
-  let plan: HeapTrendPlan;
-  try {
-    plan = heapTrendOptionsFromCli(cli, process.env, currentPlatform(), operand);
-    checkOutWritable(plan.outDir);
-  } catch (error) {
-    printError(error);
-    return exitCodeFor(error);
-  }
-  const controller = new AbortController();
-  const onSignal = (): void => {
-    process.stderr.write('Stopping after the current sample; writing the report...\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  try {
-    const { target, ...options } = plan;
-    const lookup = {
-      engine: plan.engine,
-      ...(plan.env === undefined ? {} : { env: plan.env }),
-      ...(plan.debuggerPath === undefined ? {} : { debuggerPath: plan.debuggerPath }),
-      signal: controller.signal,
-    };
-    if ('waitFor' in target) {
-      process.stderr.write(`Waiting for a process named ${target.waitFor} to start...\n`);
-    }
-    const found =
-      'waitFor' in target
-        ? await waitForProcessStart(target.waitFor, lookup, WAIT_POLL_MS, controller.signal)
-        : await resolveProcess(target, lookup);
-    process.stderr.write(
-      `heap-trend: ${found.name} (pid ${found.pid}), engine ${plan.engine}, every ${cli.interval ?? DEFAULT_INTERVAL}; output in ${plan.outDir}\n`,
-    );
-    let previous: number | null = null;
-    const { report, files } = await runHeapTrend({
-      ...options,
-      pid: found.pid,
-      name: found.name,
-      signal: controller.signal,
-      onProgress: (event) => {
-        process.stderr.write(`${formatProgress(event, previous)}\n`);
-        if (event.kind === 'sample') previous = event.sample.totalCommittedKb;
-      },
-    });
-    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${formatSummary(report, files)}\n`);
-    return exitCodeOfReport(report);
-  } catch (error) {
-    // Ctrl-C while waiting for the process (-w) or finding it: interrupted, not a target problem.
-    if (controller.signal.aborted) {
-      process.stderr.write('interrupted before the first sample; nothing was written\n');
-      return ExitCode.Interrupted;
-    }
-    printError(error);
-    return exitCodeFor(error);
-  } finally {
-    process.off('SIGINT', onSignal);
-  }
 }

@@ -5,9 +5,9 @@
 import { Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 import { checkQueueName, DEFAULT_QUEUE_NAME } from '../../queue/queue-job.js';
-import { parseRedisUrl } from '../../queue/redis-url.js';
+import { requireQueuePackages } from '../../queue/queue-packages.js';
 import { DEFAULT_MAX_DOWNLOAD_BYTES } from '../../queue/url-dump.js';
-import { runWorker, type WorkerEvent } from '../../queue/worker.js';
+import type { WorkerEvent } from '../../queue/worker.js';
 import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
 import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
 import type { CommandContext } from '../command-context.js';
@@ -125,6 +125,13 @@ export function registerWorker(context: CommandContext): void {
 }
 
 async function runWorkerCli(options: WorkerCliOptions): Promise<number> {
+  // bullmq and ioredis are optional: loaded only here, after saying how to get them if missing,
+  // so that `worker --help` and every other command run without them.
+  requireQueuePackages();
+  const [{ parseRedisUrl }, { runWorker }] = await Promise.all([
+    import('../../queue/redis-url.js'),
+    import('../../queue/worker.js'),
+  ]);
   const target = parseRedisUrl(options.queue);
   const queueName = checkQueueName(options.queueName ?? DEFAULT_QUEUE_NAME);
   const symbolPath = symbolPathOf(options);

@@ -10,7 +10,7 @@
 // and closes the pseudo console, which can also end processes still attached to it (#965).
 // The fields are node-pty's private ones, looked up defensively: a release that finds none of
 // them does nothing (a later node-pty may have fixed this itself).
-import type { IPty } from 'node-pty';
+import type { IPty } from '@lydell/node-pty';
 
 interface Closable {
   destroy?: () => void;

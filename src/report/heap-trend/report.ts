@@ -25,6 +25,13 @@ import { verdictOf } from './verdict.js';
 export function viewText(source: HeapTrendSource, fromDumps = false): string {
   switch (source) {
     case 'heap':
+      if (fromDumps) {
+        return (
+          'Per-heap view: reserved and committed KB of every process heap (as `!heap -s -h 0` lists ' +
+          'them), each walked in every full dump to its sub-heaps/segments and large blocks and sized ' +
+          'from the dump`s memory list, with no debugger; memory by category beside it.'
+        );
+      }
       return (
         'Per-heap view: reserved and committed KB of every NT heap, from `!heap -s -h 0` in a short ' +
         'noninvasive cdb attach per sample (the target is suspended for the length of each attach).'

@@ -4,14 +4,11 @@
 // scripts/build-native.sh) on the target's host, through the same Wine under Linux: it sends each
 // visible top-level window of the pid WM_NULL with SendMessageTimeout(SMTO_ABORTIFHUNG), as
 // Windows decides a window is hung, and never attaches, so watching does not suspend the target.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { execa } from 'execa';
 import { AbortedError, TargetError, UsageError } from '../../errors.js';
-import { packageInfo } from '../../package-info.js';
 import { holdUntil, type Sampler } from './hold-loop.js';
 import type { Firing } from './trigger-log.js';
-import { currentPlatform } from '../../platform/common/host.js';
+import { nativeHelperCommand, nativeHelperPath } from '../../platform/index.js';
 
 export const DEFAULT_HUNG_AFTER_MS = 5000;
 /** How long one WM_NULL may take before the window counts as silent for that poll. */
@@ -64,12 +61,10 @@ function parseWindowProbe(stdout: string): ProbeReading {
 
 /** The probe executable: $CDB_HARNESS_WINDOW_PROBE, else the package's build/native one. */
 export function windowProbePath(env: NodeJS.ProcessEnv = process.env): string {
-  const path =
-    env['CDB_HARNESS_WINDOW_PROBE'] ??
-    join(packageInfo().root, 'build', 'native', 'window-probe.exe');
-  if (!existsSync(path)) {
+  const { path, exists } = nativeHelperPath('window-probe', 'CDB_HARNESS_WINDOW_PROBE', env);
+  if (!exists) {
     throw new UsageError(
-      `-h needs the window probe ${path}, which is missing: build it with scripts/build-native.sh (mingw), or point CDB_HARNESS_WINDOW_PROBE at it`,
+      `-h needs the window probe ${path}, which is missing: the npm package ships it; in a clone, build it with scripts/build-native.sh (mingw); or point CDB_HARNESS_WINDOW_PROBE at it`,
     );
   }
   return path;
@@ -81,9 +76,9 @@ export type WindowProbe = (pid: number, signal?: AbortSignal) => Promise<ProbeRe
 export function windowProbe(options: { env?: NodeJS.ProcessEnv } = {}): WindowProbe {
   const env = options.env ?? process.env;
   const exe = windowProbePath(env);
-  const [command, prefix] = currentPlatform() === 'win32' ? [exe, []] : ['wine', [exe]];
   return async (pid, signal) => {
-    const result = await execa(command, [...prefix, String(pid), String(ANSWER_TIMEOUT_MS)], {
+    const command = nativeHelperCommand(exe, [String(pid), String(ANSWER_TIMEOUT_MS)]);
+    const result = await execa(command.file, command.args, {
       env,
       reject: false,
       timeout: PROBE_DEADLINE_MS,

@@ -1,10 +1,13 @@
 // `heap-trend --from-dumps FILE… | DIR`: the same report from dumps already written (ProcDump -m
 // steps, `dump -m`, `--dump-at`, `dotnet-dump collect`). Each file is one sample, at the time it
 // was taken: a Windows minidump's header time (MINIDUMP_HEADER.TimeDateStamp), or the file's
-// modification time for a Linux core (ELF has no capture time). Windows dumps give memory by
-// category with no debugger (processDump's regions and heaps, then memory-categories.ts: the
-// MemoryInfoList, the PEB's heap list, the threads' stacks; a few hundred KB read per dump,
-// whatever its size); Linux cores of .NET processes
+// modification time for a Linux core (ELF has no capture time). Windows dumps give, with no
+// debugger, a series per process heap (processDump walks each heap's sub-heaps/segments and large
+// blocks: processor/heap-walk.ts; native-heaps.ts makes the rows) beside memory by category
+// (memory-categories.ts: the MemoryInfoList, the heaps' allocations, the threads' stacks); a few
+// hundred KB read per dump, whatever its size. When a dump's heaps cannot be walked (a layout not
+// read here), the series is by category, the heap category counts the allocations holding the
+// heap bases, and the warnings say why. Linux cores of .NET processes
 // go through dotnet-dump (eeheap -gc, dumpheap -stat -live). A Windows dump of a .NET process also
 // asks dotnet-dump for the GC's regions (gc-regions.ts) to split the managed heap out of private
 // data, where dotnet-dump can read Windows dumps. A file that cannot be read is a warning and is
@@ -30,6 +33,7 @@ import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/t
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
 import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
+import { nativeHeapReading, type NativeHeapReading } from './native-heaps.js';
 import { seriesTarget } from './dump-target.js';
 
 /** What the first bytes say a file is. */
@@ -49,7 +53,7 @@ export interface DumpSeriesOptions {
 export interface DumpSeries {
   samples: HeapTrendSample[];
   inputs: NonNullable<HeapTrendReport['inputs']>;
-  source: 'category' | 'clr-generation';
+  source: 'heap' | 'category' | 'clr-generation';
   engine: 'builtin' | 'dotnet-dump';
   warnings: string[];
   /** The process the dumps were written from (the last used dump's), when they say. */
@@ -116,6 +120,8 @@ export async function expandInputs(
 interface WindowsReading {
   time: string;
   categories: HeapTrendSample['heaps'];
+  /** Per heap, when processDump walked the heaps. */
+  native?: NativeHeapReading;
   totals: NonNullable<HeapTrendSample['memoryTotals']>;
   pid?: number;
   /** The main module's file name (the first module a minidump lists is the process image). */
@@ -151,8 +157,10 @@ async function readWindowsDump(
     findClrRuntime(state.modules) !== null && gc !== undefined && typeof path === 'string'
       ? await gc.addressesOf(path)
       : undefined;
+  const walk = state.regions?.heapWalk;
+  const native = walk === undefined ? undefined : nativeHeapReading(walk);
   const { categories, totals } = categorizeRegions(regions, {
-    heaps: state.regions?.heaps ?? [],
+    heaps: [...(state.regions?.heaps ?? []), ...(native?.allocations ?? [])],
     stackAddresses: state.threads.map((t) => t.stack.start),
     ...(managed === undefined ? {} : { managedAddresses: managed }),
   });
@@ -162,6 +170,7 @@ async function readWindowsDump(
     ...(name === undefined || name === '' ? {} : { name }),
     time: new Date(state.time * 1000).toISOString(),
     categories,
+    ...(native === undefined ? {} : { native }),
     totals,
     ...(pid === undefined ? {} : { pid }),
     bytesRead: state.bytesRead,
@@ -209,12 +218,16 @@ export async function readDumpSeries(
   const cores = entries.filter((e) => e.kind === 'elf-core').length;
   const windows = entries.filter((e) => e.kind === 'minidump').length;
   const managed = cores > 0 && cores >= windows;
+  const readings = entries.flatMap((e) => (e.kind === 'minidump' ? [e] : []));
+  // A series per heap when every Windows dump's heaps were walked; else by category, as before.
+  const perHeap =
+    !managed && readings.length > 0 && readings.every((e) => e.reading.native?.walked === true);
   const series: DumpSeries = {
     samples: [],
     inputs: [],
-    source: managed ? 'clr-generation' : 'category',
+    source: managed ? 'clr-generation' : perHeap ? 'heap' : 'category',
     engine: managed ? 'dotnet-dump' : 'builtin',
-    warnings: [...gc.warnings],
+    warnings: [...gc.warnings, ...(managed ? [] : heapNotes(readings, perHeap))],
     bytesRead: [],
   };
   const usable = entries
@@ -247,12 +260,14 @@ export async function readDumpSeries(
     };
     if (e.kind === 'minidump') {
       series.bytesRead.push(e.reading.bytesRead);
+      const rows = perHeap ? (e.reading.native?.rows ?? []) : e.reading.categories;
       series.samples.push({
         ...base,
-        heaps: e.reading.categories,
-        source: 'category',
+        heaps: rows,
+        source: perHeap ? 'heap' : 'category',
+        ...(perHeap ? { categories: e.reading.categories } : {}),
         engine: 'builtin',
-        totalCommittedKb: e.reading.categories.reduce((n, c) => n + c.committedKb, 0),
+        totalCommittedKb: rows.reduce((n, c) => n + c.committedKb, 0),
         memoryTotals: e.reading.totals,
         warnings: [],
       });
@@ -319,6 +334,23 @@ async function readCore(
     },
     methodTables: reading.methodTables,
   };
+}
+
+/** Each heap note once (the same heap is usually in every dump), and why there is no per-heap series. */
+function heapNotes(
+  readings: readonly { file: string; reading: WindowsReading }[],
+  perHeap: boolean,
+): string[] {
+  const notes = new Set<string>();
+  for (const { reading } of readings)
+    for (const note of reading.native?.notes ?? []) notes.add(note);
+  const unwalked = readings.filter((e) => e.reading.native?.walked !== true);
+  if (!perHeap && unwalked.length > 0) {
+    notes.add(
+      `no series per heap: the heaps of ${unwalked[0]?.file ?? 'a dump'}${unwalked.length > 1 ? ` and ${unwalked.length - 1} other dump(s)` : ''} could not be walked; the heap category counts the allocations holding the heap bases only`,
+    );
+  }
+  return [...notes];
 }
 
 /** The report's name for an input: its text, and its exact bytes when they are not UTF-8. */

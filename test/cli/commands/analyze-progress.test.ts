@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type * as NodePty from 'node-pty';
+import type * as NodePty from '@lydell/node-pty';
 import { resumeHint } from '../../../src/cli/commands/analyze-progress.js';
 import { runCli } from '../../helpers/cli.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -14,7 +14,7 @@ const ONE_DUMP = join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp');
 
 /** The CLI on a real pty (node-pty itself: raw bytes, escapes kept), with this TERM. */
 function analyzeOnPty(term: string): Promise<string> {
-  const pty = createRequire(import.meta.url)('node-pty') as typeof NodePty;
+  const pty = createRequire(import.meta.url)('@lydell/node-pty') as typeof NodePty;
   const out = makeTempDir('progress');
   const child = pty.spawn(
     process.execPath,

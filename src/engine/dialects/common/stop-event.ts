@@ -14,6 +14,10 @@ export interface StopEvent {
   /** `0x` + 8 hex digits. */
   code?: string;
   processExited?: boolean;
+  /** A break-in: the way the last break was sent (DebugBreakProcess on the target, or Ctrl-C). */
+  breakInBy?: 'DebugBreakProcess' | 'Ctrl-C';
+  /** A break-in by Ctrl-C where DebugBreakProcess was asked for: why that could not be done. */
+  breakInFallback?: string;
   /** performance.now() when the prompt arrived. */
   atMs: number;
 }
