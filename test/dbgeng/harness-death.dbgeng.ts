@@ -4,9 +4,7 @@
 // and wineserver took the target down with it although the host ran with -pd: the option set
 // before the attach never reached the target's debug port (test/targets/dbgeng-host).
 import { expect } from 'chai';
-import { watch } from '../../src/workflows/watch/watch.js';
-import { killWatchMidway } from '../helpers/harness-death.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { expectWatchedAgain, killWatchMidway } from '../helpers/harness-death.js';
 import { killAllTargets, startTarget, wineEnv } from '../helpers/wine.js';
 import { DBGENG_CDB, requireDbgengRig } from './dbgeng-rig.js';
 
@@ -25,19 +23,12 @@ describe('watch killed with SIGKILL (the real Debugger Engine)', function () {
     expect(await target.isRunning(2000, /^tick/), 'the target runs on').to.equal(true);
     expect(target.exited()).to.equal(false);
 
-    const again = await watch({
+    await expectWatchedAgain(target, {
       engine: 'cdb',
-      target: { kind: 'pid', pid: target.pid },
       list: () => Promise.resolve([{ pid: target.pid, name: 'idle.exe' }]),
-      outDir: makeTempDir('watch-again'),
       debuggerPath: DBGENG_CDB,
       env: wineEnv(),
-      durationMs: 1500,
     });
-    expect(again.error, JSON.stringify(again.error)).to.equal(undefined);
-    expect(again.detached).to.equal(true);
-    expect(again.targetAlive).to.equal(true);
-    expect(await target.isRunning(2000, /^tick/)).to.equal(true);
     await target.kill();
   });
 });

@@ -2,10 +2,12 @@
 // debugger it left behind to go: the shared part of the harness-death tests for winedbg
 // (test/watch/watch-harness-death.test.ts) and the Debugger Engine
 // (test/dbgeng/harness-death.dbgeng.ts).
+import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
+import { watch, type WatchOptions } from '../../src/workflows/watch/watch.js';
 import { runCli } from './cli.js';
 import { makeTempDir } from './temp-dir.js';
-import { pollUntil } from './wine.js';
+import { pollUntil, type RunningTarget } from './wine.js';
 
 /** Processes whose command line matches `pattern` (Wine rewrites argv to the Windows one). */
 export function processesMatching(pattern: RegExp): number[] {
@@ -55,4 +57,21 @@ export async function killWatchMidway(
     100,
   );
   return { stderr: run.stderr, code: run.code };
+}
+
+/** A new watch of the target attaches and detaches cleanly, and the target still runs. */
+export async function expectWatchedAgain(
+  target: RunningTarget,
+  options: Omit<WatchOptions, 'target' | 'outDir' | 'durationMs'>,
+): Promise<void> {
+  const again = await watch({
+    ...options,
+    target: { kind: 'pid', pid: target.pid },
+    outDir: makeTempDir('watch-again'),
+    durationMs: 1500,
+  });
+  expect(again.error, JSON.stringify(again.error)).to.equal(undefined);
+  expect(again.detached).to.equal(true);
+  expect(again.targetAlive).to.equal(true);
+  expect(await target.isRunning(2000, /^tick/)).to.equal(true);
 }

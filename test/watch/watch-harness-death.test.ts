@@ -3,9 +3,7 @@
 // (src/platform/wine/orphan-guard.ts) the terminal's hang-up ended winedbg and wineserver took
 // the target down with it (DEBUG_KILL_ON_CLOSE).
 import { expect } from 'chai';
-import { watch } from '../../src/workflows/watch/watch.js';
-import { killWatchMidway } from '../helpers/harness-death.js';
-import { makeTempDir } from '../helpers/temp-dir.js';
+import { expectWatchedAgain, killWatchMidway } from '../helpers/harness-death.js';
 import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/wine.js';
 
 (wineRigReady() ? describe : describe.skip)('watch killed with SIGKILL (winedbg)', function () {
@@ -20,17 +18,7 @@ import { killAllTargets, startTarget, wineEnv, wineRigReady } from '../helpers/w
     expect(await target.isRunning(2000, /^tick/), 'the target runs on').to.equal(true);
     expect(target.exited()).to.equal(false);
 
-    const again = await watch({
-      engine: 'winedbg',
-      target: { kind: 'pid', pid: target.pid },
-      outDir: makeTempDir('watch-again'),
-      env: wineEnv(),
-      durationMs: 1500,
-    });
-    expect(again.error, JSON.stringify(again.error)).to.equal(undefined);
-    expect(again.detached).to.equal(true);
-    expect(again.targetAlive).to.equal(true);
-    expect(await target.isRunning(2000, /^tick/)).to.equal(true);
+    await expectWatchedAgain(target, { engine: 'winedbg', env: wineEnv() });
     await target.kill();
   });
 });
