@@ -17,6 +17,7 @@ import {
 } from '../common/unsafe-text.js';
 import type { Dialect, ExceptionBreakSettings } from '../common/types.js';
 import { findCdb, locateCdb } from './locate.js';
+import { missingExtensionLine } from './extension-missing.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
 // blank, so the space is optional.
@@ -97,6 +98,7 @@ export const cdbDialect: Dialect = {
     // Memory by category in the same attach (ext.dll's usage table).
     categoriesCommand: '!address -summary',
   },
+  commandUnavailable: missingExtensionLine,
 
   locateBinary: locateCdb,
   findBinary: findCdb,
