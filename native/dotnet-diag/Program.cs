@@ -6,7 +6,7 @@
 // consumers share it: `watch` (mode `exceptions`) and heap-trend's counters tier (mode `counters`).
 //
 //   cdbh-diag probe      --pid N
-//   cdbh-diag exceptions --pid N [--no-stacks] [--frames N] [--buffer-mb N] [--resume]
+//   cdbh-diag exceptions --pid N [--no-stacks] [--frames N] [--buffer-mb N] [--heartbeat-ms N] [--resume]
 //   cdbh-diag counters   --pid N [--interval SEC] [--provider NAME] [--resume]
 //   cdbh-diag dump       --pid N --path FILE [--type full|heap|mini|triage]
 //
@@ -112,6 +112,7 @@ internal sealed class Options
     public bool Stacks = true;
     public int Frames = 32;
     public int BufferMb = 256;
+    public int HeartbeatMs = 100;
     public bool Resume;
     public int IntervalSec = 1;
     public string Provider = "System.Runtime";
@@ -133,6 +134,7 @@ internal sealed class Options
                 case "--no-stacks": o.Stacks = false; break;
                 case "--frames": o.Frames = Number(); break;
                 case "--buffer-mb": o.BufferMb = Number(); break;
+                case "--heartbeat-ms": o.HeartbeatMs = Number(); break;
                 case "--resume": o.Resume = true; break;
                 case "--interval": o.IntervalSec = Number(); break;
                 case "--provider": o.Provider = Next(); break;

@@ -36,6 +36,8 @@ internal static class Streaming
             long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
             var level = opts.Stacks ? EventLevel.Verbose : EventLevel.Error;
             providers.Add(new EventPipeProvider(ClrTraceEventParser.ProviderName, level, keywords));
+            if (opts.HeartbeatMs > 0)
+                providers.Add(Heartbeat(opts.HeartbeatMs));
         }
         else
         {
@@ -129,6 +131,25 @@ internal static class Streaming
         source.Dispose();
         return 0;
     }
+
+    // TraceEvent hands out an EventPipe event only once a later "sorted" event arrives (the
+    // runtime marks the first event of each thread in each flush so; EventCache.SortAndDispatch in
+    // microsoft/perfview src/TraceEvent/EventPipe/EventCache.cs, and the comment over
+    // ep_buffer_manager_write_all_buffers_to_file_v4 in dotnet/runtime src/native/eventpipe/
+    // ep-buffer-manager.c). A thread that throws twice and then goes quiet has its second throw held
+    // until something else happens in the target: in a quiet program, until it exits. The runtime's
+    // own counters, sampled every HeartbeatMs on their timer thread, are that something: each
+    // sample is a later sorted event that releases what was held. They are not written out.
+    private static EventPipeProvider Heartbeat(int ms) =>
+        new(
+            "System.Runtime",
+            EventLevel.Informational,
+            0,
+            new Dictionary<string, string>
+            {
+                ["EventCounterIntervalSec"] = (ms / 1000.0).ToString(System.Globalization.CultureInfo.InvariantCulture),
+            }
+        );
 
     private static bool IsZombie(int pid)
     {

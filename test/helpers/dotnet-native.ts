@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findDiagHelper } from '../../src/engine/dialects/dotnet-diag/index.js';
 import { DOTNET_DIR } from './dotnet.js';
 import { makeTempDir } from './temp-dir.js';
 import { REPO_ROOT, sleep } from './wine.js';
@@ -112,6 +113,20 @@ export function nativeDotnetSuite(suite: Mocha.Suite): void {
   afterEach(() => killNativeDotnets());
 }
 
+/**
+ * nativeDotnetSuite, and a skip that says why when cdbh-diag (the diagnostics channel helper,
+ * scripts/build-dotnet-diag.sh) is not built.
+ */
+export function diagHelperSuite(suite: Mocha.Suite): void {
+  nativeDotnetSuite(suite);
+  before(function () {
+    if (findDiagHelper() === undefined) {
+      console.log('      skipped: cdbh-diag is not built (scripts/build-dotnet-diag.sh)');
+      this.skip();
+    }
+  });
+}
+
 /** The program's `sessions` mode (test/targets/dotnet/Program.cs says what each option does). */
 export interface SessionsMode {
   /** -i: ms between ticks. */
@@ -122,6 +137,8 @@ export interface SessionsMode {
   largeKb?: number;
   /** --keep: the cache evicts beyond this many sessions. */
   keep?: number;
+  /** --cache: the sessions held by SessionCache.Entries; --ballast N: its constant List<string>. */
+  cache?: { ballast: number };
   /** -n: ticks before the program exits (0: runs until killed). */
   ticks: number;
   /** Returns once the program has printed `sessions tick=<afterTick>`. */
@@ -133,6 +150,7 @@ export async function startSessions(mode: SessionsMode): Promise<NativeDotnet> {
   const args = ['sessions', '-i', String(mode.intervalMs), '--session-kb', String(mode.sessionKb)];
   if (mode.largeKb !== undefined) args.push('--large-kb', String(mode.largeKb));
   if (mode.keep !== undefined) args.push('--keep', String(mode.keep));
+  if (mode.cache !== undefined) args.push('--cache', '--ballast', String(mode.cache.ballast));
   args.push('-n', String(mode.ticks));
   const target = await startNativeDotnet(args);
   await target.waitForLine(new RegExp(`^sessions tick=${mode.afterTick} `));

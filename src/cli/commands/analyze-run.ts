@@ -39,6 +39,7 @@ export interface AnalyzeCliOptions {
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
+  symbolRedirects?: string;
   symbolMaxSize?: string;
   imagePath?: string[];
   winePrefix?: string;

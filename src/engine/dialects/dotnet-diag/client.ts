@@ -10,51 +10,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { waitWithDeadline } from '../../deadline.js';
-import {
-  AbortedError,
-  CommandFailedError,
-  DebuggerNotFoundError,
-  TargetError,
-  TimeoutError,
-} from '../../../errors.js';
+import { AbortedError, CommandFailedError, TimeoutError } from '../../../errors.js';
+import { diagError, helperEnv, type DiagOpenOptions } from './helper-process.js';
 import { locateDiagHelper } from './locate.js';
 import {
   parseDiagLine,
   type DiagCounter,
   type DiagDump,
   type DiagEnd,
-  type DiagErrorLine,
   type DiagException,
-  type DiagLine,
-  type DiagProbe,
   type DiagReady,
 } from './protocol.js';
-
-/**
- * The process has no usable .NET diagnostics channel: not a .NET process, a runtime older than
- * .NET Core 3.0, or diagnostics turned off. Exit code 3, like a missing debugger: nothing here can
- * watch it.
- */
-export class NoDiagnosticsChannelError extends DebuggerNotFoundError {
-  constructor(
-    readonly reason: 'not-dotnet' | 'no-channel' | 'unsupported',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export interface DiagOpenOptions {
-  pid: number;
-  env?: NodeJS.ProcessEnv;
-  /** The helper (`--debugger`); else found by locate.ts. */
-  helperPath?: string;
-  signal?: AbortSignal;
-  /** From spawn to the `ready` line (default 60 s: the first run JIT-compiles the helper). */
-  readyTimeoutMs?: number;
-  /** Resume a runtime that waits at startup (DOTNET_DefaultDiagnosticPortSuspend=1) once on. */
-  resume?: boolean;
-}
 
 export interface ExceptionStreamOptions extends DiagOpenOptions {
   /** Frames kept per throw (default 32); 0 asks for no stacks (no method events either). */
@@ -74,22 +40,6 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 /** Data lines kept for `for await` when nobody takes them (then the oldest go, counted). */
 const QUEUE_LIMIT = 100_000;
-
-/** The error a helper's `error` line stands for. */
-export function diagError(line: DiagErrorLine, pid: number): Error {
-  switch (line.code) {
-    case 'NOT_DOTNET':
-      return new NoDiagnosticsChannelError('not-dotnet', line.message);
-    case 'NO_CHANNEL':
-      return new NoDiagnosticsChannelError('no-channel', line.message);
-    case 'UNSUPPORTED':
-      return new NoDiagnosticsChannelError('unsupported', line.message);
-    case 'NO_PROCESS':
-      return new TargetError('not-found', `pid ${pid}: ${line.message}`);
-    default:
-      return new CommandFailedError(`cdbh-diag: ${line.message}`);
-  }
-}
 
 export class DiagSession<T extends DiagException | DiagCounter> {
   /** The helper's `ready` line (set before open() resolves). */
@@ -333,88 +283,4 @@ export function openCounterStream(
   const args = ['--interval', String(options.intervalSec ?? 1)];
   if (options.provider !== undefined) args.push('--provider', options.provider);
   return DiagSession.open<DiagCounter>('counters', args, options, options.onData);
-}
-
-/**
- * The helper's own environment: TMPDIR as given (it finds the target's socket there), and its own
- * runtime's diagnostics channel off. Otherwise the helper is itself a .NET process that `-w NAME`
- * could list, and a helper ended by a signal leaves `dotnet-diagnostic-PID-…-socket` and
- * `clr-debug-pipe-PID-…` files in TMPDIR
- * (https://learn.microsoft.com/dotnet/core/diagnostics/diagnostic-port: DOTNET_EnableDiagnostics).
- */
-function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
-  return {
-    ...(env ?? process.env),
-    DOTNET_CLI_TELEMETRY_OPTOUT: '1',
-    DOTNET_EnableDiagnostics: '0',
-  };
-}
-
-/** One-shot helper run (probe, dump): its single reply line, or the typed error it reported. */
-async function runOnce(
-  args: readonly string[],
-  options: DiagOpenOptions & { timeoutMs: number },
-): Promise<DiagLine> {
-  const helper = locateDiagHelper(options.env, options.helperPath);
-  const child = spawn(helper.file, [...helper.args, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: helperEnv(options.env),
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    if (out.length < 1_000_000) out += c;
-  });
-  child.stderr.setEncoding('utf8').on('data', (c: string) => {
-    if (err.length < 10_000) err += c;
-  });
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  child.once('error', () => undefined);
-  try {
-    await waitWithDeadline(exited, {
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      onTimeout: () =>
-        new TimeoutError(`cdbh-diag ${args[0] ?? ''} on pid ${options.pid}`, options.timeoutMs),
-      onAbort: () => new AbortedError(`aborted: cdbh-diag ${args[0] ?? ''}`),
-    });
-  } catch (error) {
-    child.kill('SIGKILL');
-    await exited;
-    throw error;
-  }
-  const first = out.split('\n').find((l) => l.trim() !== '');
-  if (first === undefined) {
-    throw new CommandFailedError(`cdbh-diag ${args[0] ?? ''} said nothing`, {
-      lastOutput: err.split('\n'),
-    });
-  }
-  const line = parseDiagLine(first);
-  if (line.kind === 'error') throw diagError(line, options.pid);
-  return line;
-}
-
-/** Is `pid` a .NET process with a diagnostics channel? Its runtime folder, or a typed error. */
-export async function probeDotnet(
-  options: DiagOpenOptions & { timeoutMs?: number },
-): Promise<DiagProbe> {
-  const line = await runOnce(['probe', '--pid', String(options.pid)], {
-    ...options,
-    timeoutMs: options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
-  });
-  if (line.kind !== 'probe')
-    throw new CommandFailedError(`cdbh-diag probe: unexpected ${line.kind}`);
-  return line;
-}
-
-/** A dump of `pid` through the channel, with no session open. */
-export async function writeDotnetDump(
-  path: string,
-  kind: 'full' | 'heap' | 'mini' | 'triage',
-  options: DiagOpenOptions & { timeoutMs: number },
-): Promise<DiagDump> {
-  const args = ['dump', '--pid', String(options.pid), '--path', path, '--type', kind];
-  const line = await runOnce(args, options);
-  if (line.kind !== 'dump') throw new CommandFailedError(`cdbh-diag dump: unexpected ${line.kind}`);
-  return line;
 }

@@ -12,15 +12,13 @@
 // format would buy nothing but its upkeep. The cost is one .NET process per session.
 export {
   DiagSession,
-  NoDiagnosticsChannelError,
   openCounterStream,
   openExceptionStream,
-  probeDotnet,
-  writeDotnetDump,
   type CounterStreamOptions,
-  type DiagOpenOptions,
   type ExceptionStreamOptions,
 } from './client.js';
+export { NoDiagnosticsChannelError, type DiagOpenOptions } from './helper-process.js';
+export { probeDotnet, writeDotnetDump } from './one-shot.js';
 export { findDiagHelper, locateDiagHelper } from './locate.js';
 export {
   dotnetProcessMatches,
