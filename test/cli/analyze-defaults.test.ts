@@ -50,14 +50,15 @@ describe('analyze defaults off Windows', function () {
 
   it('--engine dotnet-dump on Windows minidumps: a BAD_DUMP record each naming what reads them, no tool started', async () => {
     const out = join(makeTempDir('dotnet-dump-minidumps'), 'out');
-    // A --debugger that is no tool: nothing may start it, since no minidump reaches it.
+    // A --debugger folder with no tool manifest: starting dotnet-dump from it would fail (exit
+    // 3), so the run shows no minidump reaches the tool.
     const run = await runCli([
       'analyze',
       join(DUMPS, 'av-write-a.dmp'),
       '--engine',
       'dotnet-dump',
       '--debugger',
-      join(out, 'no-such-dotnet-dump'),
+      makeTempDir('no-dotnet-tool'),
       '--out',
       out,
     ]);

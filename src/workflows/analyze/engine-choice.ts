@@ -31,7 +31,7 @@ export function chooseEngine(
   }
   // A debugger engine needs node-pty: say so before the batch starts, not once per dump.
   if (request !== 'auto' && !cores) loadNodePty();
-  else if (!nodePtyAvailable()) {
+  else if (request === 'auto' && !nodePtyAvailable()) {
     return {
       engine: 'builtin',
       reason:
