@@ -51,7 +51,7 @@ function midGcScenario(n: number): Scenario {
   const normal = clrScenario(n, true);
   return {
     description: `heap-trend --clr sample ${n}, caught mid-GC`,
-    replies: normal.replies.map((rule) =>
+    replies: (normal.replies ?? []).map((rule) =>
       rule.command === '!dumpheap -stat -live' ? { ...rule, reply: [MID_GC] } : rule,
     ),
   };
