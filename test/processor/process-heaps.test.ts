@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
 import { processHeaps } from '../../src/processor/process-heaps.js';
 import { processDump } from '../../src/processor/process-dump.js';
-import { DumpBuilder, struct } from '../minidump/helpers/dump-builder.js';
+import {
+  DumpBuilder,
+  memory64List,
+  memoryInfoList,
+  struct,
+} from '../minidump/helpers/dump-builder.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const TEB = 0x10000n;
@@ -27,6 +32,8 @@ interface Plan {
   allocations: number;
   /** A ThreadList of one thread whose TEB is TEB (what processDump starts from). */
   thread?: boolean;
+  /** Before that thread, one whose TEB the dump recorded as 0. */
+  tebLessFirst?: boolean;
 }
 
 function page(fill: (b: Buffer) => void): Buffer {
@@ -39,14 +46,17 @@ function page(fill: (b: Buffer) => void): Buffer {
 function build(plan: Plan): Buffer {
   const b = new DumpBuilder(plan.thread === true ? 5 : 4);
   if (plan.thread === true) {
-    // One MINIDUMP_THREAD (minidumpapiset.h): id, then Teb at +16, its stack at +24.
+    // MINIDUMP_THREADs (minidumpapiset.h, 48 bytes): id, then Teb at +16, its stack at +24.
+    const tebs = plan.tebLessFirst === true ? [0n, TEB] : [TEB];
     b.stream(
       3,
-      struct(4 + 48, (s) => {
-        s.writeUInt32LE(1, 0);
-        s.writeUInt32LE(0x42, 4);
-        s.writeBigUInt64LE(TEB, 4 + 16);
-        s.writeBigUInt64LE(ALLOC(0), 4 + 24);
+      struct(4 + 48 * tebs.length, (s) => {
+        s.writeUInt32LE(tebs.length, 0);
+        tebs.forEach((teb, i) => {
+          s.writeUInt32LE(0x42 + i, 4 + 48 * i);
+          s.writeBigUInt64LE(teb, 4 + 48 * i + 16);
+          s.writeBigUInt64LE(ALLOC(0), 4 + 48 * i + 24);
+        });
       }),
     );
   }
@@ -78,31 +88,21 @@ function build(plan: Plan): Buffer {
     pages.push([second, page((h) => late && h.writeUInt32LE(0xffeeffee, 0x10))]);
     regions.push([ALLOC(i), ALLOC(i), 0x8000n], [second, ALLOC(i), 0x8000n]);
   }
-  const info = Buffer.alloc(16 + 48 * regions.length);
-  info.writeUInt32LE(16, 0);
-  info.writeUInt32LE(48, 4);
-  info.writeBigUInt64LE(BigInt(regions.length), 8);
-  regions.forEach(([base, allocationBase, size], i) => {
-    info.writeBigUInt64LE(base, 16 + 48 * i);
-    info.writeBigUInt64LE(allocationBase, 24 + 48 * i);
-    info.writeBigUInt64LE(size, 40 + 48 * i);
-    info.writeUInt32LE(0x1000, 48 + 48 * i); // MEM_COMMIT
-    info.writeUInt32LE(0x04, 52 + 48 * i);
-    info.writeUInt32LE(0x20000, 56 + 48 * i); // MEM_PRIVATE
-  });
-  b.stream(16, info);
-  const listRva = b.end + ((4 - (b.end % 4)) % 4);
-  const list = Buffer.alloc(16 + 16 * pages.length);
-  b.stream(9, list);
-  const rvas = pages.map(([, bytes]) => b.append(bytes));
+  b.stream(
+    16,
+    memoryInfoList(
+      regions.map(([base, allocationBase, size]) => ({
+        base,
+        allocationBase,
+        size,
+        state: 0x1000, // MEM_COMMIT
+      })),
+    ),
+  );
+  const writeList = memory64List(b, pages);
   b.stream(0xfff0, Buffer.alloc(4));
   const dump = b.build({ flags: 0x2n | 0x800n });
-  dump.writeBigUInt64LE(BigInt(pages.length), listRva);
-  dump.writeBigUInt64LE(BigInt(rvas[0] ?? 0), listRva + 8);
-  pages.forEach(([address], i) => {
-    dump.writeBigUInt64LE(address, listRva + 16 + 16 * i);
-    dump.writeBigUInt64LE(0x1000n, listRva + 24 + 16 * i);
-  });
+  writeList(dump);
   return dump;
 }
 
@@ -154,6 +154,11 @@ describe('processHeaps', function () {
     expect(state.regions?.heaps).to.have.members([ALLOC(0), ALLOC(1)]);
     expect(state.regions?.regions?.map((r) => r.baseAddress)).to.include(ALLOC(2) + 0x8000n);
     expect(state.threads[0]?.callStack).to.equal(undefined);
+    // A first thread without a TEB: the PEB is found through the next one.
+    const later = join(makeTempDir('process-heaps'), 'teb-less-first.dmp');
+    writeFileSync(later, build({ ...plan, thread: true, tebLessFirst: true }));
+    const second = await processDump(later, { threads: 'none', regions: true });
+    expect(second.ok && second.regions?.heaps).to.have.members([ALLOC(0), ALLOC(1)]);
     // Asked for only: other callers read no heap.
     const plain = await processDump(path, { threads: 'none' });
     expect(plain.ok && plain.regions).to.equal(undefined);

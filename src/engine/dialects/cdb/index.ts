@@ -161,7 +161,9 @@ export const cdbDialect: Dialect = {
         break;
       case 'launch':
         refuseControlChars('The program path', target.program);
-        args.push(target.program);
+        // -pd for a launched program too: it outlives a session that ends in any way, the
+        // harness's death included (docs/harness-death.md).
+        args.push('-pd', target.program);
         for (const arg of target.args) args.push(arg);
         break;
       case 'none':
