@@ -8,6 +8,7 @@ import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 import { UsageError } from '../../errors.js';
 import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
 import { summaryText } from '../../report/analyze/progress-text.js';
+import { shownSummary } from '../../report/analyze/shown-paths.js';
 import { escapeStrings } from '../../report/terminal-text.js';
 import { ProgressPrinter, resumeHint } from './analyze-progress.js';
 import {
@@ -36,6 +37,7 @@ export interface AnalyzeCliOptions {
   json?: boolean;
   /** --cyborg FILE: the summary JSON into FILE, the text on stdout. */
   cyborg?: string;
+  relativePaths?: boolean;
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
@@ -162,6 +164,7 @@ export async function runAnalyze(
         : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
       ...signing,
       ...(options.record === undefined ? {} : { recordDir: options.record }),
+      ...(options.relativePaths === true ? { relativePaths: true } : {}),
       signal: controller.signal,
       onEvent: (event: AnalyzeEvent) => progress.on(event),
     };
@@ -173,7 +176,11 @@ export async function runAnalyze(
         `skipped: ${result.skipped.resumed} already recorded (--resume), ${result.skipped.otherShard} in other shards\n`,
       );
     }
-    const code = await finish(result.summary, result.files, sink, result.durationMs);
+    const shown =
+      result.showPath === undefined
+        ? result.summary
+        : shownSummary(result.summary, result.showPath);
+    const code = await finish(result.summary, result.files, sink, result.durationMs, shown);
     if (result.interrupted) {
       // What was recorded stays; the same command with --resume skips it and does the rest.
       process.stderr.write(`interrupted: ${resumeHint(paths, outDir)}\n`);
@@ -192,10 +199,12 @@ async function finish(
   files: { report: string; records: string; summary: string },
   sink: JsonSink,
   durationMs?: number,
+  /** The summary as the text shows it (`--relative-paths`); the JSON is always the data. */
+  shown: AnalyzeSummary = summary,
 ): Promise<number> {
   // File names and signatures come from dumps: escaped for the terminal (summary.json keeps them).
   const text = summaryText(
-    escapeStrings(summary),
+    escapeStrings(shown),
     files,
     durationMs === undefined ? {} : { durationMs },
   );

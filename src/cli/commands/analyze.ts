@@ -154,6 +154,10 @@ export function registerAnalyze(context: CommandContext): void {
   addOutOption(command, 'output folder (default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>)');
   addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
   addCyborgOption(command, 'the summary JSON');
+  command.option(
+    '--relative-paths',
+    'report.html and the summary text show dump paths relative to the input folder holding them (records.ndjson and summary.json keep them whole)',
+  );
   addDebuggerOption(command);
   addSymbolOptions(command);
   addSymbolLimitOptions(command);

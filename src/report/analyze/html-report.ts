@@ -6,6 +6,7 @@
 // here by escapeHtml, in the dump table by the page script, whose data sits in JSON blocks that
 // cannot close their <script> element (report-data.ts). Records are streamed from records.ndjson
 // into the file, so the page for 10,000 dumps never sits in memory, only its string table.
+import type { ShowPath } from './shown-paths.js';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { AnalyzeDumpRecord, AnalyzeSummary, SummaryBucket } from './analyze-record.js';
@@ -49,6 +50,8 @@ export async function writeHtmlReport(
   path: string,
   summary: AnalyzeSummary,
   records: AsyncIterable<AnalyzeDumpRecord> | ReportRows,
+  /** How records' paths are shown (`--relative-paths`; ReportRows were made with it already). */
+  show?: ShowPath,
 ): Promise<void> {
   // `wx`: the caller's temp name is new; a link planted there is refused, never followed.
   const stream = createWriteStream(path, { encoding: 'utf8', flags: 'wx' });
@@ -82,7 +85,9 @@ export async function writeHtmlReport(
     strings = new StringTable();
     let first = true;
     for await (const record of records) {
-      await write(`${first ? '' : ','}\n${scriptJson(dumpRow(record, strings, bucketIndex))}`);
+      await write(
+        `${first ? '' : ','}\n${scriptJson(dumpRow(record, strings, bucketIndex, show))}`,
+      );
       first = false;
     }
   }

@@ -2,6 +2,7 @@
 // every repeated text (exception names, frames, module lists, signatures) stored once in a string
 // table and referred to by index. Crash sets repeat themselves (one app, a few crashes), so 10,000
 // dumps stay a few MB where the same table as HTML would not (bench/html-report.ts).
+import type { ShowPath } from './shown-paths.js';
 import type { AnalyzeDumpRecord } from './analyze-record.js';
 import { engineNote, missingInWords } from './report-words.js';
 import { frameText } from './signature.js';
@@ -61,14 +62,16 @@ export function dumpRow(
   r: AnalyzeDumpRecord,
   strings: StringTable,
   bucketIndex: ReadonlyMap<string, number>,
+  /** How the dump's path is shown (`--relative-paths`); as recorded by default. */
+  show?: ShowPath,
 ): unknown[] {
-  const row = rowValues(r, strings);
+  const row = rowValues(r, strings, show);
   row[ROW.bucket] = r.bucket ? (bucketIndex.get(r.bucket.id) ?? -1) : -1;
   return row;
 }
 
 /** A dump row without its bucket index (the bucket order is known only when the run is done). */
-function rowValues(r: AnalyzeDumpRecord, strings: StringTable): unknown[] {
+function rowValues(r: AnalyzeDumpRecord, strings: StringTable, show?: ShowPath): unknown[] {
   const row: unknown[] = [];
   const ex = r.exception;
   const faulting = r.modules.faulting;
@@ -79,7 +82,7 @@ function rowValues(r: AnalyzeDumpRecord, strings: StringTable): unknown[] {
   const missing = missingInWords(
     named ? r.notAvailable.filter((n) => n !== 'frames.symbols') : r.notAvailable,
   );
-  row[ROW.file] = r.file;
+  row[ROW.file] = show === undefined ? r.file : show(r.file);
   row[ROW.status] = r.ok ? 0 : r.quarantined === true ? 2 : 1;
   row[ROW.code] = strings.id(ex?.code);
   row[ROW.name] = strings.id(ex?.name);
@@ -164,7 +167,11 @@ export class ReportRows {
   #bytes = 0;
   #overflowed = false;
 
-  constructor(private readonly maxBytes = DEFAULT_ROW_BYTES) {}
+  constructor(
+    private readonly maxBytes = DEFAULT_ROW_BYTES,
+    /** How each dump's path is shown (`--relative-paths`); as recorded by default. */
+    private readonly show?: ShowPath,
+  ) {}
 
   get overflowed(): boolean {
     return this.#overflowed;
@@ -172,7 +179,7 @@ export class ReportRows {
 
   add(record: AnalyzeDumpRecord): void {
     if (this.#overflowed) return;
-    const row = rowValues(record, this.strings);
+    const row = rowValues(record, this.strings, this.show);
     // One JSON text, cut around a marker in the bucket's place. Nothing before it can hold the
     // marker's text: a path has no NUL, and the other fields before it are numbers and hex.
     row[ROW.bucket] = BUCKET_MARK;

@@ -5,28 +5,20 @@
 // complete. Progress goes out as events; this layer never prints.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { availableParallelism } from 'node:os';
-import type { ResourceLimits } from 'node:worker_threads';
 import { mkdir, stat } from 'node:fs/promises';
 import { AbortedError, isHarnessError, UsageError } from '../../errors.js';
-import type {
-  AnalyzeDumpRecord,
-  AnalyzeError,
-  AnalyzeSummary,
-} from '../../report/analyze/analyze-record.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  type AnalyzeEvent,
+  type AnalyzeOptions,
+  type AnalyzeResult,
+} from './analyze-options.js';
 import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
-import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
-import type { FetchLike } from '../../symbols/index.js';
-import type { RedirectPolicy } from '../../symbols/redirect-policy.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
-import {
-  chooseEngine,
-  symbolPathWarning,
-  type EngineChoice,
-  type EngineRequest,
-} from './engine-choice.js';
+import { chooseEngine, symbolPathWarning } from './engine-choice.js';
 import { resumeKey } from './file-hash.js';
 import {
   analyzeInput,
@@ -36,122 +28,19 @@ import {
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
 import { engineExtensions } from './core-engine.js';
-import { expandInputs, refuseNoInputs } from './inputs.js';
+import { expandInputs, inputFolders, refuseNoInputs } from './inputs.js';
+import { relativeToRoots } from '../../report/analyze/shown-paths.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
 import { OutDirLock } from './out-dir.js';
-import { outputFiles, writeSummaryAndReport, type OutputFiles } from './outputs.js';
+import { outputFiles, writeSummaryAndReport } from './outputs.js';
 import { RunRecords } from './run-records.js';
 import { defaultScriptPath, loadTriageScript, type ScriptStep } from './triage-script.js';
 import { OptionsCheck } from '../check-options.js';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
 
-/** Socorro kills its stackwalker after 2 minutes; cdb with cold symbols needs about that. */
-export const DEFAULT_TIMEOUT_MS = 120_000;
-
-export type AnalyzeEvent =
-  | { type: 'engine'; choice: EngineChoice; script?: string; warning?: string }
-  /**
-   * Builtin engine: how many analyze threads help this thread (0: none) and why; said again with
-   * 0 when threads were given up mid-batch (they kept dying at start).
-   */
-  | { type: 'threads'; threads: number; reason: string }
-  | { type: 'start'; total: number; outDir: string }
-  | { type: 'unmatched'; input: string }
-  | {
-      type: 'dump';
-      file: string;
-      status: 'ok' | 'failed' | 'quarantined' | 'skipped-resume' | 'skipped-shard';
-      done: number;
-      total: number;
-      record?: AnalyzeDumpRecord;
-    }
-  | { type: 'retry'; file: string; error: AnalyzeError }
-  | { type: 'bad-record-line'; line: number; reason: string }
-  /** A symbol server given up on (after retries): once per server per run. */
-  | { type: 'symbol-server-down'; server: string; reason: string }
-  /** `--queue`: the queue's state in words (no worker for the engine, Redis lost and back). */
-  | { type: 'queue'; message: string }
-  | { type: 'finish'; summary: AnalyzeSummary };
-
-export interface AnalyzeOptions {
-  inputs: readonly string[];
-  outDir: string;
-  engine?: EngineRequest;
-  /** Command script; default dbgscripts/triage.<dialect>.txt. Ignored by the builtin engine. */
-  scriptPath?: string;
-  /** Parallel workers. Default: cores for debuggers, 4 × cores for the builtin reader (I/O). */
-  jobs?: number;
-  /**
-   * Builtin engine: analyze threads besides this one (worker_threads). Default: chosen by
-   * thread-plan.ts (one per core, at most 8, for batches of MIN_DUMPS_FOR_THREADS dumps or more);
-   * 0: none.
-   */
-  threads?: number;
-  /** Builtin engine: heap limits of each analyze thread (a thread over them dies, not the run). */
-  threadResourceLimits?: ResourceLimits;
-  /**
-   * Per-dump deadline (start, every command, close). Builtin engine: none, except on analyze
-   * threads when given (a thread past it is ended and its dumps tried again alone).
-   */
-  timeoutMs?: number;
-  /** cdb: passed as -y. builtin: PDB / Breakpad symbols found through it (else _NT_SYMBOL_PATH). */
-  symbolPath?: string;
-  /** builtin: where `srv*URL` keeps downloads (default ~/.cache/cdb-harness/symbols). */
-  symbolCacheDir?: string;
-  /** builtin: fetch for symbol servers (default the global fetch). */
-  symbolFetch?: FetchLike;
-  /** builtin: deadline per symbol download (default 60 s; `--symbol-timeout`). */
-  symbolDownloadTimeoutMs?: number;
-  /** builtin: largest symbol file downloaded or expanded (default 1 GiB; `--symbol-max-size`). */
-  symbolMaxBytes?: number;
-  /** builtin: which redirects a symbol download follows (default `https`; `--symbol-redirects`). */
-  symbolRedirects?: RedirectPolicy;
-  /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
-  imagePaths?: readonly string[];
-  /**
-   * Builtin engine: the Wine prefix whose drive_c recorded `C:\` module paths are looked up in
-   * (`--wine-prefix`). Never $WINEPREFIX or ~/.wine unless named here: the bucket of a dump must
-   * not depend on what the analysing machine happens to hold.
-   */
-  winePrefix?: string;
-  /** Builtin engine: walk the crashing thread's stack (default true; false = exception frame only). */
-  walkStacks?: boolean;
-  resume?: boolean;
-  /** Extensions a folder scan takes besides .dmp, .mdmp and .hdmp (`--ext`). */
-  extensions?: readonly string[];
-  shard?: { index: number; count: number };
-  /** Larger dumps get a failed record at once, unread (default 64 GiB; `--max-dump-size`). */
-  maxDumpBytes?: number;
-  /** Bucketing skip list, added to the default one (`!name` takes a default out). */
-  skipModules?: readonly string[];
-  /** Signature lists (irrelevant, prefix, sentinels, skip modules) added to the defaults. */
-  signatureLists?: ListEdits;
-  /** Folder for engine transcripts (one JSON-lines file per dump). */
-  recordDir?: string;
-  signal?: AbortSignal;
-  onEvent?: (event: AnalyzeEvent) => void;
-  cwd?: string;
-  /** Engine plumbing (tests, the cdb emulator, unusual installs). */
-  debuggerPath?: string;
-  debuggerCommandPrefix?: { file: string; args: readonly string[] };
-  env?: NodeJS.ProcessEnv;
-  /**
-   * Check every record against schemas/analyzeRecord.schema.json before writing it (default on;
-   * a mismatch becomes a record warning, never a lost record).
-   */
-  validateRecords?: boolean;
-}
-
-export interface AnalyzeResult {
-  summary: AnalyzeSummary;
-  files: OutputFiles;
-  engine: EngineChoice;
-  analyzed: number;
-  skipped: { resumed: number; otherShard: number };
-  interrupted: boolean;
-  durationMs: number;
-}
+export { DEFAULT_TIMEOUT_MS } from './analyze-options.js';
+export type { AnalyzeEvent, AnalyzeOptions, AnalyzeResult } from './analyze-options.js';
 
 export async function analyzeDumps(options: AnalyzeOptions): Promise<AnalyzeResult> {
   const out = new OutDirLock(options.outDir);
@@ -177,6 +66,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     .texts('skipModules', true)
     .optionalText('recordDir')
     .optionalBoolean('resume')
+    .optionalBoolean('relativePaths')
     .optionalFunction('onEvent')
     .optionalSignal();
   const started = performance.now();
@@ -286,7 +176,16 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
   if (choice.engine === 'builtin') emit({ type: 'threads', ...plan });
   emit({ type: 'start', total: inputs.length, outDir: options.outDir });
   // A fresh run folds each record into the summary and report as it is written (run-records.ts).
-  const appender = await RunRecords.open(files.records, signer.algorithm, options.resume !== true);
+  const showPath =
+    options.relativePaths === true
+      ? relativeToRoots(await inputFolders(options.inputs, options.cwd))
+      : undefined;
+  const appender = await RunRecords.open(
+    files.records,
+    signer.algorithm,
+    options.resume !== true,
+    showPath,
+  );
   let next = 0;
   let finished = 0;
   let analyzed = 0;
@@ -405,6 +304,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     // Without --resume the records file started empty (checked above) and inputs are unique.
     onePerInput: options.resume !== true,
     ...(appender.collected === undefined ? {} : { collected: appender.collected }),
+    ...(showPath === undefined ? {} : { showPath }),
   });
   emit({ type: 'finish', summary });
   return {
@@ -415,6 +315,7 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     skipped,
     interrupted,
     durationMs: Math.round(performance.now() - started),
+    ...(showPath === undefined ? {} : { showPath }),
   };
 }
 

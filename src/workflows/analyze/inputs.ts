@@ -94,6 +94,20 @@ export async function expandInputs(
   return { files: sorted.map((f) => f.path), unmatched, skipped, missing, unreadable };
 }
 
+/** The arguments that name folders, as absolute paths (the roots `--relative-paths` shows from). */
+export async function inputFolders(
+  paths: readonly string[],
+  cwd = process.cwd(),
+): Promise<string[]> {
+  const folders: string[] = [];
+  for (const arg of paths) {
+    const absolute = resolve(cwd, arg);
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isDirectory() === true) folders.push(absolute);
+  }
+  return folders;
+}
+
 /**
  * Nothing to analyse because every path named nothing, or a folder could not be listed: one
  * message and exit 1 (README: a missing input file is a failed job), not a warning per path

@@ -25,6 +25,7 @@ import {
 import type { Signer } from '../../report/analyze/signature.js';
 import { bucketUnlessCut } from './dump-bucket.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
+import { shownSummary, type ShowPath } from '../../report/analyze/shown-paths.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { resumeKey } from './file-hash.js';
 import type { CollectedOutputs } from './run-records.js';
@@ -67,6 +68,8 @@ export async function writeSummaryAndReport(
     onePerInput?: boolean;
     /** The tallies and report rows gathered while the records were written (run-records.ts). */
     collected?: CollectedOutputs;
+    /** `--relative-paths`: how report.html shows dump paths (summary.json keeps them raw). */
+    showPath?: ShowPath;
   } = {},
 ): Promise<AnalyzeSummary> {
   const files = outputFiles(outDir);
@@ -79,7 +82,10 @@ export async function writeSummaryAndReport(
   let collected = extra.collected;
   if (collected === undefined) {
     // One pass feeds both: the report's rows are kept (bounded) instead of read a second time.
-    collected = { summary: new SummaryBuilder(algorithm), rows: new ReportRows() };
+    collected = {
+      summary: new SummaryBuilder(algorithm),
+      rows: new ReportRows(undefined, extra.showPath),
+    };
     for await (const record of latest(readOptions)) {
       collected.summary.add(record);
       collected.rows.add(record);
@@ -96,7 +102,12 @@ export async function writeSummaryAndReport(
   );
   const rows = collected.rows;
   await writeAtomic(files.report, (tmp) =>
-    writeHtmlReport(tmp, summary, rows.overflowed ? latest() : rows),
+    writeHtmlReport(
+      tmp,
+      extra.showPath === undefined ? summary : shownSummary(summary, extra.showPath),
+      rows.overflowed ? latest() : rows,
+      extra.showPath,
+    ),
   );
   return summary;
 }

@@ -6,6 +6,7 @@
 import type { AnalyzeDumpRecord } from '../../report/analyze/analyze-record.js';
 import { RecordAppender } from '../../report/analyze/records-file.js';
 import { ReportRows } from '../../report/analyze/report-data.js';
+import type { ShowPath } from '../../report/analyze/shown-paths.js';
 import { SummaryBuilder } from '../../report/analyze/summary.js';
 import { heapTrimmer } from './heap-trim.js';
 
@@ -29,11 +30,19 @@ export class RunRecords {
    * `collect`: the file starts empty and every record of it is appended here (a fresh run over
    * distinct inputs), so what is folded in is exactly what a read of the file would give.
    */
-  static async open(path: string, algorithm: string, collect: boolean): Promise<RunRecords> {
+  static async open(
+    path: string,
+    algorithm: string,
+    collect: boolean,
+    /** `--relative-paths`: how the report's rows show dump paths. */
+    show?: ShowPath,
+  ): Promise<RunRecords> {
     const appender = await RecordAppender.open(path);
     return new RunRecords(
       appender,
-      collect ? { summary: new SummaryBuilder(algorithm), rows: new ReportRows() } : undefined,
+      collect
+        ? { summary: new SummaryBuilder(algorithm), rows: new ReportRows(undefined, show) }
+        : undefined,
     );
   }
 
