@@ -2,7 +2,9 @@
 # Builds the Windows helpers the harness itself runs on the target's host (not test programs):
 # native/*/NAME.c with mingw into build/native/NAME.exe (only what changed): window-probe.exe,
 # which `dump -h` runs each poll to ask the target's windows whether they answer, and
-# break-in.exe, which interrupt() runs on Windows to break into a live target (DebugBreakProcess).
+# break-in.exe, which interrupt() runs on Windows to break into a live target (DebugBreakProcess),
+# and commit-probe.exe, which reads a process's commit from outside for `dump -m` when the
+# debugger has no !address (VirtualQueryEx).
 set -euo pipefail
 source "$(dirname "$0")/wine-env.sh"
 out_dir="${CDB_HARNESS_NATIVE_DIR:-$repo_root/build/native}"

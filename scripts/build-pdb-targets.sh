@@ -5,6 +5,8 @@
 # not find gcc's libgcc/libgcc_eh on Debian, so the mingw-w64 gcc library folder is passed with -L.
 # /pdbaltpath:%_PDB% records only the PDB's file name in the image, as release builds do, so the
 # PDB is found through the symbol path and not through a path on the build machine.
+# A program is built at -O0 unless its source says otherwise on a line `build-flags: FLAGS`
+# (inlined.c asks for -O2, so its PDB has inline sites).
 set -euo pipefail
 source "$(dirname "$0")/wine-env.sh"
 src="$repo_root/test/targets/pdb"
@@ -26,7 +28,10 @@ for main in "$src"/*.c; do
     [ -f "$out" ] && [ "$out" -nt "$part" ] || fresh=0
   done
   [ "$fresh" = 1 ] && [ -f "$TARGETS_DIR/$name.pdb" ] && continue
-  clang --target=x86_64-w64-mingw32 -O0 -g -gcodeview -fuse-ld=lld -L"$gcc_lib" \
+  # Sample: " * build-flags: -O2 */"
+  flags=$(sed -n 's/^.*build-flags: \(-[-A-Za-z0-9= ]*\).*$/\1/p' "$main" | head -1)
+  # shellcheck disable=SC2086 # the flags are words
+  clang --target=x86_64-w64-mingw32 ${flags:--O0} -g -gcodeview -fuse-ld=lld -L"$gcc_lib" \
     -Wl,--pdb="$TARGETS_DIR/$name.pdb" -Wl,-Xlink=-pdbaltpath:%_PDB% -o "$out" "${parts[@]}"
   built=$((built + 1))
 done

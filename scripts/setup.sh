@@ -18,7 +18,7 @@ npm run build --silent
 bash scripts/setup-wine-prefix.sh
 bash scripts/build-targets.sh
 # The Windows helpers run beside the target: native/window-probe (`dump -h`), native/break-in
-# (interrupt() on Windows: DebugBreakProcess).
+# (interrupt() on Windows: DebugBreakProcess), native/commit-probe (`dump -m` without !address).
 bash scripts/build-native.sh
 bash scripts/build-dotnet-targets.sh
 # The .NET diagnostics channel client (watch on Linux .NET, heap-trend's counters tier).

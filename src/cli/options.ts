@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import { DIALECT_NAMES } from '../engine/dialects/index.js';
 import { UsageError } from '../errors.js';
 import { parseCount, parseDuration, parsePercent, parseSizeKb, parseSizeList } from '../units.js';
+import { REDIRECT_POLICIES, type RedirectPolicy } from '../symbols/redirect-policy.js';
 import { rewriteHabit, WAIT_OPERAND_FLAG, type Habit } from './procdump-habits.js';
 
 export { ERROR_PREFIX, printError, writeCommanderError } from './error-output.js';
@@ -72,8 +73,9 @@ export function addSymbolOptions(command: Command, what = 'symbol path for the d
 }
 
 /**
- * Builtin symbols: `--symbol-timeout` (deadline per download) and `--symbol-max-size` (largest
- * symbol file downloaded or expanded from a `.pd_` cabinet), docs/symbols.md "Bounds and failures".
+ * Builtin symbols: `--symbol-timeout` (deadline per download), `--symbol-max-size` (largest
+ * symbol file downloaded or expanded from a `.pd_` cabinet) and `--symbol-redirects` (which
+ * redirects a download follows), docs/symbols.md "Bounds and failures".
  */
 export function addSymbolLimitOptions<C extends Command>(command: C): C {
   command
@@ -88,16 +90,30 @@ export function addSymbolLimitOptions<C extends Command>(command: C): C {
         '--symbol-max-size <size>',
         'builtin: largest symbol file downloaded or expanded from a .pd_ (default 1GB; a PDB also at most 64x its module, 64MB min)',
       ),
+    )
+    .addOption(
+      new Option(
+        '--symbol-redirects <policy>',
+        'builtin: redirects a symbol server may send a download to: same-host, https (default: same host, or https to a public host) or any',
+      ).choices(REDIRECT_POLICIES),
     );
   return command;
 }
 
 /** The parsed `--symbol-timeout` / `--symbol-max-size`, as analyzeDumps and the symbolizer take them. */
-export function symbolLimitsOf(cli: { symbolTimeout?: string; symbolMaxSize?: string }): {
+export function symbolLimitsOf(cli: {
+  symbolTimeout?: string;
+  symbolMaxSize?: string;
+  symbolRedirects?: string;
+}): {
   symbolDownloadTimeoutMs?: number;
   symbolMaxBytes?: number;
+  symbolRedirects?: RedirectPolicy;
 } {
   return {
+    ...(cli.symbolRedirects === undefined
+      ? {}
+      : { symbolRedirects: cli.symbolRedirects as RedirectPolicy }),
     ...(cli.symbolTimeout === undefined
       ? {}
       : { symbolDownloadTimeoutMs: parseDuration(cli.symbolTimeout, '--symbol-timeout') }),

@@ -97,6 +97,8 @@ export class DebuggerSession {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.cols === undefined ? {} : { cols: options.cols }),
+      // A live target outlives the harness even when the harness is killed outright.
+      guardLiveTarget: dialect.isLive(options.target),
     });
     const session = new DebuggerSession(options, dialect, pty, startMs);
     session.channel.recorder?.record('in', JSON.stringify({ spawn: spawn.file, args: spawn.args }));

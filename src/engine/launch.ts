@@ -1,7 +1,10 @@
 // What to spawn for a session: the dialect's launch arguments for the target, run either through
 // the given command prefix (the cdb emulator in tests), the given debugger path, or the binary the
 // dialect finds itself (cdb: CDB_PATH and the SDK folders; winedbg: PATH).
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { DebuggerNotFoundError } from '../errors.js';
+import { findOnPath } from './dialects/winedbg/find-on-path.js';
 import { getDialect } from './dialects/index.js';
 import type { Dialect } from './dialects/types.js';
 import type { SessionOptions } from './session-types.js';
@@ -41,4 +44,25 @@ export function spawnCommandFor(
 export function debuggerFile(path: string, cwd: string = process.cwd()): string {
   if (isAbsolute(path) || !/[\\/]/.test(path)) return path;
   return resolve(cwd, path);
+}
+
+/**
+ * A --debugger that is not there, said before anything starts (exit 3), not once per job or dump
+ * as a failed spawn: a path with a folder in it must exist, a bare name must be on PATH.
+ */
+export function assertDebuggerFile(
+  engine: string,
+  path: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+): void {
+  const file = debuggerFile(path, cwd);
+  const found = /[\\/]/.test(file) ? existsSync(file) : findOnPath(file, env) !== undefined;
+  if (found) return;
+  const where = /[\\/]/.test(file) ? `${file} does not exist` : `${file} is not on PATH`;
+  throw new DebuggerNotFoundError(
+    `--debugger ${path}: ${where}, so the ${engine} engine cannot start. cdb.exe comes with ` +
+      'Debugging Tools for Windows (winget install Microsoft.WinDbg, or the Windows SDK), winedbg ' +
+      'with Wine (apt-get install wine). For dumps, --engine builtin needs no debugger.',
+  );
 }

@@ -18,6 +18,7 @@ export {
 } from './common/host.js';
 export type { CpuSample, CpuSource } from './common/types.js';
 export { breakInWithHelper, type BreakInOutcome } from './common/break-in.js';
+export { probeCommit, type CommitProbeReading } from './common/commit-probe.js';
 export { nativeHelperCommand, nativeHelperPath } from './common/native-helper.js';
 
 /**

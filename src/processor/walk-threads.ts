@@ -123,6 +123,7 @@ export async function walkThreads(
     }
     return false;
   };
+  const inlines = options.symbols?.inlines?.bind(options.symbols);
   const naming: SymbolProvider | undefined =
     providers.length === 0
       ? undefined
@@ -130,6 +131,10 @@ export async function walkThreads(
           lookup: (module, rva) => clock.pause(firstHit(0, module, rva)),
           // Some provider has a symbol file for the module: scanned words must be in its functions.
           covers: (module) => clock.pause(anyCovers(0, module)),
+          // Inline frames come from symbol files only (an export table knows no inlining).
+          ...(inlines === undefined
+            ? {}
+            : { inlines: (module: ModuleRef, rva: number) => clock.pause(inlines(module, rva)) }),
         };
   const index = moduleIndex(modules, {
     ...baseInput,

@@ -4,6 +4,11 @@
 import type { IPty } from '@lydell/node-pty';
 import { killTree as killProcessTree } from '../platform/index.js';
 import { releaseConptyHandles } from '../platform/windows/pty-release.js';
+import {
+  hangupProofCommand,
+  startOrphanGuard,
+  type OrphanGuard,
+} from '../platform/wine/orphan-guard.js';
 import { isWindowsHost } from '../platform/common/host.js';
 import { loadNodePty } from './node-pty.js';
 import { TerminalTextDecoder } from './terminal-text.js';
@@ -17,6 +22,12 @@ export interface PtyProcessOptions {
   /** Very wide by default so debugger lines are never wrapped by the terminal. */
   cols?: number;
   rows?: number;
+  /**
+   * The child debugs a live target that must outlive the harness: on a Unix host the child ignores
+   * the terminal's hang-up and a guard breaks it in when the harness dies without ending it
+   * (../platform/wine/orphan-guard.ts). Nothing changes on Windows.
+   */
+  guardLiveTarget?: boolean;
 }
 
 export interface PtyExit {
@@ -38,10 +49,12 @@ export class PtyProcess {
   private readonly rawListeners = new Set<(raw: string) => void>();
   private readonly exitListeners = new Set<(exit: PtyExit) => void>();
   private exitInfo: PtyExit | null = null;
+  private readonly guard: OrphanGuard | null;
 
-  private constructor(pty: IPty) {
+  private constructor(pty: IPty, guarded: boolean) {
     this.pty = pty;
     this.pid = pty.pid;
+    this.guard = guarded ? startOrphanGuard(pty.pid) : null;
     let resolveExit: (exit: PtyExit) => void = () => undefined;
     this.exited = new Promise((resolve) => (resolveExit = resolve));
     pty.onData((raw) => {
@@ -56,6 +69,7 @@ export class PtyProcess {
         signal: signal !== undefined && signal !== 0 ? signal : null,
       };
       this.exitInfo = exit;
+      void this.guard?.release();
       // ConPTY's pipes and worker would keep a Windows CLI run alive forever (pty-release.ts).
       if (isWindowsHost()) releaseConptyHandles(pty);
       for (const listener of this.exitListeners) listener(exit);
@@ -68,14 +82,18 @@ export class PtyProcess {
     for (const [key, value] of Object.entries(options.env ?? process.env)) {
       if (value !== undefined) env[key] = value;
     }
-    const pty = loadNodePty().spawn(options.file, [...options.args], {
+    const guarded = options.guardLiveTarget === true && !isWindowsHost();
+    const command = guarded
+      ? hangupProofCommand(options.file, options.args)
+      : { file: options.file, args: [...options.args] };
+    const pty = loadNodePty().spawn(command.file, command.args, {
       name: 'xterm',
       cols: options.cols ?? DEFAULT_COLS,
       rows: options.rows ?? DEFAULT_ROWS,
       cwd: options.cwd ?? process.cwd(),
       env,
     });
-    return new PtyProcess(pty);
+    return new PtyProcess(pty, guarded);
   }
 
   get exitStatus(): PtyExit | null {
@@ -113,6 +131,8 @@ export class PtyProcess {
 
   /** Ends the process and all its descendants; resolves when reaped or after a deadline. */
   async killTree(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    // The harness ends the debugger itself: the guard must not break into what is left.
+    await this.guard?.release();
     if (this.exitInfo) return;
     await killProcessTree(this.pid, { signal });
     let timer: NodeJS.Timeout | undefined;

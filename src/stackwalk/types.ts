@@ -55,6 +55,16 @@ export interface SymbolProvider {
    * Providers without function ranges (the export table) leave it out.
    */
   covers?(module: ModuleRef): boolean | Promise<boolean>;
+  /**
+   * Inlined calls active at `rva` (the lookup address), innermost first, each named with its own
+   * source line (SymbolHit.offset from the inlined body's first byte). Asked once per frame the
+   * walk keeps, after lookup() named it, never for scanned candidates. Optional: providers whose
+   * files have no inline data leave it out.
+   */
+  inlines?(
+    module: ModuleRef,
+    rva: number,
+  ): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined>;
 }
 
 /**
@@ -90,6 +100,12 @@ export interface StackFrame {
   moduleOffset?: number;
   /** Named during the walk by WalkInput.symbols (offset from the function start to `address`). */
   symbol?: SymbolHit;
+  /**
+   * Calls the compiler inlined into `symbol`'s function that are active at `instruction`,
+   * innermost first: WinDbg's `(Inline Function)` frames, shown above this frame and sharing its
+   * address and stack pointer. `symbol`'s own line is then the outermost call's site.
+   */
+  inlines?: SymbolHit[];
 }
 
 /** What a walk of one thread gives: frames top first, and why it stopped early, if it did. */

@@ -21,6 +21,7 @@ import {
 } from './thread-start.js';
 import type {
   FrameTrust,
+  ModuleRef,
   RegisterSet,
   StackFrame,
   StackWalk,
@@ -218,19 +219,46 @@ function makeFrame(
 
 /**
  * Names a frame at its `instruction`; the offset shown is from the function start to the frame's
- * address, as debuggers print it (`av!main+0x2f` for the return address, not the call).
+ * address, as debuggers print it (`av!main+0x2f` for the return address, not the call). A named
+ * frame then gets the inlined calls active there (SymbolProvider.inlines): asked here, once per
+ * frame the walk keeps, so inline data is read only for functions on the stack.
  */
 function nameFrame(frame: StackFrame, symbols: SymbolProvider): Promise<void> | undefined {
   const module = frame.module;
   if (module === undefined || frame.instruction < module.base) return undefined;
-  const hit = symbols.lookup(module, Number(frame.instruction - module.base));
-  if (waits(hit)) return hit.then((found) => named(frame, found));
+  const rva = Number(frame.instruction - module.base);
+  const hit = symbols.lookup(module, rva);
+  if (waits(hit)) {
+    return hit.then((found) => {
+      named(frame, found);
+      return inlinesOf(frame, symbols, module, rva);
+    });
+  }
   named(frame, hit);
-  return undefined;
+  return inlinesOf(frame, symbols, module, rva);
 }
 
 function named(frame: StackFrame, hit: SymbolHit | undefined): void {
   if (hit !== undefined) {
     frame.symbol = { ...hit, offset: hit.offset + Number(frame.address - frame.instruction) };
   }
+}
+
+function inlinesOf(
+  frame: StackFrame,
+  symbols: SymbolProvider,
+  module: ModuleRef,
+  rva: number,
+): Promise<void> | undefined {
+  if (frame.symbol === undefined || symbols.inlines === undefined) return undefined;
+  const found = symbols.inlines(module, rva);
+  if (waits(found)) return found.then((hits) => inlined(frame, hits));
+  inlined(frame, found);
+  return undefined;
+}
+
+function inlined(frame: StackFrame, hits: SymbolHit[] | undefined): void {
+  if (hits === undefined || hits.length === 0) return;
+  const back = Number(frame.address - frame.instruction);
+  frame.inlines = hits.map((hit) => ({ ...hit, offset: hit.offset + back }));
 }

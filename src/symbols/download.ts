@@ -5,10 +5,21 @@
 // a misbehaving server can cost neither unbounded memory nor unbounded time. A file over the
 // limit is that file's problem (BadSymbolsError); a server that fails is an IoError.
 import { AbortedError, BadSymbolsError, IoError } from '../errors.js';
+import {
+  DEFAULT_REDIRECT_POLICY,
+  MAX_REDIRECTS,
+  redirectRefusal,
+  type RedirectPolicy,
+} from './redirect-policy.js';
 
+/**
+ * Called with `redirect: 'manual'`: a redirect comes back as its 3xx answer and download()
+ * decides whether to follow it (redirect-policy.ts). A fetch that follows by itself still works,
+ * unchecked.
+ */
 export type FetchLike = (
   url: string,
-  init: { signal: AbortSignal; redirect: 'follow'; headers: Record<string, string> },
+  init: { signal: AbortSignal; redirect: 'manual' | 'follow'; headers: Record<string, string> },
 ) => Promise<{
   status: number;
   statusText: string;
@@ -40,18 +51,9 @@ export type ChunkSink = (chunk: Uint8Array) => Promise<void>;
 export async function download(
   fetch: FetchLike,
   url: string,
-  options: { signal: AbortSignal; maxBytes: number; write: ChunkSink },
+  options: { signal: AbortSignal; maxBytes: number; write: ChunkSink; redirects?: RedirectPolicy },
 ): Promise<DownloadResult> {
-  let response: Awaited<ReturnType<FetchLike>>;
-  try {
-    response = await fetch(url, {
-      signal: options.signal,
-      redirect: 'follow',
-      headers: { 'user-agent': 'cdb-harness-symbols' },
-    });
-  } catch (error) {
-    throw failure(url, error, options.signal);
-  }
+  const response = await followRedirects(fetch, url, options);
   if (response.status === 404 || response.status === 410) {
     await response.body?.cancel().catch(() => undefined);
     return { found: false, status: response.status };
@@ -99,6 +101,53 @@ export async function download(
     reader.releaseLock();
   }
   return { found: true, size: total };
+}
+
+// 301, 302, 303, 307, 308: the statuses fetch itself follows (https://fetch.spec.whatwg.org/#redirect-status).
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** The first answer that is not a redirect, each hop checked against the policy. */
+async function followRedirects(
+  fetch: FetchLike,
+  url: string,
+  options: { signal: AbortSignal; redirects?: RedirectPolicy },
+): Promise<Awaited<ReturnType<FetchLike>>> {
+  const policy = options.redirects ?? DEFAULT_REDIRECT_POLICY;
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await fetch(current, {
+        signal: options.signal,
+        redirect: policy === 'any' ? 'follow' : 'manual',
+        headers: { 'user-agent': 'cdb-harness-symbols' },
+      });
+    } catch (error) {
+      throw failure(url, error, options.signal);
+    }
+    if (!REDIRECT_STATUSES.has(response.status)) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    if (location === null) {
+      throw new IoError(`${url}: HTTP ${response.status} redirect without a Location`);
+    }
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw new IoError(`${url}: HTTP ${response.status} redirect to a bad URL (${location})`);
+    }
+    if (hops >= MAX_REDIRECTS) {
+      throw new IoError(`${url}: more than ${MAX_REDIRECTS} redirects`);
+    }
+    const refusal = redirectRefusal(new URL(current), next, policy);
+    if (refusal !== null) {
+      throw new IoError(
+        `${url}: redirect to ${next.origin} not followed (${refusal}); --symbol-redirects ${policy === 'same-host' ? 'https or any' : 'any'} allows it`,
+      );
+    }
+    current = next.href;
+  }
 }
 
 function failure(url: string, error: unknown, signal: AbortSignal): Error {

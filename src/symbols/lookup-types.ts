@@ -14,6 +14,18 @@ export interface SymbolLookup {
   warning?: string;
 }
 
+/**
+ * One inlined call active at an address: the function whose body the compiler copied into its
+ * caller, as WinDbg shows it in an `(Inline Function)` frame, with its own source line there.
+ */
+export interface InlineLookup {
+  function: string;
+  /** rva − the first byte of the inlined body. */
+  functionOffset: number;
+  file?: string;
+  line?: number;
+}
+
 /** A loaded symbol file for one module, keyed by RVA (address − module base). */
 export interface ModuleSymbolFile {
   readonly format: 'pdb' | 'breakpad';
@@ -23,4 +35,9 @@ export interface ModuleSymbolFile {
    * were read lately); null when only lookup() can tell. Optional: files without it always wait.
    */
   lookupNow?(rva: number): SymbolLookup | undefined | null;
+  /**
+   * Inlined calls active at rva, innermost first; lookup(rva)'s file and line are then those of
+   * the outermost call's site in the function itself. Optional: read only for frames on a stack.
+   */
+  inlinesAt?(rva: number): Promise<InlineLookup[]>;
 }

@@ -2,6 +2,7 @@
 // C13 line tables (address → file:line). Record kinds and layouts:
 // https://llvm.org/docs/PDB/CodeViewSymbols.html, https://llvm.org/docs/PDB/ModiStream.html and
 // https://llvm.org/docs/PDB/CodeViewTypes.html; C13 subsections as LLVM's CodeView.h defines them.
+import { S_INLINESITE, S_INLINESITE2 } from './inline-sites.js';
 import type { StringTable } from './pdb-info.js';
 
 const S_LPROC32 = 0x110f;
@@ -11,6 +12,7 @@ const S_GPROC32_ID = 0x1147;
 const PROC_KINDS = new Set([S_LPROC32, S_GPROC32, S_LPROC32_ID, S_GPROC32_ID]);
 const DEBUG_S_LINES = 0xf2;
 const DEBUG_S_FILECHKSMS = 0xf4;
+const DEBUG_S_INLINEELINES = 0xf6;
 /** The subsection kinds CodeView defines (DEBUG_S_SYMBOLS … DEBUG_S_MERGED_ASSEMBLYINPUT). */
 const KNOWN_SUBSECTION = (kind: number) => kind >= 0xf1 && kind <= 0xfd;
 /** DEBUG_S_IGNORE: a subsection to skip (LLVM CodeView.h). */
@@ -24,6 +26,11 @@ export interface ProcRange {
   rva: number;
   size: number;
   name: string;
+  /**
+   * Where its S_INLINESITE records are in the module stream (from the first to the procedure's
+   * S_END), when it has any: read again only when a frame on a stack lies in the procedure.
+   */
+  inlineRecords?: { from: number; to: number };
 }
 
 /** Line starts sorted by RVA; a line runs to the next entry (or its block's end). */
@@ -47,6 +54,10 @@ export interface ModuleSymbols {
   incomplete?: string;
   /** Why some of its line tables were dropped (a corrupt C13 block): lines may be missing. */
   linesIncomplete?: string;
+  /** Its DEBUG_S_INLINEELINES subsections, kept raw (parsed when an inline frame needs them). */
+  inlineeLines?: Buffer[];
+  /** File names by checksum offset, kept when there are inlinee lines to name files of. */
+  fileNames?: ReadonlyMap<number, string | undefined>;
 }
 
 export type SectionToRva = (section: number, offset: number) => number | undefined;
@@ -68,6 +79,8 @@ export function parseProcs(
     };
   }
   let at = 4;
+  // The procedure whose records are being read, and the offset of its S_END.
+  let open: { proc: ProcRange; end: number } | undefined;
   while (at + 4 <= symbols.length) {
     const length = symbols.readUInt16LE(at);
     const kind = symbols.readUInt16LE(at + 2);
@@ -87,8 +100,19 @@ export function parseProcs(
       const section = symbols.readUInt16LE(at + 36);
       const nameEnd = symbols.indexOf(0, at + 39);
       const rva = toRva(section, offset);
-      if (rva === undefined || nameEnd === -1 || nameEnd > end) skipped++;
-      else procs.push({ rva, size, name: symbols.toString('utf8', at + 39, nameEnd) });
+      if (rva === undefined || nameEnd === -1 || nameEnd > end) {
+        skipped++;
+        open = undefined;
+      } else {
+        const proc: ProcRange = { rva, size, name: symbols.toString('utf8', at + 39, nameEnd) };
+        procs.push(proc);
+        open = { proc, end: symbols.readUInt32LE(at + 8) };
+      }
+    } else if ((kind === S_INLINESITE || kind === S_INLINESITE2) && open !== undefined) {
+      // Only the span is noted here: the sites are parsed for procedures on a stack.
+      if (at < open.end && open.end + 4 <= symbols.length) {
+        open.proc.inlineRecords ??= { from: at, to: open.end + 4 };
+      } else skipped++;
     }
     at = end;
   }
@@ -106,8 +130,15 @@ export function parseC13Lines(
   c13: Buffer,
   names: StringTable,
   toRva: SectionToRva,
-): { lines: LineTable; skipped: number; incomplete?: string } {
+): {
+  lines: LineTable;
+  skipped: number;
+  incomplete?: string;
+  inlineeLines?: Buffer[];
+  fileNames?: ReadonlyMap<number, string | undefined>;
+} {
   let incomplete: string | undefined;
+  const inlineeLines: Buffer[] = [];
   const checksumNames = new Map<number, string | undefined>();
   const blocks: { at: number; end: number }[] = [];
   let skipped = 0;
@@ -137,6 +168,9 @@ export function parseC13Lines(
       }
     } else if (kind === DEBUG_S_LINES) {
       blocks.push({ at: start, end });
+    } else if (kind === DEBUG_S_INLINEELINES) {
+      // A copy: the module's whole C13 buffer is not kept for it.
+      inlineeLines.push(Buffer.from(c13.subarray(start, end)));
     }
     at = (end + 3) & ~3;
   }
@@ -216,6 +250,7 @@ export function parseC13Lines(
     },
     skipped,
     ...(incomplete === undefined ? {} : { incomplete }),
+    ...(inlineeLines.length === 0 ? {} : { inlineeLines, fileNames: checksumNames }),
   };
 }
 

@@ -5,7 +5,8 @@
 import { BadSymbolsError } from '../errors.js';
 import type { ByteSource } from './byte-source.js';
 import { contributionAt, DBI_STREAM, readDbi, type Dbi } from './dbi.js';
-import type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
+import type { InlineLookup, ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
+import { inlineFrames } from './pdb-inlines.js';
 import {
   lineAt,
   parseC13Lines,
@@ -16,6 +17,7 @@ import {
 } from './module-stream.js';
 import { MsfFile } from './msf.js';
 import { PDB_INFO_STREAM, readPdbInfo, StringTable, type PdbInfo } from './pdb-info.js';
+import { functionIdName, IPI_STREAM, TPI_STREAM, TypeStream } from './type-stream.js';
 
 /** A module's symbols, or why they could not be read at all. */
 interface LoadedModule {
@@ -47,6 +49,9 @@ export class PdbFile implements ModuleSymbolFile {
   readonly #toRva: SectionToRva;
   #names: Promise<StringTable> | undefined;
   #publics: Promise<PublicsIndex> | undefined;
+  #idStreams: Promise<{ ids?: TypeStream; types?: TypeStream }> | undefined;
+  /** Inlinee names by id (bounded: forgotten all at once when full). */
+  readonly #inlineeNames = new Map<number, string | undefined>();
   readonly #modules = new Map<number, Promise<LoadedModule>>();
   /** Malformed parts met while looking up (a module that failed to parse, skipped records). */
   readonly warnings: string[] = [];
@@ -154,6 +159,55 @@ export class PdbFile implements ModuleSymbolFile {
     };
   }
 
+  /**
+   * Inlined calls active at rva, innermost first (WinDbg's `(Inline Function)` frames), each with
+   * its own line there; lookup(rva) gives the procedure, at the outermost call's line. Read only
+   * when asked (a frame on a stack): the procedure's inline records are read again, alone. Records
+   * that do not parse give a BadSymbolsError that says where (the frame keeps its plain name).
+   */
+  async inlinesAt(rva: number): Promise<InlineLookup[]> {
+    const at = this.#sectionOffset(rva);
+    if (at === undefined) return [];
+    const contribution = contributionAt(this.#dbi.contributions, at.section, at.offset);
+    if (contribution === undefined) return [];
+    const { symbols } = await this.#module(contribution.module);
+    const proc = symbols && procAt(symbols.procs, rva);
+    const span = proc?.inlineRecords;
+    const stream = this.#dbi.modules[contribution.module]?.stream;
+    if (symbols === undefined || proc === undefined || span === undefined || stream === undefined) {
+      return [];
+    }
+    const where = `${this.name}: ${this.#moduleName(contribution.module)}: ${proc.name}`;
+    const records = await this.msf.readStream(stream, span.from, span.to - span.from, where);
+    const found = await inlineFrames(
+      { records, from: span.from, proc, symbols, name: (id) => this.#inlineeName(id) },
+      rva,
+    );
+    if (found.problem !== undefined) {
+      if (found.frames.length === 0) {
+        throw new BadSymbolsError(this.name, `${where}: inline frames: ${found.problem}`);
+      }
+      this.#warn(`${where}: inline frames: ${found.problem}`);
+    }
+    return found.frames;
+  }
+
+  async #inlineeName(id: number): Promise<string | undefined> {
+    if (this.#inlineeNames.has(id)) return this.#inlineeNames.get(id);
+    this.#idStreams ??= Promise.all([
+      TypeStream.open(this.msf, IPI_STREAM),
+      TypeStream.open(this.msf, TPI_STREAM),
+    ]).then(([ids, types]) => ({
+      ...(ids === undefined ? {} : { ids }),
+      ...(types === undefined ? {} : { types }),
+    }));
+    const { ids, types } = await this.#idStreams;
+    const name = ids === undefined ? undefined : await functionIdName(ids, types, id);
+    if (this.#inlineeNames.size >= 4096) this.#inlineeNames.clear();
+    this.#inlineeNames.set(id, name);
+    return name;
+  }
+
   /** Section (1-based) and offset of an RVA, by the section headers. */
   #sectionOffset(rva: number): { section: number; offset: number } | undefined {
     const rvas = this.#dbi.sectionRvas;
@@ -232,6 +286,7 @@ export class PdbFile implements ModuleSymbolFile {
     let lines = emptyLines();
     let skippedLines = 0;
     let linesIncomplete: string | undefined;
+    let inlinees: Pick<ModuleSymbols, 'inlineeLines' | 'fileNames'> = {};
     if (module.c13Bytes > 0) {
       const c13 = await this.msf.readStream(
         module.stream,
@@ -243,6 +298,9 @@ export class PdbFile implements ModuleSymbolFile {
       lines = parsed.lines;
       skippedLines = parsed.skipped;
       linesIncomplete = parsed.incomplete;
+      if (parsed.inlineeLines !== undefined && parsed.fileNames !== undefined) {
+        inlinees = { inlineeLines: parsed.inlineeLines, fileNames: parsed.fileNames };
+      }
     }
     if (skipped + skippedLines > 0) {
       this.#warn(
@@ -255,6 +313,7 @@ export class PdbFile implements ModuleSymbolFile {
       skipped: skipped + skippedLines,
       ...(incomplete === undefined ? {} : { incomplete }),
       ...(linesIncomplete === undefined ? {} : { linesIncomplete }),
+      ...inlinees,
     };
   }
 

@@ -16,6 +16,8 @@ const EXAMPLE_FOR: Record<DumpKind, string | undefined> = {
   'clr-raise': 'clr-raise.dmp',
   'cpp-throw': 'cpp-throw.dmp',
   'attach-break': 'attach-break.dmp',
+  'inline-call': undefined,
+  'inline-top': undefined,
 };
 
 /** A real dump of `kind` (copy 2 = a second run of the same crash). */

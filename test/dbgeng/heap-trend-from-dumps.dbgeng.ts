@@ -76,16 +76,26 @@ describe('heap-trend --from-dumps over real Debugger Engine full dumps (Wine)', 
     expect(heap?.growthKb).to.be.greaterThan(512);
     expect(privateData?.suspect).to.equal(false);
     expect(image?.growthKb).to.equal(0);
-    // The last dump's walk: more than one sub-heap, the large block where the program put it.
-    const state = await processDump(samples[3]?.dumpFile ?? '', { threads: 'none', regions: true });
-    if (!state.ok) throw new Error(state.error.message);
-    const walked = state.regions?.heapWalk?.heaps.find(
-      (h) => `0x${h.base.toString(16)}` === privateHeap,
-    );
-    expect(walked).to.include({ layout: 'wine', walk: 'complete', largeBlocks: 1 });
-    expect(walked?.subHeaps).to.be.greaterThan(1);
-    const block = walked?.parts.find((p) => p.kind === 'large-block');
-    expect(Number(large - (block?.allocationBase ?? 0n))).to.be.within(0, 0x1000);
+    // Each dump's walk against the program's own HeapWalk (HEAPSTAT, printed every tick; the
+    // dump stops the program between two ticks): its sub-heaps' committed and reserved bytes are
+    // exactly a tick's `committed` and `committed + uncommitted`; the large block is where the
+    // program put it; the last dump has more than one sub-heap.
+    const log = target.log();
+    for (const sample of samples) {
+      const state = await processDump(sample.dumpFile ?? '', { threads: 'none', regions: true });
+      if (!state.ok) throw new Error(state.error.message);
+      const walked = state.regions?.heapWalk?.heaps.find(
+        (h) => `0x${h.base.toString(16)}` === privateHeap,
+      );
+      expect(walked).to.include({ layout: 'wine', walk: 'complete', largeBlocks: 1 });
+      const regions = walked?.parts.filter((p) => p.kind !== 'large-block') ?? [];
+      const committed = regions.reduce((n, p) => n + p.committedBytes, 0);
+      const reserved = regions.reduce((n, p) => n + p.reservedBytes, 0);
+      expect(log).to.include(` committed=${committed} uncommitted=${reserved - committed} `);
+      const block = walked?.parts.find((p) => p.kind === 'large-block');
+      expect(Number(large - (block?.allocationBase ?? 0n))).to.be.within(0, 0x1000);
+      if (sample === samples[3]) expect(walked?.subHeaps).to.be.greaterThan(1);
+    }
     expect(report.warnings).to.deep.equal([]);
     // Each dump is read in a few hundred KB, whatever its size.
     for (const bytes of series.bytesRead) expect(bytes).to.be.below(10 * 1024 * 1024);

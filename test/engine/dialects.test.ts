@@ -57,7 +57,7 @@ describe('cdb dialect', () => {
     expect(() => cdb.launchArgs({ kind: 'attach', pid: -1 }, {})).to.throw(UsageError);
   });
 
-  it('passes the symbol path with -y before the target and the program last on launch', () => {
+  it('passes the symbol path with -y before the target, -pd, and the program last on launch', () => {
     expect(
       cdb.launchArgs(
         { kind: 'launch', program: 'C:\\t\\app.exe', args: ['--x', 'y'] },
@@ -71,6 +71,7 @@ describe('cdb dialect', () => {
       '-y',
       'C:\\sym;srv*https://msdl.microsoft.com/download/symbols',
       '-lines',
+      '-pd',
       'C:\\t\\app.exe',
       '--x',
       'y',

@@ -26,7 +26,14 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT, startTarget, targetPath, wineEnv } from './wine.js';
 
-export type DumpKind = 'av-write' | 'av-read' | 'clr-raise' | 'cpp-throw' | 'attach-break';
+export type DumpKind =
+  | 'av-write'
+  | 'av-read'
+  | 'clr-raise'
+  | 'cpp-throw'
+  | 'attach-break'
+  | 'inline-call'
+  | 'inline-top';
 
 export const DUMP_KINDS: readonly DumpKind[] = [
   'av-write',
@@ -48,6 +55,10 @@ const LAUNCH: Record<Exclude<DumpKind, 'attach-break'>, LaunchRecipe> = {
   'clr-raise': { target: 'raise', args: ['-n', '1', '-i', '0', '-u', 'e0434352'] },
   // n=0: the first throw is the one nobody catches (0x20474343, mingw's SEH-based C++ EH).
   'cpp-throw': { target: 'thrower', args: ['0'] },
+  // The -O2 clang + lld program (test/targets/pdb/inlined.c): a call made from inlined code, and
+  // a crash inside inlined code.
+  'inline-call': { target: 'inlined', args: [] },
+  'inline-top': { target: 'inlined', args: ['top'] },
 };
 
 export const TEST_DUMPS_DIR =

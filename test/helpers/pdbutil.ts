@@ -130,3 +130,113 @@ export function breakpadSymText(
   }
   return `${out.join('\n')}\n`;
 }
+
+/** One inline site as llvm-pdbutil decodes it: ranges as rvas, line offsets as it prints them. */
+export interface PdbUtilInlineSite {
+  module: number;
+  /** Record offset in the module stream, and the record it is nested in. */
+  offset: number;
+  parent: number;
+  inlinee: number;
+  name: string;
+  ranges: { start: number; end: number; lineDelta: number }[];
+}
+
+/**
+ * The S_INLINESITE records of every procedure with llvm-pdbutil's own decoding of their binary
+ * annotations (`dump --symbols`), and each module's inlinee first lines (`dump --il`).
+ */
+export function pdbUtilInlines(pdb: string): {
+  procs: { module: number; offset: number; rva: number; size: number; name: string }[];
+  sites: PdbUtilInlineSite[];
+  /** `module:inlinee` → first line and file. */
+  inlinees: Map<string, { line: number; file: string }>;
+} {
+  const headers = run(['dump', '--section-headers', pdb]);
+  const vas = [...headers.matchAll(/^\s*([0-9A-F]+) virtual address$/gm)].map((m) =>
+    parseInt(m[1] ?? '0', 16),
+  );
+  const procs: ReturnType<typeof pdbUtilInlines>['procs'] = [];
+  const sites: PdbUtilInlineSite[] = [];
+  let module = -1;
+  let site: PdbUtilInlineSite | undefined;
+  let procRva = 0;
+  let open: { start: number; lineDelta: number } | undefined;
+  let lineDelta = 0;
+  const lines = run(['dump', '--symbols', pdb]).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i] ?? '';
+    // Sample: "Mod 0002 | `/tmp/inlined-01bd20.o`: "
+    const mod = /^Mod (\d+) \|/.exec(text);
+    if (mod) {
+      module = Number(mod[1]);
+      continue;
+    }
+    // Sample: "   224 | S_GPROC32 [size = 52] `run_chain`" then
+    //         "         parent = 0, end = 680, addr = 0001:1312, code size = 54"
+    const record = /^\s*(\d+) \| (S_\w+) /.exec(text);
+    if (record) {
+      site = undefined;
+      const offset = Number(record[1]);
+      const next = lines[i + 1] ?? '';
+      if (/^S_[GL]PROC32$/.test(record[2] ?? '')) {
+        const proc = /addr = (\d+):(\d+), code size = (\d+)/.exec(next);
+        const name = /`([^`]*)`/.exec(text)?.[1] ?? '';
+        procRva = (vas[Number(proc?.[1] ?? 1) - 1] ?? 0) + Number(proc?.[2] ?? 0);
+        procs.push({ module, offset, rva: procRva, size: Number(proc?.[3] ?? 0), name });
+      }
+      // Sample: "         inlinee = 0x1000 (middle_step), parent = 224, end = 676"
+      const inline = /inlinee = 0x([0-9A-F]+) \(([^)]*)\), parent = (\d+)/.exec(next);
+      if (/^S_INLINESITE2?$/.test(record[2] ?? '') && inline) {
+        site = {
+          module,
+          offset,
+          parent: Number(inline[3]),
+          inlinee: parseInt(inline[1] ?? '0', 16),
+          name: inline[2] ?? '',
+          ranges: [],
+        };
+        sites.push(site);
+        open = undefined;
+        lineDelta = 0;
+        i++;
+      }
+      continue;
+    }
+    if (site === undefined) continue;
+    // Samples: "           0602      line 1 (+1)", "           0311      code 0x11 (+0x11)",
+    // "           0B2D      code 0x1E (+0xD) line 2 (+1)", "           0403      code end 0x21 (+0x3)"
+    const line = /line (-?\d+) \(/.exec(text);
+    if (line) lineDelta = Number(line[1]);
+    const end = /code end 0x([0-9A-F]+)/.exec(text);
+    const code = /code 0x([0-9A-F]+) \(/.exec(text);
+    const at = (hex: string | undefined) => procRva + parseInt(hex ?? '0', 16);
+    if (end) {
+      if (open) site.ranges.push({ ...open, end: at(end[1]) });
+      open = undefined;
+    } else if (code) {
+      if (open) site.ranges.push({ ...open, end: at(code[1]) });
+      open = { start: at(code[1]), lineDelta };
+      const length = /length 0x([0-9A-F]+)/.exec(text);
+      if (length) {
+        site.ranges.push({ ...open, end: open.start + parseInt(length[1] ?? '0', 16) });
+        open = undefined;
+      }
+    }
+  }
+  const inlinees = new Map<string, { line: number; file: string }>();
+  module = -1;
+  for (const text of run(['dump', '--il', pdb]).split('\n')) {
+    const mod = /^Mod (\d+) \|/.exec(text);
+    if (mod) module = Number(mod[1]);
+    // Sample: "  0x1000 |    24 | /work/test/targets/pdb/inlined.c (MD5: 97B12F095E73387A7EFDBFADB233636C)"
+    const row = /^\s+0x([0-9A-F]+) \|\s+(\d+) \| (.*?) \((?:MD5|SHA1|SHA256|None)/.exec(text);
+    if (row) {
+      inlinees.set(`${module}:${parseInt(row[1] ?? '0', 16)}`, {
+        line: Number(row[2]),
+        file: row[3] ?? '',
+      });
+    }
+  }
+  return { procs, sites, inlinees };
+}

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { openMinidump } from '../../src/minidump/index.js';
 import { processHeaps } from '../../src/processor/process-heaps.js';
 import { processDump } from '../../src/processor/process-dump.js';
-import { DumpBuilder, struct } from '../minidump/helpers/dump-builder.js';
+import {
+  DumpBuilder,
+  memory64List,
+  memoryInfoList,
+  struct,
+} from '../minidump/helpers/dump-builder.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const TEB = 0x10000n;
@@ -78,31 +83,21 @@ function build(plan: Plan): Buffer {
     pages.push([second, page((h) => late && h.writeUInt32LE(0xffeeffee, 0x10))]);
     regions.push([ALLOC(i), ALLOC(i), 0x8000n], [second, ALLOC(i), 0x8000n]);
   }
-  const info = Buffer.alloc(16 + 48 * regions.length);
-  info.writeUInt32LE(16, 0);
-  info.writeUInt32LE(48, 4);
-  info.writeBigUInt64LE(BigInt(regions.length), 8);
-  regions.forEach(([base, allocationBase, size], i) => {
-    info.writeBigUInt64LE(base, 16 + 48 * i);
-    info.writeBigUInt64LE(allocationBase, 24 + 48 * i);
-    info.writeBigUInt64LE(size, 40 + 48 * i);
-    info.writeUInt32LE(0x1000, 48 + 48 * i); // MEM_COMMIT
-    info.writeUInt32LE(0x04, 52 + 48 * i);
-    info.writeUInt32LE(0x20000, 56 + 48 * i); // MEM_PRIVATE
-  });
-  b.stream(16, info);
-  const listRva = b.end + ((4 - (b.end % 4)) % 4);
-  const list = Buffer.alloc(16 + 16 * pages.length);
-  b.stream(9, list);
-  const rvas = pages.map(([, bytes]) => b.append(bytes));
+  b.stream(
+    16,
+    memoryInfoList(
+      regions.map(([base, allocationBase, size]) => ({
+        base,
+        allocationBase,
+        size,
+        state: 0x1000, // MEM_COMMIT
+      })),
+    ),
+  );
+  const writeList = memory64List(b, pages);
   b.stream(0xfff0, Buffer.alloc(4));
   const dump = b.build({ flags: 0x2n | 0x800n });
-  dump.writeBigUInt64LE(BigInt(pages.length), listRva);
-  dump.writeBigUInt64LE(BigInt(rvas[0] ?? 0), listRva + 8);
-  pages.forEach(([address], i) => {
-    dump.writeBigUInt64LE(address, listRva + 16 + 16 * i);
-    dump.writeBigUInt64LE(0x1000n, listRva + 24 + 16 * i);
-  });
+  writeList(dump);
   return dump;
 }
 

@@ -88,6 +88,8 @@ const TEXT_PLACEHOLDERS = new Set([
   '<counter>',
   '<value>',
   '<url>',
+  // a choice: --symbol-redirects same-host|https|any
+  '<policy>',
   '[1]',
 ]);
 

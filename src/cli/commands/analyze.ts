@@ -55,6 +55,7 @@ interface AnalyzeCliOptions {
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
+  symbolRedirects?: string;
   symbolMaxSize?: string;
   imagePath?: string[];
   winePrefix?: string;

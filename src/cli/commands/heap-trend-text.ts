@@ -56,7 +56,10 @@ export function formatSummary(
 ): string {
   const view: Record<HeapTrendReport['source'], string> = {
     'committed-memory': 'Committed-memory view (winedbg info maps), not per heap.',
-    heap: 'Per-heap view (!heap -s -h 0).',
+    heap:
+      report.inputs === undefined
+        ? 'Per-heap view (!heap -s -h 0).'
+        : 'Per-heap view: each heap walked to its sub-heaps and large blocks in every dump (as !heap -s -h 0 lists them).',
     'clr-generation': 'Managed-heap view (SOS eeheap -gc per generation, dumpheap -stat per type).',
     category: 'Memory by category (from each dump).',
   };

@@ -37,6 +37,13 @@ export function stackLines(stack: InspectedStack, wide: boolean): string[] {
   stack.frames.forEach((frame, i) => {
     const caller = stack.frames[i + 1];
     const ret = caller === undefined ? '' : pointer(caller.address, wide);
+    if (frame.inline === true) {
+      // cdb's row for an inlined call: no stack pointer or return address of its own.
+      out.push(
+        `${frame.index.toString(16).padStart(2, '0')} ${'(Inline Function)'.padEnd(width)} ${(wide ? '--------`--------' : '--------').padEnd(width)} ${frame.label}${sourceOf(frame)}  [${frame.trust}]`,
+      );
+      return;
+    }
     out.push(
       `${frame.index.toString(16).padStart(2, '0')} ${pointer(frame.stackPointer, wide)} ${ret.padEnd(width)} ${frame.label}${sourceOf(frame)}  [${frame.trust}]`,
     );

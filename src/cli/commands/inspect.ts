@@ -45,6 +45,7 @@ interface InspectOptions {
   symbols?: string;
   symbolPath?: string;
   symbolTimeout?: string;
+  symbolRedirects?: string;
   symbolMaxSize?: string;
   z?: string[];
 }

@@ -353,7 +353,8 @@ PID operand, -x DIR app.exe ARGS (launch, dumps into DIR), -accepteula and -o (a
 never overwrites a dump); -wer is refused. cdb's -p PID and -pn NAME.
 
 Safety: live sessions are detached, never killed: cdb runs with -pd and ends with qd; winedbg
-ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors.
+ends with detach + quit. The same on Ctrl-C, --duration, -n reached, target exit and errors;
+on Linux also when the harness is killed (kill -9): docs/harness-death.md says what remains.
 
 .NET on Linux (engine dotnet-diag, chosen by itself for a .NET pid, name or program): no
 debugger; the runtime's exception events arrive through its diagnostics channel a few tens of

@@ -35,6 +35,12 @@ export interface AnalyzeFrame {
   moduleOffset?: Hex;
   /** The frame's stack pointer (builtin walker). */
   stackPointer?: Hex;
+  /**
+   * An inlined call (WinDbg's `(Inline Function)` row): no frame of its own on the stack, it
+   * shares the address and stack pointer of the next frame that is not inline, the function the
+   * compiler copied it into. From a PDB's S_INLINESITE records (builtin walker) or cdb's `k`.
+   */
+  inline?: true;
 }
 
 export interface AnalyzeException {

@@ -29,6 +29,11 @@ export interface InspectedFrame {
   stackPointer: string;
   /** How the frame was found: `context`, `cfi`, `frame-pointer`, `scan-call`, `scan`. */
   trust: string;
+  /**
+   * An inlined call (WinDbg's `(Inline Function)` row), listed before the frame it was inlined
+   * into, with that frame's address, stack pointer and trust; `index` counts it as a frame.
+   */
+  inline?: true;
 }
 
 export interface InspectedStack {
@@ -59,7 +64,9 @@ export interface WalkedDump {
 export function stackJson(stack: CallStack): InspectedStack {
   return {
     context: stack.context,
-    frames: stack.frames.map(frameJson),
+    frames: stack.frames
+      .flatMap((f) => [...inlineJson(f), frameJson(f)])
+      .map((f, index) => (f.index === index ? f : { ...f, index })),
     stop: stack.stop,
     warnings: [...stack.warnings],
   };
@@ -82,6 +89,29 @@ export function frameJson(f: StackFrame): InspectedFrame {
     stackPointer: hex(f.stackPointer),
     trust: f.trust,
   };
+}
+
+/** The inlined calls active in a frame, innermost first, as rows of their own (index set later). */
+function inlineJson(f: StackFrame): InspectedFrame[] {
+  const module = f.module?.name.replace(/\.(dll|exe|sys|drv|ocx)$/i, '');
+  return (f.inlines ?? []).map((hit) => {
+    const offset = hit.offset === 0 ? '' : `+${hex(hit.offset)}`;
+    return {
+      index: f.index,
+      label: `${module === undefined ? '' : `${module}!`}${hit.function}${offset}`,
+      ...(f.module === undefined ? {} : { module: f.module.name }),
+      ...(f.moduleOffset === undefined ? {} : { moduleOffset: hex(f.moduleOffset) }),
+      function: hit.function,
+      functionOffset: hex(hit.offset),
+      ...(hit.file === undefined ? {} : { file: hit.file }),
+      ...(hit.line === undefined ? {} : { line: hit.line }),
+      address: hex(f.address),
+      ...(f.returnAddress === undefined ? {} : { returnAddress: hex(f.returnAddress) }),
+      stackPointer: hex(f.stackPointer),
+      trust: f.trust,
+      inline: true,
+    };
+  });
 }
 
 /** `{rax: "0x0", rip: "0x14000159b", …}` in `r` order, the records' `0x…` form. */

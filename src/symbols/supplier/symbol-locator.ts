@@ -34,6 +34,7 @@ import {
   type PartFile,
 } from './cache-writer.js';
 import { existingFiles, isFile } from './local-store-files.js';
+import type { RedirectPolicy } from '../redirect-policy.js';
 
 export interface LocatorOptions {
   fetch?: FetchLike;
@@ -52,6 +53,8 @@ export interface LocatorOptions {
   maxDownloadBytes?: number;
   /** Downloads at once (default 4): the cache holds at most this many parts of the limit. */
   downloadSlots?: number;
+  /** Which redirects a download follows (default `https`; `--symbol-redirects`, redirect-policy.ts). */
+  redirects?: RedirectPolicy;
   signal?: AbortSignal;
 }
 
@@ -291,6 +294,7 @@ export class SymbolLocator {
       const result = await download(fetchImpl, url, {
         signal,
         maxBytes,
+        ...(this.#options.redirects === undefined ? {} : { redirects: this.#options.redirects }),
         write: (c) => sink.write(c),
       });
       await part.close();

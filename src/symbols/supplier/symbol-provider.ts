@@ -91,6 +91,25 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       return failed(module, error);
     }
   };
+  const inlinesLater = async (module: ModuleRef, rva: number): Promise<SymbolHit[] | undefined> => {
+    try {
+      const found = await symbolizer.use(module, async (state) => {
+        const inlines = await state.file.inlinesAt?.(rva);
+        return inlines === undefined ? undefined : { inlines, format: state.format };
+      });
+      if (found === undefined || found.inlines.length === 0) return undefined;
+      return found.inlines.map((hit) => ({
+        function: hit.function,
+        offset: hit.functionOffset,
+        ...(hit.file === undefined ? {} : { file: hit.file }),
+        ...(hit.line === undefined ? {} : { line: hit.line }),
+        source: found.format,
+      }));
+    } catch (error) {
+      // Inline records that do not parse cost the frame its inline frames, said in the record.
+      return failed(module, error);
+    }
+  };
   const x86Later = async (module: ModuleRef, rva: number): Promise<X86FrameData | undefined> => {
     const win = await breakpad(module, (sym) => sym.stack.winAt(rva));
     return win === undefined ? undefined : frameData(win);
@@ -110,6 +129,16 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
         }
       }
       return lookupLater(module, rva);
+    },
+    // Only files with inline data (PDBs) answer, and only for frames the walk keeps.
+    inlines(
+      module: ModuleRef,
+      rva: number,
+    ): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined> {
+      const loaded = loadedNow(module);
+      if (loaded === false) return undefined;
+      if (loaded !== undefined && loaded.file.inlinesAt === undefined) return undefined;
+      return inlinesLater(module, rva);
     },
     // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of
     // their code section), so an address it cannot name is in none.

@@ -13,6 +13,7 @@
 import type { Minidump } from '../../minidump/minidump.js';
 import type { ImageLocator, ModuleRef } from '../../stackwalk/types.js';
 import type { FetchLike } from '../download.js';
+import type { RedirectPolicy } from '../redirect-policy.js';
 import { chooseSymbolPath } from '../symbol-path.js';
 import { createImageCache, type ImageCache } from './image-cache.js';
 import { dumpImages, type DumpImages } from './image-locator.js';
@@ -44,6 +45,8 @@ export interface SupplierOptions {
   downloadTimeoutMs?: number;
   /** Largest symbol file downloaded or expanded from a cabinet (`--symbol-max-size`). */
   maxDownloadBytes?: number;
+  /** Which redirects a symbol download follows (default `https`; `--symbol-redirects`). */
+  redirects?: RedirectPolicy;
   /** Largest .sym file read (default 512 MiB). */
   maxSymBytes?: number;
   /** Told once per symbol server given up on, with the reason. */
@@ -174,6 +177,7 @@ export async function createSymbolSupplier(options: SupplierOptions = {}): Promi
       ? {}
       : { maxDownloadBytes: options.maxDownloadBytes }),
     ...(options.maxSymBytes === undefined ? {} : { maxSymBytes: options.maxSymBytes }),
+    ...(options.redirects === undefined ? {} : { redirects: options.redirects }),
     ...(options.onServerDown === undefined ? {} : { onServerDown: options.onServerDown }),
   });
   return new SymbolSupplier(options, { symbolizer, provider: symbolFileProvider });

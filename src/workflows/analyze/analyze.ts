@@ -17,6 +17,7 @@ import { cutTornLine, readRecords } from '../../report/analyze/records-file.js';
 import type { ListEdits } from '../../report/analyze/signature-lists.js';
 import { dumpSigner } from './dump-bucket.js';
 import type { FetchLike } from '../../symbols/index.js';
+import type { RedirectPolicy } from '../../symbols/redirect-policy.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { DumpRunContext } from './analyze-one.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
@@ -103,6 +104,8 @@ export interface AnalyzeOptions {
   symbolDownloadTimeoutMs?: number;
   /** builtin: largest symbol file downloaded or expanded (default 1 GiB; `--symbol-max-size`). */
   symbolMaxBytes?: number;
+  /** builtin: which redirects a symbol download follows (default `https`; `--symbol-redirects`). */
+  symbolRedirects?: RedirectPolicy;
   /** Builtin engine: directories of module images for the stack walk (`--image-path`). */
   imagePaths?: readonly string[];
   /**

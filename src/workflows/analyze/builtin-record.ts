@@ -48,7 +48,7 @@ export function builtinFields(state: ProcessState): BuiltinFields {
   const stack = state.threads.find((t) => t.id === state.requestingThreadId)?.callStack;
   const frames: AnalyzeFrame[] =
     stack !== undefined && stack.frames.length > 0
-      ? stack.frames.map((f) => analyzeFrame(f, exception !== null))
+      ? stack.frames.flatMap((f) => analyzeFrames(f, exception !== null))
       : [];
   if (exception && frames.length === 0) frames.push(exceptionFrame(exception));
   const process: BuiltinFields['process'] = {};
@@ -135,6 +135,29 @@ export function analyzeFrame(frame: ProcessFrame, fromException = true): Analyze
   out.trust =
     fromException && frame.index === 0 && frame.trust === 'context' ? 'exception' : frame.trust;
   return out;
+}
+
+/**
+ * A walked frame as record frames: its inlined calls first (innermost first, `inline: true`, each
+ * with its own name and line, the frame's address, stack pointer and trust), then the frame.
+ */
+export function analyzeFrames(frame: ProcessFrame, fromException = true): AnalyzeFrame[] {
+  const real = analyzeFrame(frame, fromException);
+  if (frame.inlines === undefined || frame.inlines.length === 0) return [real];
+  const inline = frame.inlines.map((hit): AnalyzeFrame => {
+    const out: AnalyzeFrame = {};
+    if (real.module !== undefined) out.module = real.module;
+    out.function = hit.function;
+    out.offset = hex(hit.offset);
+    if (real.moduleOffset !== undefined) out.moduleOffset = real.moduleOffset;
+    if (hit.file !== undefined && hit.line !== undefined) out.source = `${hit.file} @ ${hit.line}`;
+    if (real.address !== undefined) out.address = real.address;
+    if (real.stackPointer !== undefined) out.stackPointer = real.stackPointer;
+    if (real.trust !== undefined) out.trust = real.trust;
+    out.inline = true;
+    return out;
+  });
+  return [...inline, real];
 }
 
 export function moduleSummary(

@@ -194,6 +194,7 @@ function toAnalyzeFrame(frame: StackFrame): AnalyzeFrame {
   const address = frame.ip ?? frame.returnAddress;
   if (address !== undefined) out.address = address;
   if (frame.source !== undefined) out.source = frame.source;
+  if (frame.inline === true) out.inline = true;
   // A bare address call site (`0x10`, no module) is kept as the address.
   if (out.module === undefined && out.function === undefined && out.address === undefined) {
     if (/^0x[0-9a-f]+$/.test(frame.callSite)) out.address = frame.callSite;

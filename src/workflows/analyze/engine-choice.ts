@@ -2,6 +2,7 @@
 // (always there); winedbg only when asked for. The reason is returned so the
 // CLI can say what it chose and why.
 import { DIALECT_NAMES, getDialect } from '../../engine/dialects/index.js';
+import { assertDebuggerFile } from '../../engine/launch.js';
 import { UsageError } from '../../errors.js';
 import { loadNodePty, nodePtyAvailable } from '../../pty/node-pty.js';
 import type { AnalyzeEngineName } from '../../report/analyze/analyze-record.js';
@@ -40,7 +41,10 @@ export function chooseEngine(
   }
   if (request !== 'auto') {
     const dialect = getDialect(request);
-    if (given?.hasCommandPrefix === true || given?.debuggerPath !== undefined) {
+    if (given?.hasCommandPrefix === true)
+      return { engine: request, reason: 'asked for, debugger given' };
+    if (given?.debuggerPath !== undefined) {
+      assertDebuggerFile(request, given.debuggerPath, env);
       return { engine: request, reason: 'asked for, debugger given' };
     }
     // A debugger that must be searched for (cdb) is found now, so a missing one is reported

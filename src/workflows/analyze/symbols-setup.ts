@@ -3,6 +3,7 @@
 // SymbolSupplier shared by every dump of the batch (symbols/supplier/symbol-supplier.ts), and
 // the line said when a symbol server is given up on. Light: `inspect` loads it at start-up.
 import type { FetchLike } from '../../symbols/index.js';
+import type { RedirectPolicy } from '../../symbols/redirect-policy.js';
 import {
   createSymbolSupplier,
   type SymbolSupplier,
@@ -24,6 +25,8 @@ export interface BuiltinSymbolOptions {
   symbolDownloadTimeoutMs?: number;
   /** Largest symbol file downloaded or expanded from a cabinet (`--symbol-max-size`). */
   symbolMaxBytes?: number;
+  /** Which redirects a symbol download follows (`--symbol-redirects`; default `https`). */
+  symbolRedirects?: RedirectPolicy;
   /** Told once per symbol server given up on, with the reason (say it on stderr). */
   onSymbolServerDown?: (server: string, reason: string) => void;
 }
@@ -43,6 +46,7 @@ export function builtinSupplier(options: BuiltinSymbolOptions): Promise<SymbolSu
       ? {}
       : { downloadTimeoutMs: options.symbolDownloadTimeoutMs }),
     ...(options.symbolMaxBytes === undefined ? {} : { maxDownloadBytes: options.symbolMaxBytes }),
+    ...(options.symbolRedirects === undefined ? {} : { redirects: options.symbolRedirects }),
     ...(options.onSymbolServerDown === undefined
       ? {}
       : { onServerDown: options.onSymbolServerDown }),

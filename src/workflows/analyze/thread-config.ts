@@ -31,6 +31,7 @@ export function threadConfig(
       ? {}
       : { symbolDownloadTimeoutMs: options.symbolDownloadTimeoutMs }),
     ...(options.symbolMaxBytes === undefined ? {} : { symbolMaxBytes: options.symbolMaxBytes }),
+    ...(options.symbolRedirects === undefined ? {} : { symbolRedirects: options.symbolRedirects }),
   };
   return {
     symbols,

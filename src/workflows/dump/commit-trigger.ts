@@ -1,10 +1,12 @@
 // ProcDump's commit triggers (-m/-ml, the -m list form, --commit-step): reading the target's commit
-// from outside (winedbg `info maps`, cdb a short noninvasive `!address -summary` attach) and
+// from outside (winedbg `info maps`, cdb a short noninvasive `!address -summary` attach, or the
+// commit probe when that debugger has no !address) and
 // waiting until it crosses the threshold of the next dump.
 // https://learn.microsoft.com/sysinternals/downloads/procdump
 import { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect } from '../../engine/dialects/index.js';
-import { TargetError } from '../../errors.js';
+import { DebuggerNotFoundError, TargetError } from '../../errors.js';
+import { probeCommit } from '../../platform/index.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import type { LookupOptions } from '../process-lookup.js';
 import { cdbEstimate, type DumpOptions, type Estimate } from './dump.js';
@@ -27,6 +29,12 @@ export interface CommitTrigger {
   stepBytes?: number;
 }
 
+/** What one run of commit readings learnt about the debugger (so later polls skip what fails). */
+export interface CommitReadState {
+  /** The debugger's line when it has no !address: later readings go straight to the probe. */
+  addressMissing?: string;
+}
+
 /** The target's commit in bytes now (null when the engine could not say, with the reason). */
 export async function readCommit(
   pid: number,
@@ -34,6 +42,7 @@ export async function readCommit(
     DumpOptions,
     'engine' | 'debuggerPath' | 'debuggerCommandPrefix' | 'symbolPath' | 'env' | 'cwd' | 'signal'
   >,
+  state: CommitReadState = {},
 ): Promise<Estimate> {
   const dialect = getDialect(options.engine);
   if (dialect.liveDump !== undefined) return dialect.liveDump.readCommit(pid);
@@ -47,18 +56,40 @@ export async function readCommit(
   if (dialect.abilities.sizeEstimate !== 'address-summary') {
     return { bytes: null, note: `${dialect.name} cannot read a process's commit` };
   }
-  const session = await DebuggerSession.start({
-    dialect: options.engine,
-    target: { kind: 'attach', pid, noninvasive: dialect.abilities.noninvasiveAttach },
-    startTimeoutMs: 60_000,
-    ...debuggerLaunchOptions(options),
+  if (state.addressMissing === undefined) {
+    const session = await DebuggerSession.start({
+      dialect: options.engine,
+      target: { kind: 'attach', pid, noninvasive: dialect.abilities.noninvasiveAttach },
+      startTimeoutMs: 60_000,
+      ...debuggerLaunchOptions(options),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    let estimate: Estimate;
+    try {
+      estimate = await cdbEstimate(session);
+    } finally {
+      await session.close();
+    }
+    if (estimate.bytes !== null || estimate.missing === undefined) return estimate;
+    // Remembered for the next polls: no more attaches that cannot answer.
+    state.addressMissing = estimate.missing;
+  }
+  // The debugger has no !address (the Debugger Engine without exts.dll): the same MEM_COMMIT
+  // total read from outside, as winedbg's `info maps` does, without suspending the target.
+  const probe = await probeCommit(pid, {
+    env: options.env ?? process.env,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  try {
-    return await cdbEstimate(session);
-  } finally {
-    await session.close();
+  if ('bytes' in probe) {
+    return {
+      bytes: probe.bytes,
+      note: `read from outside by commit-probe (VirtualQueryEx): ${dialect.name} has no !address ("${state.addressMissing}")`,
+    };
   }
+  if ('gone' in probe) return { bytes: null, note: `pid ${pid} has exited` };
+  throw new DebuggerNotFoundError(
+    `cannot read the commit of pid ${pid}: ${dialect.name} has no !address ("${state.addressMissing}") and ${probe.unavailable}. Use Debugging Tools for Windows (winget install Microsoft.WinDbg), or build the probe (scripts/build-native.sh)`,
+  );
 }
 
 export function triggerFired(trigger: CommitTrigger, bytes: number): boolean {
@@ -77,10 +108,16 @@ export async function waitForCommit(
   emit: (event: DumpSeriesEvent) => void,
 ): Promise<Firing | null> {
   let since: number | null = null;
+  const state: CommitReadState = {};
   for (;;) {
     checkAborted(options.signal, 'waiting for the commit threshold');
-    const reading = await readCommit(pid, options);
+    const before = state.addressMissing;
+    const reading = await readCommit(pid, options, state);
     const at = performance.now();
+    // Said once, when the readings change source.
+    if (before === undefined && state.addressMissing !== undefined && reading.note !== undefined) {
+      emit({ type: 'note', message: reading.note });
+    }
     const fired =
       reading.bytes !== null && triggerFired({ ...trigger, thresholdBytes }, reading.bytes);
     emit({

@@ -117,6 +117,8 @@ export function checkDiskSpace(free: number | null, required: number | null): st
 export interface Estimate {
   bytes: number | null;
   note?: string;
+  /** The debugger's own line when the command that reads it does not exist in this debugger. */
+  missing?: string;
 }
 
 export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
@@ -126,6 +128,14 @@ export async function cdbEstimate(session: DebuggerSession): Promise<Estimate> {
     const state = record.otherSections?.find((s) => /state/i.test(s.title));
     const commit = state?.rows.find((r) => /MEM_COMMIT/i.test(r.name));
     if (commit !== undefined) return { bytes: commit.totalSize };
+    const missing = session.dialect.commandUnavailable?.(result.output) ?? null;
+    if (missing !== null) {
+      return {
+        bytes: null,
+        note: `!address is not available ("${missing}"); no size estimate`,
+        missing,
+      };
+    }
     return { bytes: null, note: '!address -summary gave no MEM_COMMIT total; no size estimate' };
   } catch (error) {
     return {

@@ -5,7 +5,7 @@
 // includes cdb's own start-up before the attach).
 import type { DebuggerSession } from '../../engine/debugger-session.js';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
-import { isHarnessError } from '../../errors.js';
+import { DebuggerNotFoundError, isHarnessError } from '../../errors.js';
 import { parseAddressSummary } from '../../parsers/address-summary.js';
 import { parseHeapSummary } from '../../parsers/heap-summary.js';
 import { SosLoader } from '../watch/sos-loader.js';
@@ -83,6 +83,10 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
           ...(signal === undefined ? {} : { signal }),
         });
         output = result.output;
+        // A heap command that cannot run at all is no empty process: the run stops here with the
+        // debugger's own line (exit 3), never a report of 0 KB and "no leak suspected".
+        const missing = dialect.commandUnavailable?.(output) ?? null;
+        if (missing !== null) throw heapCommandMissing(dialect.name, command, missing);
         if (result.truncated) warnings.push(`${command} output was truncated`);
         const categoriesCommand =
           sampling?.style === 'attach-per-sample' ? sampling.categoriesCommand : undefined;
@@ -170,6 +174,13 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       };
     },
   };
+}
+
+/** What the user reads when the debugger has no extension for the heap command. */
+function heapCommandMissing(engine: string, command: string, line: string): DebuggerNotFoundError {
+  return new DebuggerNotFoundError(
+    `${engine} cannot run ${command} here; it said "${line}" (the debugger lacks the extension that serves the command, as the Debugger Engine from NuGet does without ext.dll/exts.dll). Nothing was sampled: per-heap figures need Debugging Tools for Windows (winget install Microsoft.WinDbg, or the Windows SDK's Debugging Tools), or use --engine winedbg beside Wine (committed memory).`,
+  );
 }
 
 type ClrSample = Pick<SampleReading, 'clrTypes' | 'clrGenerations'> & {

@@ -2,8 +2,10 @@
 // - image: MEM_IMAGE regions (executables and DLLs);
 // - mapped (VMMap's "Mapped File"): MEM_MAPPED regions backed by a file;
 // - shareable: MEM_MAPPED regions backed by the paging file (sections, shared memory, NLS tables);
-// - heap: the native heaps (PEB.ProcessHeaps and PEB.ProcessHeap, or the signed heap headers when
-//   the PEB lists none, as under Wine: processor/process-heaps.ts);
+// - heap: the allocations the native heaps are made of: each heap's base, and its later sub-heaps
+//   (segments) and large blocks where processor/heap-walk.ts walked it (the heaps found by
+//   processor/process-heaps.ts: PEB.ProcessHeaps and PEB.ProcessHeap, or the signed heap headers
+//   when the PEB lists none, as under Wine);
 // - managed heap: the GC's segments or regions, when SOS or dotnet-dump listed them (`eeheap -gc`);
 // - stack: the allocation holding each thread's stack;
 // - private data: every other private region (VirtualAlloc, TEBs, the GC heap when no SOS ran…);
@@ -40,7 +42,10 @@ export const MEMORY_CATEGORIES: readonly MemoryCategory[] = [
 ];
 
 export interface CategoryInputs {
-  /** Heap base addresses (PEB.ProcessHeaps). */
+  /**
+   * Allocation bases of the heaps: each heap's base (PEB.ProcessHeaps), and every sub-heap,
+   * segment and large block of the heaps that were walked (workflows/heap-trend/native-heaps.ts).
+   */
   heaps: readonly bigint[];
   /** One address inside each thread's stack. */
   stackAddresses: readonly bigint[];

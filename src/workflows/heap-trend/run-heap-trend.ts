@@ -153,6 +153,10 @@ export async function runHeapTrend(options: HeapTrendOptions): Promise<HeapTrend
       samples,
       dumps,
       warnings,
+    }).catch(async (error: unknown) => {
+      // The run cannot go on (a debugger piece is missing): nothing stays open behind it.
+      await sampler.close().catch(() => undefined);
+      throw error;
     });
     if (isTiersSampler(sampler)) {
       // Closed first: a gcdump still being taken joins the snapshots the retention reads.
@@ -349,6 +353,10 @@ function managedNoteOf(
   if (options.clr !== true || samples.some((s) => s.clrTypes !== undefined)) return {};
   const reason = samples.flatMap((s) => s.warnings).find((w) => w.startsWith('SOS unavailable'));
   return {
-    managedNote: `No .NET series: ${reason ?? 'no sample read the managed heap'}; the native series are reported.`,
+    managedNote: `No .NET series: ${reason ?? 'no sample read the managed heap'}; ${
+      samples.some((s) => s.heaps.length > 0)
+        ? 'the native series are reported.'
+        : 'no native heap was read either, so there is no series at all.'
+    }`,
   };
 }

@@ -82,6 +82,8 @@ export async function runSamplingLoop(context: LoopContext): Promise<LoopOutcome
         };
       }
       if (isAbort(error, signal)) return interrupted(samples.length);
+      // A missing debugger or debugger piece is no passing failure: the run ends (exit 3).
+      if (isHarnessError(error) && error.code === 'DEBUGGER_NOT_FOUND') throw error;
       failures++;
       const text = shortErrorMessage(error);
       context.warnings.push(`sample ${index} failed: ${text}`);

@@ -3,13 +3,18 @@
 // signature (Socorro's "search by a frame that is not in the signature", mozilla/socorro#3005).
 // Streamed: one line at a time, a cheap look at the raw line before any JSON is parsed (most
 // lines of a large run fail it), memory bounded by the longest line whatever the file's size.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { existsSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IoError, UsageError } from '../../errors.js';
 import type { AnalyzeDumpRecord, AnalyzeFrame } from '../../report/analyze/analyze-record.js';
 import { RECORDS_FILE } from '../../report/analyze/records-file.js';
 import { frameText } from '../../report/analyze/signature.js';
 import { normalizeModuleName } from '../../report/analyze/skip-modules.js';
+import { readRecordLine, type QueriedRecord, type RecordLine } from './record-line.js';
+
+export type { QueriedRecord };
 
 /** What a record must have; every criterion given must hold (AND). */
 export interface QueryCriteria {
@@ -26,7 +31,7 @@ export interface QueryCriteria {
 export interface QueryMatch {
   /** The records file the record came from. */
   source: string;
-  record: AnalyzeDumpRecord;
+  record: QueriedRecord;
   /** The frames that matched `frame` or `module`, as text (empty without those criteria). */
   frames: string[];
 }
@@ -71,7 +76,12 @@ function compile(criteria: QueryCriteria): Compiled {
   const raw: RegExp[] = [];
   const has = (text: string) => {
     // JSON escapes only `"`, `\` and control characters: other text appears in the line as is.
-    if (text !== '' && !/["\\\p{Cc}]/u.test(text)) raw.push(new RegExp(escape(text), 'i'));
+    // Only printable ASCII: the finder runs over latin1 text (candidateLines), where a character
+    // above 0x7f is a byte of its UTF-8 form and would not match its other case.
+    // Sample: Component0::Method0_2
+    if (/^[\x20-\x7e]+$/.test(text) && !/["\\]/.test(text)) {
+      raw.push(new RegExp(escape(text), 'i'));
+    }
   };
   const out: Compiled = { raw };
   if (criteria.frame !== undefined && criteria.frame !== '') {
@@ -103,7 +113,8 @@ function escape(text: string): string {
 }
 
 /** The frames of a record the criteria name (all when none names frames), or null: no match. */
-function matchRecord(record: AnalyzeDumpRecord, q: Compiled): string[] | null {
+function matchRecord(line: RecordLine, q: Compiled): string[] | null {
+  const { record } = line;
   if (q.code !== undefined) {
     const code = record.exception?.code.toLowerCase().replace(/^0x/, '').padStart(8, '0');
     if (code === undefined || `0x${code}` !== q.code) return null;
@@ -115,33 +126,27 @@ function matchRecord(record: AnalyzeDumpRecord, q: Compiled): string[] | null {
       return null;
     }
   }
-  const frames = allFrames(record);
-  let hits: AnalyzeFrame[] = frames;
+  if (q.frame === undefined && q.module === undefined) return [];
+  let hits = line.frames();
   if (q.module !== undefined) {
     const module = q.module;
     hits = hits.filter((f) => f.module !== undefined && normalizeModuleName(f.module) === module);
-    const loaded =
-      record.modules?.list?.some((m) => normalizeModuleName(m.name) === module) === true ||
-      (record.modules?.faulting !== undefined &&
-        normalizeModuleName(record.modules.faulting.name) === module);
-    if (hits.length === 0 && !loaded) return null;
+    // The modules the dump loaded, parsed only when no frame lies in the module.
+    if (hits.length === 0 && !loaded(line.modules(), module)) return null;
   }
   if (q.frame !== undefined) {
     const needle = q.frame;
     hits = hits.filter((f) => texts(f).some((t) => t.includes(needle)));
     if (hits.length === 0) return null;
   }
-  return q.frame === undefined && q.module === undefined ? [] : hits.map(frameText);
+  return hits.map(frameText);
 }
 
-/** The faulting thread's frames, and a managed exception's stack as frames of their own. */
-function allFrames(record: AnalyzeDumpRecord): AnalyzeFrame[] {
-  const managed = record.clrException?.exceptions.flatMap((e) =>
-    e.stack.map((f) => ({ function: f.function })),
+function loaded(modules: AnalyzeDumpRecord['modules'] | undefined, module: string): boolean {
+  return (
+    modules?.list?.some((m) => normalizeModuleName(m.name) === module) === true ||
+    (modules?.faulting !== undefined && normalizeModuleName(modules.faulting.name) === module)
   );
-  return managed === undefined || managed.length === 0
-    ? record.frames
-    : [...record.frames, ...managed];
 }
 
 /** A frame as the texts a search looks in: as printed, and as `module+0xoff` from the base. */
@@ -167,33 +172,41 @@ export async function* queryRecords(
   const finder = first === undefined ? undefined : new RegExp(first.source, 'gi');
   for (const source of files) {
     stats.files++;
-    for await (const line of candidateLines(source, finder, stats, signal)) {
-      if (line.trim() === '') continue;
-      if (!q.raw.every((pattern) => pattern.test(line))) continue;
+    for await (const text of candidateLines(source, finder, stats, signal)) {
+      if (text.trim() === '') continue;
+      if (!q.raw.every((pattern) => pattern.test(text))) continue;
       stats.parsed++;
-      let record: AnalyzeDumpRecord;
+      let frames: string[] | null;
+      let line: RecordLine | undefined;
       try {
-        record = JSON.parse(line) as AnalyzeDumpRecord;
+        line = readRecordLine(text);
+        frames = line === undefined ? null : matchRecord(line, q);
       } catch {
+        // A member the search reads is not valid JSON, or not of its type.
+        line = undefined;
+        frames = null;
+      }
+      if (line === undefined) {
         stats.badLines++;
         continue;
       }
-      if (typeof record !== 'object' || record === null || !Array.isArray(record.frames)) {
-        stats.badLines++;
-        continue;
-      }
-      const frames = matchRecord(record, q);
       if (frames === null) continue;
       stats.matched++;
-      yield { source, record, frames };
+      yield { source, record: line.record, frames };
     }
   }
 }
 
 /**
- * The lines of a file (1 MiB reads, each line at most MAX_LINE_CHARS) that `finder` matches, or
- * all of them without one; `stats.lines` counts every line. A chunk's lines are never split
- * unless asked for: the finder runs over the whole chunk and each hit yields its own line.
+ * The lines of a file (1 MiB reads into one buffer, each line at most MAX_LINE_CHARS) that
+ * `finder` matches, or all of them without one; `stats.lines` counts every line. The bytes are
+ * searched as latin1 text (one character per byte, so offsets are the buffer's): Node 20 decodes
+ * 300 MB of UTF-8 in 1.6-4.4 s, of latin1 in 0.2-0.5 s (bench/query.ts), and the finder holds
+ * only ASCII (compile()), which reads the same in either decoding. Only the lines the finder
+ * hits are decoded as UTF-8, and only when they hold a byte above 0x7f. One buffer is read
+ * again and again, and decoded 64 KiB at a time: a fresh 1 MiB buffer and a 1 MiB string (V8's
+ * large-object space) for each read cost more in page faults than the reads themselves, and
+ * 64 KiB reads each waited for the thread pool (bench/query.ts, CPU profile).
  */
 async function* candidateLines(
   path: string,
@@ -201,33 +214,83 @@ async function* candidateLines(
   stats: QueryStats,
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
-  const stream = createReadStream(path, {
-    encoding: 'utf8',
-    highWaterMark: 1 << 20,
-    ...(signal === undefined ? {} : { signal }),
-  });
-  let rest = '';
-  for await (const chunk of stream as AsyncIterable<string>) {
-    const last = chunk.lastIndexOf('\n');
-    if (last < 0) {
-      rest += chunk;
-      if (rest.length > MAX_LINE_CHARS) throw new IoError(`${path}: a line longer than 64 MiB`);
-      continue;
+  const file = await open(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(READ_BYTES);
+    /** The start of a line that the reads so far have not ended (copies: the buffer is reused). */
+    let rest: Buffer[] = [];
+    let restBytes = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await file.read(chunk, 0, READ_BYTES, null);
+      if (bytesRead === 0) break;
+      const bytes = chunk.subarray(0, bytesRead);
+      const last = bytes.lastIndexOf(NEWLINE);
+      if (last < 0) {
+        rest.push(Buffer.from(bytes));
+        restBytes += bytesRead;
+        if (restBytes > MAX_LINE_CHARS) throw new IoError(`${path}: a line longer than 64 MiB`);
+        continue;
+      }
+      let from = 0;
+      if (restBytes > 0) {
+        // The line across reads, on its own.
+        from = bytes.indexOf(NEWLINE) + 1;
+        rest.push(bytes.subarray(0, from));
+        yield* linesOf(Buffer.concat(rest), finder, stats);
+        rest = [];
+        restBytes = 0;
+      }
+      if (last >= from) yield* linesOf(bytes.subarray(from, last + 1), finder, stats);
+      if (last + 1 < bytesRead) {
+        rest = [Buffer.from(bytes.subarray(last + 1))];
+        restBytes = bytesRead - last - 1;
+      }
     }
-    const text = rest + chunk.slice(0, last + 1);
-    rest = chunk.slice(last + 1);
-    yield* linesOf(text, finder, stats);
+    if (restBytes > 0) yield* linesOf(Buffer.concat([...rest, Buffer.from('\n')]), finder, stats);
+  } finally {
+    await file.close();
   }
-  if (rest !== '') yield* linesOf(`${rest}\n`, finder, stats);
 }
 
-/** The lines of `text` (whole lines, each ending in a newline) that `finder` matches. */
-function* linesOf(text: string, finder: RegExp | undefined, stats: QueryStats): Generator<string> {
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) stats.lines++;
+const READ_BYTES = 1 << 20;
+/** The text searched at a time: whole lines, about this many bytes. */
+const WINDOW_BYTES = 64 << 10;
+const NEWLINE = 0x0a;
+/** A byte that is not ASCII, in latin1 text: the start or the rest of a UTF-8 sequence. */
+const NOT_ASCII = /[\x80-\xff]/;
+
+/** The lines of `bytes` (whole lines, each ending in a newline) that `finder` matches. */
+function* linesOf(bytes: Buffer, finder: RegExp | undefined, stats: QueryStats): Generator<string> {
+  for (let from = 0; from < bytes.length;) {
+    let to = bytes.length;
+    if (from + WINDOW_BYTES < to) {
+      to = bytes.lastIndexOf(NEWLINE, from + WINDOW_BYTES) + 1;
+      // A line longer than the window: the window is that line.
+      if (to <= from) to = bytes.indexOf(NEWLINE, from + WINDOW_BYTES) + 1;
+    }
+    yield* windowLines(bytes.subarray(from, to), finder, stats);
+    from = to;
+  }
+}
+
+/** The lines of `bytes` (whole lines) that `finder` matches, searched as one latin1 text. */
+function* windowLines(
+  bytes: Buffer,
+  finder: RegExp | undefined,
+  stats: QueryStats,
+): Generator<string> {
+  for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) stats.lines++;
+  const text = bytes.toString('latin1');
+  const ascii = isAscii(bytes);
+  const line = (start: number, end: number): string => {
+    const latin1 = text.slice(start, end);
+    return ascii || !NOT_ASCII.test(latin1) ? latin1 : bytes.toString('utf8', start, end);
+  };
   if (finder === undefined) {
     let start = 0;
     for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      yield text.slice(start, end);
+      yield line(start, end);
       start = end + 1;
     }
     return;
@@ -236,7 +299,7 @@ function* linesOf(text: string, finder: RegExp | undefined, stats: QueryStats): 
   for (let hit = finder.exec(text); hit !== null; hit = finder.exec(text)) {
     const start = text.lastIndexOf('\n', hit.index) + 1;
     const end = text.indexOf('\n', hit.index);
-    yield text.slice(start, end);
+    yield line(start, end);
     finder.lastIndex = end + 1;
   }
 }

@@ -71,3 +71,50 @@ export function struct(size: number, fill: (b: Buffer) => void): Buffer {
   fill(buf);
   return buf;
 }
+
+/** One MINIDUMP_MEMORY_INFO (minidumpapiset.h): state MEM_COMMIT/RESERVE, type default MEM_PRIVATE. */
+export interface BuiltRegion {
+  base: bigint;
+  allocationBase: bigint;
+  size: bigint;
+  state: number;
+  type?: number;
+}
+
+/** A MemoryInfoList (16) stream body: 16-byte header, 48-byte entries, PAGE_READWRITE. */
+export function memoryInfoList(regions: readonly BuiltRegion[]): Buffer {
+  const info = Buffer.alloc(16 + 48 * regions.length);
+  info.writeUInt32LE(16, 0);
+  info.writeUInt32LE(48, 4);
+  info.writeBigUInt64LE(BigInt(regions.length), 8);
+  regions.forEach((r, i) => {
+    info.writeBigUInt64LE(r.base, 16 + 48 * i);
+    info.writeBigUInt64LE(r.allocationBase, 24 + 48 * i);
+    info.writeBigUInt64LE(r.size, 40 + 48 * i);
+    info.writeUInt32LE(r.state, 48 + 48 * i);
+    info.writeUInt32LE(0x04, 52 + 48 * i);
+    info.writeUInt32LE(r.type ?? 0x20000, 56 + 48 * i);
+  });
+  return info;
+}
+
+/**
+ * Adds a Memory64List (9) whose ranges are `pages` (address, bytes), appended one after another:
+ * call the returned function on the built dump to write the list (the RVAs are known only then).
+ */
+export function memory64List(
+  b: DumpBuilder,
+  pages: readonly (readonly [bigint, Buffer])[],
+): (dump: Buffer) => void {
+  const listRva = b.end + ((4 - (b.end % 4)) % 4);
+  b.stream(9, Buffer.alloc(16 + 16 * pages.length));
+  const rvas = pages.map(([, bytes]) => b.append(bytes));
+  return (dump) => {
+    dump.writeBigUInt64LE(BigInt(pages.length), listRva);
+    dump.writeBigUInt64LE(BigInt(rvas[0] ?? 0), listRva + 8);
+    pages.forEach(([address, bytes], i) => {
+      dump.writeBigUInt64LE(address, listRva + 16 + 16 * i);
+      dump.writeBigUInt64LE(BigInt(bytes.length), listRva + 24 + 16 * i);
+    });
+  };
+}

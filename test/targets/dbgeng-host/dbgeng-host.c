@@ -404,6 +404,13 @@ int main(int argc, char **argv) {
   }
 
   if (wait_stop() != 0) return 0;
+  /* -pd once more, now that a process is attached: set before AttachProcess, the option did not
+     reach the process's debug port here (a host killed outright, or ending on a closed stdin,
+     still took the target down with it: wineserver applies DEBUG_KILL_ON_CLOSE); set again now,
+     the target outlives the host, as DEBUG_PROCESS_DETACH_ON_EXIT promises ("the debugger
+     automatically detaches itself from the target process when the debugger exits",
+     https://learn.microsoft.com/windows-hardware/drivers/debugger/debug-process-xxx). */
+  if (detach) g_client->lpVtbl->AddProcessOptions(g_client, DEBUG_PROCESS_DETACH_ON_EXIT);
   if (initial) g_control->lpVtbl->Execute(g_control, DEBUG_OUTCTL_THIS_CLIENT, initial,
                                           DEBUG_EXECUTE_ECHO);
 
@@ -418,7 +425,11 @@ int main(int argc, char **argv) {
     if (status == DEBUG_STATUS_NO_DEBUGGEE || g_session_over) break;
     g_control->lpVtbl->OutputPrompt(g_control, DEBUG_OUTCTL_THIS_CLIENT, " ");
     flush_out();
-    if (!read_line(line, sizeof line)) break;
+    if (!read_line(line, sizeof line)) {
+      /* End of input (the harness is gone): end as `q` would, detaching under -pd. */
+      if (detach) g_client->lpVtbl->EndSession(g_client, DEBUG_END_ACTIVE_DETACH);
+      break;
+    }
     line[strcspn(line, "\r\n")] = '\0';
     const char *quit = quit_word(line);
     if (quit) {

@@ -2,7 +2,7 @@
 // by module, by exception code and by bucket, across two output folders, streamed; a torn line
 // is counted, never fatal. The records are the real ones of examples/dumps (builtin engine).
 import { expect } from 'chai';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../../src/errors.js';
 import { analyzeDumps } from '../../../src/workflows/analyze/analyze.js';
@@ -74,6 +74,31 @@ describe('query: records of analyze runs by frame, module, code and bucket', fun
   it('parses only the lines whose text can match', async () => {
     const { stats } = await found({ module: 'thrower' });
     expect(stats.parsed).to.equal(1);
+  });
+
+  it('reads lines across reads, longer than a read, and names that are not ASCII', async () => {
+    // Lines of 100 KB to 1.5 MB (the reader reads 1 MiB and searches 64 KiB at a time) around a
+    // record whose file name is not ASCII: every line counted, each match's name intact.
+    const [line] = readFileSync(join(one, 'records.ndjson'), 'utf8').split('\n');
+    const record = JSON.parse(line!) as Record<string, unknown>;
+    const big = join(makeTempDir('query-long'), 'records.ndjson');
+    const lines = [100_000, 1_500_000, 3_000, 700_000].map((pad, i) =>
+      JSON.stringify({ ...record, file: `C:\\dümps\\${i}-ä.dmp`, warnings: ['x'.repeat(pad)] }),
+    );
+    writeFileSync(big, `${lines.join('\n')}\n`);
+    const stats: QueryStats = { files: 0, lines: 0, parsed: 0, matched: 0, badLines: 0 };
+    const names: string[] = [];
+    for await (const match of queryRecords([big], { frame: 'av+0x16bc' }, stats)) {
+      names.push(match.record.file);
+    }
+    expect(names).to.deep.equal([0, 1, 2, 3].map((i) => `C:\\dümps\\${i}-ä.dmp`));
+    expect(stats).to.include({ lines: 4, matched: 4, badLines: 0 });
+    const byName = queryRecords([big], { frame: 'av+0x16bc', bucket: 'av+0x154a' });
+    const first = await byName.next();
+    await byName.return(undefined);
+    expect(first.done === true ? undefined : first.value.record.file).to.equal(
+      'C:\\dümps\\0-ä.dmp',
+    );
   });
 
   it('says what is wrong with a folder that holds no records or a code that is none', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../common/unsafe-text.js';
 import type { Dialect, ExceptionBreakSettings } from '../common/types.js';
 import { findCdb, locateCdb } from './locate.js';
+import { missingExtensionLine } from './extension-missing.js';
 
 // The prompt on the unfinished last line, possibly after partial output on the same line: `0:000> `, `1:019> `, `0:000:x86> `, `?:???> `. ConPTY may drop the trailing
 // blank, so the space is optional.
@@ -97,6 +98,7 @@ export const cdbDialect: Dialect = {
     // Memory by category in the same attach (ext.dll's usage table).
     categoriesCommand: '!address -summary',
   },
+  commandUnavailable: missingExtensionLine,
 
   locateBinary: locateCdb,
   findBinary: findCdb,
@@ -159,7 +161,9 @@ export const cdbDialect: Dialect = {
         break;
       case 'launch':
         refuseControlChars('The program path', target.program);
-        args.push(target.program);
+        // -pd for a launched program too: it outlives a session that ends in any way, the
+        // harness's death included (docs/harness-death.md).
+        args.push('-pd', target.program);
         for (const arg of target.args) args.push(arg);
         break;
       case 'none':

@@ -279,6 +279,11 @@ export interface Dialect {
   parseStop(text: string): StopEvent;
   /** The exception banners in a stop's (or any) text, read with this debugger's grammar. */
   findEvents(text: string): DebuggerEventRecord[];
+  /**
+   * The debugger's own line when a reply says the command does not exist in this debugger (cdb:
+   * no extension serves a `!` command), else null: such a reply holds no data, not empty data.
+   */
+  commandUnavailable?(reply: string): string | null;
   /** True when text the debugger printed says the target process has exited. */
   isTargetExitText(text: string): boolean;
   writeDumpCommand(path: string, kind: 'full' | 'mini'): string;
