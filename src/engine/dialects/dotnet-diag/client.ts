@@ -83,7 +83,7 @@ export class DiagSession<T extends DiagException | DiagCounter> {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: helperEnv(options.env),
     });
-    lowerPriority(child.pid);
+    lowerPriority(child.pid, options.env);
     let readySeen = false;
     let resolveReady: (line: DiagReady) => void = () => undefined;
     let rejectReady: (error: Error) => void = () => undefined;
@@ -297,10 +297,11 @@ export function openCounterStream(
  * 2 loaded cores: the target kept 85 % of its unwatched throughput instead of 30-35 %
  * (docs/watch-dotnet-linux.md). A failure (not allowed to) leaves it as it is.
  */
-function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
+function lowerPriority(pid: number | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  const nice = Number(env['CDB_HARNESS_DIAG_NICE'] ?? HELPER_NICE);
+  if (pid === undefined || !Number.isInteger(nice) || nice <= 0 || nice > 19) return;
   try {
-    setPriority(pid, HELPER_NICE);
+    setPriority(pid, nice);
   } catch {
     // another user's rules: the helper runs at our priority
   }
