@@ -1,7 +1,8 @@
 // The CLR program's `sessions` mode for the .NET heap benches (heap-trend-clr-suspension.ts,
 // heap-trend-tiers.ts): started natively with its own TMPDIR (the diagnostics socket goes with it),
 // its stdout in a log the bench reads: the pid, the ticks, and the stall watcher's `stall ms=N`
-// lines (test/targets/dotnet/Sessions.cs: the program's own measure of how long it was stopped).
+// lines (test/targets/dotnet/Sessions.cs: the program's own measure of how long it was stopped),
+// and with --gap-watch its 1 ms watcher's `gap at=<unix ms> max_us=<n>` lines, one a second.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,17 +19,20 @@ export interface SessionsProgram {
   lines(): string[];
   /** The stalls the program printed since log line `from` (ms each). */
   stallsSince(from: number): number[];
+  /** The gap watcher's one-second windows that ended in [fromMs, toMs] (Unix ms): longest gap, ms. */
+  gapsBetween(fromMs: number, toMs: number): number[];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** Starts `sessions -i INTERVAL --session-kb 16 --large-kb HEAP -n 0` and waits for tick 3. */
+/** Starts `sessions -i INTERVAL --session-kb 16 --large-kb HEAP -n 0 EXTRA…`, waits for tick 3. */
 export async function startSessionsProgram(
   intervalMs: number,
   heapMb: number,
   prefix: string,
+  extra: readonly string[] = [],
 ): Promise<SessionsProgram> {
   const program = join(repo, 'build', 'dotnet', 'linux-x64', 'cdbh-dotnet');
   const work = mkdtempSync(join(tmpdir(), prefix));
@@ -48,6 +52,7 @@ export async function startSessionsProgram(
       String(heapMb * 1024),
       '-n',
       '0',
+      ...extra,
     ],
     { env, stdio: ['ignore', fd, fd] },
   );
@@ -64,5 +69,12 @@ export async function startSessionsProgram(
       lines()
         .slice(from)
         .flatMap((l) => (/^stall ms=(\d+)/.exec(l) ? [Number(l.slice(9))] : [])),
+    gapsBetween: (fromMs, toMs) =>
+      lines().flatMap((l) => {
+        // gap at=1796540631072 max_us=7326
+        const m = /^gap at=(\d+) max_us=(\d+)/.exec(l);
+        const at = Number(m?.[1]);
+        return m !== null && at >= fromMs && at <= toMs ? [Number(m[2]) / 1000] : [];
+      }),
   };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Windows test programs that need a real PDB (test/targets/pdb/*.c, one program per
-# file that has a main, plus its `NAME-*.c` companions) with clang + lld for the mingw target:
+# file that has a main, plus its `NAME-*.c` and `NAME-*.cpp` companions) with clang + lld for the mingw target:
 # CodeView debug info (-gcodeview) and a PDB written by lld (--pdb). clang's mingw driver does
 # not find gcc's libgcc/libgcc_eh on Debian, so the mingw-w64 gcc library folder is passed with -L.
 # /pdbaltpath:%_PDB% records only the PDB's file name in the image, as release builds do, so the
@@ -21,7 +21,7 @@ for main in "$src"/*.c; do
   name=$(basename "${main%.c}")
   case "$name" in *-*) continue ;; esac
   parts=("$main")
-  for extra in "$src/$name"-*.c; do [ -e "$extra" ] && parts+=("$extra"); done
+  for extra in "$src/$name"-*.c "$src/$name"-*.cpp; do [ -e "$extra" ] && parts+=("$extra"); done
   out="$TARGETS_DIR/$name.exe"
   fresh=1
   for part in "${parts[@]}" "$repo_root/test/targets/common.h"; do

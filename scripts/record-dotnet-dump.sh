@@ -4,7 +4,8 @@
 # `dotnet-dump collect` (one parked inside nested catch blocks, one after a managed + native
 # leak) and saves `dotnet-dump analyze -c CMD` output per command, each with the 5-line header
 # the transcript corpus uses (`record-dotnet-dump.sh sessions` records only the sessions dump's
-# files). Tests read only the committed files; run this by hand after a
+# files; `cache` only the SessionCache files, for the static-label check). Tests read only the
+# committed files; run this by hand after a
 # runtime or dotnet-dump update, then UPDATE_GOLDEN=1 npx mocha test/parsers/dotnet-dump-fixtures.test.ts
 # and review the diff. Needs the .NET SDK (scripts/build-dotnet-targets.sh builds and restores).
 set -euo pipefail
@@ -97,6 +98,28 @@ if [ "$only" = series ]; then
     -c "dumpheap -mt $bytes_mt -min 16000 -max 17000 -short" -c exit | sed -n 2p)
   record series-4 series-gcroot-payload-4-linux-net10.txt "gcroot $payload" \
     "the first 16 KB byte[] of sample 4"
+  exit 0
+fi
+if [ "$only" = cache ]; then
+  # The issue 32 shape: the sessions held by SessionCache.Entries, declared just after a constant
+  # List<string> SessionCache.Ballast. gcroot labels the dictionary with its neighbour's name; the
+  # module's types and SessionCache's statics (dumpclass) say which static really holds it.
+  collect cache sessions -n 60 -i 10 --session-kb 16 --cache --ballast 2000 --hold 120000
+  cache='after 60 ticks of the sessions mode with --cache --ballast 2000 (60 SessionState in the static Dictionary<Guid, SessionState> SessionCache.Entries, declared after the static List<string> SessionCache.Ballast of 2,000 strings)'
+  analyze_cache() { dotnet_dump analyze "$work/cache.core" -c "$1" -c exit; }
+  cache_session_mt=$(analyze_cache 'dumpheap -stat' |
+    awk '$4 == "CdbHarness.Targets.SessionState" && NF == 4 { print $1; exit }')
+  cache_session=$(analyze_cache "dumpheap -mt $cache_session_mt -short" | sed -n 2p)
+  record cache gcroot-cache-session-state-linux-net10.txt "gcroot $cache_session" \
+    "$cache; the first SessionState"
+  record cache dumpdomain-cache-linux-net10.txt 'dumpdomain' "$cache"
+  module=$(analyze_cache dumpdomain | awk '$1 ~ /^[0-9a-f]+$/ && $2 ~ /cdbh-dotnet\.dll$/ { print $1; exit }')
+  record cache dumpmodule-mt-cache-linux-net10.txt "dumpmodule -mt $module" \
+    "$cache; the program's own module"
+  cache_mt=$(analyze_cache "dumpmodule -mt $module" |
+    awk '$3 == "CdbHarness.Targets.SessionCache" { print $1; exit }')
+  record cache dumpclass-session-cache-linux-net10.txt "dumpclass $cache_mt" \
+    "$cache; SessionCache by its method table: Ballast and Entries with their values"
   exit 0
 fi
 collect sessions sessions -n 60 -i 10 --session-kb 16 --large-kb 4096 --hold 120000

@@ -48,6 +48,7 @@ export type {
 export type { SessionEndRecord } from './session-end.js';
 export type { StackFrame, StackRecord, StackThread } from './stack.js';
 export type { StartupRecord } from './startup.js';
+export type { ThreadListEntry, ThreadListRecord } from './thread-list.js';
 export type { UmdhDiffEntry, UmdhDiffRecord } from './umdh.js';
 export type { UmdhLogEntry, UmdhLogRecord } from './umdh-log.js';
 export type { UnknownRecord } from './unknown.js';

@@ -23,6 +23,7 @@ import { modulesDescriptor } from './modules.js';
 import { printExceptionDescriptor } from './print-exception.js';
 import { sessionEndDescriptor } from './session-end.js';
 import { stackDescriptor } from './stack.js';
+import { threadListDescriptor } from './thread-list.js';
 import { startupDescriptor } from './startup.js';
 import { umdhDiffDescriptor } from './umdh.js';
 import { umdhLogDescriptor } from './umdh-log.js';
@@ -51,6 +52,7 @@ export const PARSERS = [
   gcRootDescriptor,
   startupDescriptor,
   sessionEndDescriptor,
+  threadListDescriptor,
   unknownDescriptor,
 ] as const;
 

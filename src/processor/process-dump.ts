@@ -224,8 +224,9 @@ async function readDump(dump: Minidump, options: ProcessOptions): Promise<Proces
   if (assertion) state.assertion = assertion;
   if (handles) state.handles = handles;
   if (options.regions === true) {
-    // The heaps hang off the PEB, found through the first thread's TEB.
-    const heaps = await processHeaps(dump, threads[0]?.teb);
+    // The heaps hang off the PEB, found through a thread's TEB (the first that has one: a dump
+    // can list a thread whose TEB it did not record as 0).
+    const heaps = await processHeaps(dump, threads.find((t) => t.teb !== 0n)?.teb);
     const regions = memoryInfo?.regions ?? null;
     state.regions = { regions, heaps };
     // Each heap's sub-heaps and large blocks, sized from the same regions (heap-walk.ts).

@@ -10,7 +10,7 @@ export type {
   StackRecords,
   StackWinEntry,
 } from './breakpad-stack.js';
-export type { ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
+export type { InlineLookup, ModuleSymbolFile, SymbolLookup } from './lookup-types.js';
 export {
   chooseSymbolPath,
   isHttpLocation,

@@ -18,6 +18,7 @@ const EXAMPLE_FOR: Record<DumpKind, string | undefined> = {
   'attach-break': 'attach-break.dmp',
   'inline-call': undefined,
   'inline-top': undefined,
+  'inline-method': undefined,
 };
 
 /** A real dump of `kind` (copy 2 = a second run of the same crash). */

@@ -3,7 +3,7 @@
 // said to change nothing, bucket lines name the exception as the HTML report does, and a dump
 // cut short gets a partial record and a bucket, marked truncated, exit 4.
 import { expect } from 'chai';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump } from '../../src/report/inspect/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -48,15 +48,32 @@ describe('analyze defaults off Windows', function () {
     expect(quiet.stderr).to.not.match(/warning: winedbg takes no symbol path/);
   });
 
-  it('--engine dotnet-dump is refused before anything runs, saying what reads a Linux .NET core', async () => {
-    const out = join(makeTempDir('no-dotnet-dump'), 'out');
-    const run = await runCli(['analyze', DUMPS, '--engine', 'dotnet-dump', '--out', out]);
-    expect(run.code).to.equal(2);
-    expect(run.stderr).to.match(
-      /^cdb-harness: --engine dotnet-dump: analyze triages Windows minidumps, which dotnet-dump cannot read .*dotnet-dump analyze CORE -c pe -c clrstack/m,
+  it('--engine dotnet-dump on Windows minidumps: a BAD_DUMP record each naming what reads them, no tool started', async () => {
+    const out = join(makeTempDir('dotnet-dump-minidumps'), 'out');
+    // A --debugger folder with no tool manifest: starting dotnet-dump from it would fail (exit
+    // 3), so the run shows no minidump reaches the tool.
+    const run = await runCli([
+      'analyze',
+      join(DUMPS, 'av-write-a.dmp'),
+      '--engine',
+      'dotnet-dump',
+      '--debugger',
+      makeTempDir('no-dotnet-tool'),
+      '--out',
+      out,
+    ]);
+    // Every input failed: the job ran and failed (exit 1).
+    expect(run.code, run.stderr).to.equal(1);
+    const [record] = readFileSync(join(out, 'records.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { ok: boolean; error?: { code: string; message: string } });
+    expect(record?.ok).to.equal(false);
+    expect(record?.error?.code).to.equal('BAD_DUMP');
+    expect(record?.error?.message).to.match(
+      /^a Windows minidump \(MDMP\), not a Linux core dump: analyze it with --engine builtin or cdb$/,
     );
-    expect(run.stderr).to.not.match(/ENOENT|triage\.dotnet-dump\.txt/);
-    expect(existsSync(out)).to.equal(false);
+    expect(run.stderr).to.not.match(/ENOENT/);
   });
 
   it('a dump cut short: a partial record and a bucket, marked truncated, exit 4 (not BAD_DUMP)', async () => {

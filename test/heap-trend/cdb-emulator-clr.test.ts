@@ -8,6 +8,7 @@
 // are still reported.
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import { formatSummary } from '../../src/cli/commands/heap-trend-text.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
 import type { DebuggerUse } from '../../src/workflows/heap-trend/sampler.js';
@@ -35,6 +36,26 @@ const DUMPHEAP_HOSTING_FAILED = {
   from: "Unrecognized command 'dumpheap'",
   to: "Unrecognized command 'dumpheap'",
 };
+
+// A dump taken mid-GC, as the native SOS answered `dumpheap` on it: the one real recording
+// (dotnet/diagnostics#3214; SOS prints the same text under cdb).
+const MID_GC = {
+  transcript: 'misc/dumpheap-mid-gc-issue-3214-linux-netcore31.txt',
+  from: 'The garbage collector data structures',
+};
+const MID_GC_WORDS =
+  'The garbage collector data structures are not in a valid state for traversal.';
+
+/** Sample n's scenario, its `!dumpheap -stat -live` answered as on a heap caught mid-GC. */
+function midGcScenario(n: number): Scenario {
+  const normal = clrScenario(n, true);
+  return {
+    description: `heap-trend --clr sample ${n}, caught mid-GC`,
+    replies: (normal.replies ?? []).map((rule) =>
+      rule.command === '!dumpheap -stat -live' ? { ...rule, reply: [MID_GC] } : rule,
+    ),
+  };
+}
 
 /** How SOS answers: as recorded by dotnet-dump, not loaded at all, or loaded without its host. */
 type SosMode = 'ok' | 'nosos' | 'hosting-failed';
@@ -200,6 +221,61 @@ describe('heap-trend --clr with cdb + SOS (emulator, real recorded SOS text)', f
     );
     // No GC bytes were read: the categories have no managed heap row.
     expect(report.categories?.series.map((s) => s.id)).to.not.include('managed heap');
+  });
+
+  it('a heap caught mid-GC (replayed from dotnet/diagnostics#3214): attached once more; refused twice, the sample is marked unused in SOS’s words in every report', async () => {
+    const normal = [1, 2, 3, 4].map((n) =>
+      scratch.scenario(clrScenario(n, true), `clr-midgc-ok-${n}.json`),
+    );
+    const refused = [1, 2, 3, 4].map((n) =>
+      scratch.scenario(midGcScenario(n), `clr-midgc-refused-${n}.json`),
+    );
+    // Sample 2 (index 1): refused, then read on the second attach. Sample 3 (index 2): refused
+    // on both attaches.
+    const attaches = new Map<number, number>();
+    const { report, samples, files } = await runHeapTrend({
+      pid: 4242,
+      name: 'app.exe',
+      engine: 'cdb',
+      clr: true,
+      intervalMs: 300,
+      samples: 4,
+      retentionTypes: 0,
+      outDir: scratch.file('out-midgc'),
+      debuggerCommandFor: (use: DebuggerUse) => {
+        const i = use.purpose === 'sample' ? use.index : 3;
+        const nth = (attaches.get(i) ?? 0) + 1;
+        attaches.set(i, nth);
+        const midGc = (i === 1 && nth === 1) || i === 2;
+        const prefix = emulatorPrefix((midGc ? refused : normal)[i] ?? '');
+        return {
+          file: prefix.file,
+          args: [...prefix.args, '--state', scratch.file(`state-midgc-${i}-${nth}.json`)],
+        };
+      },
+    });
+    assertValid('heapTrendReport', report);
+    expect(report.status).to.equal('completed');
+    expect([...attaches.entries()]).to.deep.equal([
+      [0, 1],
+      [1, 2],
+      [2, 2],
+      [3, 1],
+    ]);
+    // Retried and read: the second attach's types.
+    expect(samples[1]?.unused).to.equal(undefined);
+    expect(samples[1]?.clrTypes?.length).to.be.greaterThan(0);
+    expect(samples[1]?.warnings.join('\n')).to.include(`SOS: ${MID_GC_WORDS}`);
+    // Refused twice: kept, marked unused with SOS's words, left out of every series.
+    const unused = `SOS: ${MID_GC_WORDS} (attached twice, mid-GC both times)`;
+    expect(samples[2]?.unused).to.equal(unused);
+    expect(samples[2]?.clrTypes).to.equal(undefined);
+    expect(report.warnings).to.include(`sample 2 not used: ${unused}`);
+    expect(report.clrTypes?.series[0]?.id).to.equal('System.Byte[]');
+    for (const file of [files.markdown, files.html]) {
+      expect(await readFile(file, 'utf8')).to.include(MID_GC_WORDS);
+    }
+    expect(formatSummary(report, files)).to.include(MID_GC_WORDS);
   });
 
   it('retention attach whose SOS cannot host its managed part: the type is skipped with that reason', async () => {

@@ -23,7 +23,13 @@ describe('heap-trend --clr --dump-per-sample with dotnet-dump (real .NET program
   nativeDotnetSuite(this);
 
   /** heap-trend --clr over the program: `samples` dumps `intervalMs` apart, into a new folder. */
-  async function trend(target: NativeDotnet, samples: number, intervalMs: number, keep = false) {
+  async function trend(
+    target: NativeDotnet,
+    samples: number,
+    intervalMs: number,
+    keep = false,
+    retentionBudgetMs?: number,
+  ) {
     const outDir = makeTempDir('heap-trend-clr');
     const result = await runHeapTrend({
       pid: target.pid,
@@ -34,6 +40,7 @@ describe('heap-trend --clr --dump-per-sample with dotnet-dump (real .NET program
       env: target.env,
       debuggerPath: DOTNET_TOOLS_DIR,
       keepDumps: keep,
+      ...(retentionBudgetMs === undefined ? {} : { retentionBudgetMs }),
       // The old path, kept as an option: a heap dump read by SOS every sample (the tiers are
       // tested in dotnet-tiers-e2e.test.ts).
       dumpPerSample: true,
@@ -95,6 +102,40 @@ describe('heap-trend --clr --dump-per-sample with dotnet-dump (real .NET program
     expect(readdirSync(join(out, 'dumps'))).to.deep.equal([]);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).to.include('System.Byte[]');
+  });
+
+  it('checks SOS’s static label against the classes’ statics: SessionCache.Entries, where SOS says List<String>.Ballast', async () => {
+    // The issue 32 shape: the dictionary in SessionCache.Entries, declared after a constant
+    // List<string> SessionCache.Ballast; gcroot labels the dictionary with the Ballast field.
+    const target = await startSessions({
+      intervalMs: 40,
+      sessionKb: 16,
+      ticks: 0,
+      afterTick: 5,
+      cache: { ballast: 2000 },
+    });
+    // Five SOS batches on a loaded machine: a budget past the default 60 s.
+    const { report } = await trend(target, 3, 1000, false, 300_000);
+    expect(report.status).to.equal('completed');
+    const held = report.retention?.find((r) => r.type === 'System.Byte[]');
+    const top = held?.roots.find((r) => r.staticLabel !== undefined);
+    expect(top?.holder, JSON.stringify(held)).to.equal(DICTIONARY);
+    expect(top?.staticLabel).to.equal(
+      'static variable: System.Collections.Generic.List<System.String>.Ballast',
+    );
+    expect(top).to.include({
+      labelChecked: true,
+      staticField: 'CdbHarness.Targets.SessionCache.Entries',
+      labelAgrees: false,
+    });
+    expect(top?.chain.join(' ← ')).to.include(
+      `${DICTIONARY} (static variable: CdbHarness.Targets.SessionCache.Entries, checked; SOS said System.Collections.Generic.List<System.String>.Ballast)`,
+    );
+    const group = report.retentionGroups?.find((g) =>
+      g.types.some((t) => t.type === 'System.Byte[]'),
+    );
+    expect(group?.text).to.include('CdbHarness.Targets.SessionCache.Entries, checked');
+    expect(group?.text).to.not.include("SOS's guess");
   });
 
   it('a cache that evicts (--keep 20) flags no type, and --keep-dumps keeps every sample dump', async () => {

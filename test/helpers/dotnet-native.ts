@@ -137,6 +137,8 @@ export interface SessionsMode {
   largeKb?: number;
   /** --keep: the cache evicts beyond this many sessions. */
   keep?: number;
+  /** --cache: the sessions held by SessionCache.Entries; --ballast N: its constant List<string>. */
+  cache?: { ballast: number };
   /** -n: ticks before the program exits (0: runs until killed). */
   ticks: number;
   /** Returns once the program has printed `sessions tick=<afterTick>`. */
@@ -148,6 +150,7 @@ export async function startSessions(mode: SessionsMode): Promise<NativeDotnet> {
   const args = ['sessions', '-i', String(mode.intervalMs), '--session-kb', String(mode.sessionKb)];
   if (mode.largeKb !== undefined) args.push('--large-kb', String(mode.largeKb));
   if (mode.keep !== undefined) args.push('--keep', String(mode.keep));
+  if (mode.cache !== undefined) args.push('--cache', '--ballast', String(mode.cache.ballast));
   args.push('-n', String(mode.ticks));
   const target = await startNativeDotnet(args);
   await target.waitForLine(new RegExp(`^sessions tick=${mode.afterTick} `));

@@ -33,7 +33,8 @@ export type DumpKind =
   | 'cpp-throw'
   | 'attach-break'
   | 'inline-call'
-  | 'inline-top';
+  | 'inline-top'
+  | 'inline-method';
 
 export const DUMP_KINDS: readonly DumpKind[] = [
   'av-write',
@@ -59,6 +60,7 @@ const LAUNCH: Record<Exclude<DumpKind, 'attach-break'>, LaunchRecipe> = {
   // a crash inside inlined code.
   'inline-call': { target: 'inlined', args: [] },
   'inline-top': { target: 'inlined', args: ['top'] },
+  'inline-method': { target: 'inlined', args: ['method'] },
 };
 
 export const TEST_DUMPS_DIR =

@@ -240,3 +240,37 @@ export function pdbUtilInlines(pdb: string): {
   }
   return { procs, sites, inlinees };
 }
+
+/**
+ * Function ids as debuggers name them, from llvm-pdbutil's `dump --ids` and `dump --types`:
+ * LF_FUNC_ID's name after its scope's LF_STRING_ID (`shapes::bump`), LF_MFUNC_ID's after its
+ * class's name (`shapes::Counter::add`).
+ */
+export function pdbUtilFunctionIds(pdb: string): Map<number, string> {
+  const classes = new Map<string, string>();
+  // Sample: "  0x1011 | LF_STRUCTURE [size = 60] `shapes::Counter`"
+  const typeRe =
+    /^\s*0x([0-9A-F]+) \| LF_(?:CLASS|STRUCTURE|UNION|INTERFACE) \[size = \d+\] `([^`]*)`/gm;
+  for (const m of run(['dump', '--types', pdb]).matchAll(typeRe)) {
+    classes.set(m[1] ?? '', m[2] ?? '');
+  }
+  const ids = run(['dump', '--ids', pdb]);
+  const strings = new Map<string, string>();
+  // Sample: "  0x1011 | LF_STRING_ID [size = 16] ID: <no type>, String: shapes"
+  for (const m of ids.matchAll(
+    /^\s*0x([0-9A-F]+) \| LF_STRING_ID \[size = \d+\] ID: [^,]*, String: (.*)$/gm,
+  )) {
+    strings.set(m[1] ?? '', m[2] ?? '');
+  }
+  const names = new Map<number, string>();
+  // Samples: "  0x1014 | LF_FUNC_ID [size = 20]" + "name = bump, type = 0x1014, parent scope = 0x1011"
+  //          "  0x1015 | LF_MFUNC_ID [size = 16]" + "name = add, type = 0x1016, class type = 0x1011"
+  const funcRe =
+    /^\s*0x([0-9A-F]+) \| LF_(M?)FUNC_ID \[size = \d+\]\n\s*name = (.*), type = [^,]*, (?:parent scope|class type) = (?:0x([0-9A-F]+)|<no type>)$/gm;
+  for (const m of ids.matchAll(funcRe)) {
+    const scope = m[4] === undefined ? undefined : (m[2] === 'M' ? classes : strings).get(m[4]);
+    const name = m[3] ?? '';
+    names.set(parseInt(m[1] ?? '0', 16), scope ? `${scope}::${name}` : name);
+  }
+  return names;
+}

@@ -32,6 +32,8 @@ interface Plan {
   allocations: number;
   /** A ThreadList of one thread whose TEB is TEB (what processDump starts from). */
   thread?: boolean;
+  /** Before that thread, one whose TEB the dump recorded as 0. */
+  tebLessFirst?: boolean;
 }
 
 function page(fill: (b: Buffer) => void): Buffer {
@@ -44,14 +46,17 @@ function page(fill: (b: Buffer) => void): Buffer {
 function build(plan: Plan): Buffer {
   const b = new DumpBuilder(plan.thread === true ? 5 : 4);
   if (plan.thread === true) {
-    // One MINIDUMP_THREAD (minidumpapiset.h): id, then Teb at +16, its stack at +24.
+    // MINIDUMP_THREADs (minidumpapiset.h, 48 bytes): id, then Teb at +16, its stack at +24.
+    const tebs = plan.tebLessFirst === true ? [0n, TEB] : [TEB];
     b.stream(
       3,
-      struct(4 + 48, (s) => {
-        s.writeUInt32LE(1, 0);
-        s.writeUInt32LE(0x42, 4);
-        s.writeBigUInt64LE(TEB, 4 + 16);
-        s.writeBigUInt64LE(ALLOC(0), 4 + 24);
+      struct(4 + 48 * tebs.length, (s) => {
+        s.writeUInt32LE(tebs.length, 0);
+        tebs.forEach((teb, i) => {
+          s.writeUInt32LE(0x42 + i, 4 + 48 * i);
+          s.writeBigUInt64LE(teb, 4 + 48 * i + 16);
+          s.writeBigUInt64LE(ALLOC(0), 4 + 48 * i + 24);
+        });
       }),
     );
   }
@@ -149,6 +154,11 @@ describe('processHeaps', function () {
     expect(state.regions?.heaps).to.have.members([ALLOC(0), ALLOC(1)]);
     expect(state.regions?.regions?.map((r) => r.baseAddress)).to.include(ALLOC(2) + 0x8000n);
     expect(state.threads[0]?.callStack).to.equal(undefined);
+    // A first thread without a TEB: the PEB is found through the next one.
+    const later = join(makeTempDir('process-heaps'), 'teb-less-first.dmp');
+    writeFileSync(later, build({ ...plan, thread: true, tebLessFirst: true }));
+    const second = await processDump(later, { threads: 'none', regions: true });
+    expect(second.ok && second.regions?.heaps).to.have.members([ALLOC(0), ALLOC(1)]);
     // Asked for only: other callers read no heap.
     const plain = await processDump(path, { threads: 'none' });
     expect(plain.ok && plain.regions).to.equal(undefined);

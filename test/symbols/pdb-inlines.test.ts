@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PositionedFileReader } from '../../src/minidump/file-reader.js';
 import { PdbFile } from '../../src/symbols/index.js';
-import { hasPdbUtil, pdbUtilInlines } from '../helpers/pdbutil.js';
+import { hasPdbUtil, pdbUtilFunctionIds, pdbUtilInlines } from '../helpers/pdbutil.js';
 import { markerLine, pdbPathOf, pdbTargetReady } from '../helpers/pdb-targets.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -24,9 +24,11 @@ async function withPdb<T>(path: string, use: (pdb: PdbFile) => Promise<T>): Prom
 
 describe('symbols: inline frames from a real -O2 lld PDB', function () {
   let facts: ReturnType<typeof pdbUtilInlines>;
+  let qualified: Map<number, string>;
   before(function () {
     if (!pdbTargetReady('inlined') || !hasPdbUtil()) this.skip(); // build-pdb-targets.sh, llvm
     facts = pdbUtilInlines(pdbPathOf('inlined'));
+    qualified = pdbUtilFunctionIds(pdbPathOf('inlined'));
   });
 
   it('finds at every address the inline chain llvm-pdbutil decodes, names and lines', async () => {
@@ -39,7 +41,9 @@ describe('symbols: inline frames from a real -O2 lld PDB', function () {
           s.ranges.some((r) => r.start >= p.rva && r.start < p.rva + p.size),
       ),
     );
-    expect(withSites.map((p) => p.name)).to.include.members(['run_chain', 'run_top']);
+    expect(withSites.map((p) => p.name)).to.include.members(['run_chain', 'run_top', 'run_method']);
+    // C++: a method (LF_MFUNC_ID, named with its class from the TPI) and a namespaced function.
+    expect([...qualified.values()]).to.include.members(['shapes::Counter::add', 'shapes::bump']);
     let compared = 0;
     await withPdb(pdbPathOf('inlined'), async (pdb) => {
       for (const proc of withSites) {
@@ -61,7 +65,10 @@ describe('symbols: inline frames from a real -O2 lld PDB', function () {
           const deepest = chains.sort((a, b) => b.length - a.length)[0] ?? [];
           const expected = deepest.map((s) => {
             const first = facts.inlinees.get(`${s.module}:${s.inlinee}`);
-            return `${s.name} ${first?.file ?? '?'}:${(first?.line ?? 0) + (holds(s)?.lineDelta ?? 0)}`;
+            // llvm-pdbutil prints the bare name beside the site; the qualified one from its ids.
+            const name = qualified.get(s.inlinee) ?? '?';
+            expect(name.endsWith(s.name)).to.equal(true);
+            return `${name} ${first?.file ?? '?'}:${(first?.line ?? 0) + (holds(s)?.lineDelta ?? 0)}`;
           });
           const ours = (await pdb.inlinesAt(rva)).map((f) => `${f.function} ${f.file}:${f.line}`);
           expect(ours, `rva 0x${rva.toString(16)} in ${proc.name}`).to.deep.equal(expected);

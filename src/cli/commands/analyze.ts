@@ -1,28 +1,14 @@
-// `cdb-harness analyze PATH…`: batch triage of minidumps into records.ndjson, summary.json and
-// report.html, plus the output-folder tools (--merge, --rebucket). Prints progress on stderr (a
-// redrawn bar on a TTY, plain lines otherwise) and a human summary at the end; with --json the
-// summary JSON is the only thing on stdout.
-import { checkOutWritable, defaultOutDir } from '../default-out.js';
+// `cdb-harness analyze PATH…`: the command line and its help: batch triage of dumps into
+// records.ndjson, summary.json and report.html, plus the output-folder tools (--merge,
+// --rebucket). The run is analyze-run.ts.
 import { InvalidArgumentError, Option } from 'commander';
 import { DIALECT_NAMES } from '../../engine/dialects/index.js';
-import { UsageError } from '../../errors.js';
-import type { AnalyzeSummary } from '../../report/analyze/analyze-record.js';
-import { summaryText } from '../../report/analyze/progress-text.js';
-import { ProgressPrinter, resumeHint } from './analyze-progress.js';
-import {
-  analyzeDumps,
-  DEFAULT_TIMEOUT_MS,
-  type AnalyzeEvent,
-  type AnalyzeOptions,
-} from '../../workflows/analyze/analyze.js';
-import type { EngineRequest } from '../../workflows/analyze/engine-choice.js';
-import { DUMP_EXTENSIONS, parseShard } from '../../workflows/analyze/inputs.js';
+import { DEFAULT_TIMEOUT_MS } from '../../workflows/analyze/analyze.js';
+import { DUMP_EXTENSIONS } from '../../workflows/analyze/inputs.js';
 import { MIN_DUMPS_FOR_THREADS } from '../../workflows/analyze/thread-plan.js';
-import { mergeOutputs, outputFiles, rebucketOutputs } from '../../workflows/analyze/outputs.js';
-import { parseCount, parseDuration, parseSizeKb } from '../../units.js';
-import { addSigningOptions, signerOf, signingOf } from '../signature-options.js';
+import { addSigningOptions } from '../signature-options.js';
 import type { CommandContext } from '../command-context.js';
-import { ExitCode } from '../exit-codes.js';
+import { addCyborgOption, openJsonSink } from '../cyborg.js';
 import {
   addDebuggerOption,
   addJsonOption,
@@ -36,47 +22,8 @@ import {
   durationOption,
   ProcDumpStyleCommand,
   sizeOption,
-  symbolLimitsOf,
-  symbolPathOf,
-  winePrefixOf,
 } from '../options.js';
-import { escapeStrings } from '../../report/terminal-text.js';
-import { requireQueuePackages } from '../../queue/queue-packages.js';
-
-interface AnalyzeCliOptions {
-  /** One engine or auto; with --queue also `any` or a comma list (checked by engineSet). */
-  engine: string;
-  script?: string;
-  jobs?: string;
-  threads?: string;
-  timeout?: string;
-  out?: string;
-  json?: boolean;
-  symbols?: string;
-  symbolPath?: string;
-  symbolTimeout?: string;
-  symbolRedirects?: string;
-  symbolMaxSize?: string;
-  imagePath?: string[];
-  winePrefix?: string;
-  debugger?: string;
-  z?: string[];
-  ext?: string[];
-  resume?: boolean;
-  shard?: string;
-  merge?: string[];
-  rebucket?: string;
-  skipModules?: string;
-  signatureLists?: string;
-  record?: string;
-  progress: boolean;
-  queue?: string;
-  queueName?: string;
-  watchFolder?: boolean;
-  reanalyze?: boolean;
-  retryFailed?: boolean;
-  maxDumpSize?: string;
-}
+import { ENGINE_WORDS, runAnalyze, type AnalyzeCliOptions } from './analyze-run.js';
 
 const HELP = `
 Each dump is first read by the built-in minidump reader (cheap: empty, truncated and non-dump
@@ -152,12 +99,6 @@ Exit codes: 0 every dump analysed, 4 some failed or were quarantined, 1 all fail
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const ENGINE_WORDS: readonly string[] = ['auto', ...DIALECT_NAMES, 'builtin'];
-
-function isEngineRequest(value: string): value is EngineRequest {
-  return ENGINE_WORDS.includes(value);
-}
-
 /** `--engine`: one engine word, `any`, or a comma list of engines (the last two for --queue). */
 function checkEngineOption(value: string): string {
   const words = value.split(',').map((w) => w.trim());
@@ -212,6 +153,7 @@ export function registerAnalyze(context: CommandContext): void {
     );
   addOutOption(command, 'output folder (default ./cdb-harness-out/analyze-<yyMMdd_HHmmss>)');
   addJsonOption(command, 'print the summary JSON on stdout (progress and messages go to stderr)');
+  addCyborgOption(command, 'the summary JSON');
   addDebuggerOption(command);
   addSymbolOptions(command);
   addSymbolLimitOptions(command);
@@ -262,151 +204,12 @@ export function registerAnalyze(context: CommandContext): void {
     .option('--no-progress', 'no progress output')
     .addHelpText('after', HELP)
     .action(async (paths: string[], options: AnalyzeCliOptions) => {
-      context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options));
+      const sink = await openJsonSink(options);
+      try {
+        context.setExitCode(await runAnalyze([...paths, ...(options.z ?? [])], options, sink));
+      } finally {
+        await sink.close();
+      }
     });
   attach(context.program, command);
 }
-
-export async function runAnalyze(
-  paths: readonly string[],
-  options: AnalyzeCliOptions,
-): Promise<number> {
-  const signing = signingOf(options);
-  const symbolPath = symbolPathOf(options);
-  const signer = signerOf(signing);
-  if (options.rebucket !== undefined) {
-    if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
-    const result = await rebucketOutputs(options.rebucket, signer);
-    process.stderr.write(
-      `rebucketed ${result.records} records with ${signer.algorithm}: ${result.changed} changed bucket\n`,
-    );
-    return finish(result.summary, outputFiles(options.rebucket), options);
-  }
-  if (options.merge !== undefined) {
-    if (paths.length > 0) throw new UsageError('--merge takes output folders, not dump paths');
-    if (options.out === undefined)
-      throw new UsageError('--merge needs --out DIR for the merged result');
-    const result = await mergeOutputs(options.merge, options.out, signer);
-    process.stderr.write(
-      `merged ${result.merged} records from ${options.merge.length} folders (${result.duplicates} duplicates dropped)\n`,
-    );
-    return finish(result.summary, outputFiles(options.out), options);
-  }
-  if (paths.length === 0) throw new UsageError('give at least one dump file, folder or glob');
-
-  const outDir = options.out ?? defaultOutDir('analyze');
-  checkOutWritable(outDir);
-  const controller = new AbortController();
-  let interrupts = 0;
-  // SIGTERM (systemd, Kubernetes, `kill`) is a stop like Ctrl-C: records in flight, then summary.
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write(
-        `\ninterrupted: finishing records in flight, writing the summary… (again: stop now)\n`,
-      );
-      controller.abort();
-    } else {
-      process.exit(ExitCode.Interrupted);
-    }
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  const progress = new ProgressPrinter(
-    options.progress && !(options.json === true && !process.stderr.isTTY),
-  );
-  try {
-    if (options.queue !== undefined) requireQueuePackages();
-    const queued = options.queue === undefined ? undefined : await import('./analyze-queue.js');
-    if (
-      queued === undefined &&
-      (options.queueName !== undefined ||
-        options.watchFolder === true ||
-        options.reanalyze === true ||
-        options.retryFailed === true)
-    ) {
-      throw new UsageError(
-        '--queue-name, --watch-folder, --reanalyze and --retry-failed go with --queue redis://HOST:PORT',
-      );
-    }
-    if (queued === undefined && !isEngineRequest(options.engine)) {
-      throw new UsageError(
-        `--engine ${options.engine} goes with --queue (workers of several engines); a local run uses one engine (auto picks it)`,
-      );
-    }
-    const local: AnalyzeOptions = {
-      inputs: paths,
-      outDir,
-      ...(isEngineRequest(options.engine) ? { engine: options.engine } : {}),
-      ...(options.script === undefined ? {} : { scriptPath: options.script }),
-      ...(options.jobs === undefined ? {} : { jobs: parseCount(options.jobs, '--jobs', 1) }),
-      ...(options.threads === undefined
-        ? {}
-        : { threads: parseCount(options.threads, '--threads') }),
-      ...(options.timeout === undefined
-        ? {}
-        : { timeoutMs: parseDuration(options.timeout, '--timeout') }),
-      ...(symbolPath === undefined ? {} : { symbolPath }),
-      ...symbolLimitsOf(options),
-      ...(options.debugger === undefined ? {} : { debuggerPath: options.debugger }),
-      ...(options.ext === undefined ? {} : { extensions: options.ext }),
-      ...(options.imagePath === undefined ? {} : { imagePaths: options.imagePath }),
-      ...winePrefixOf(options),
-      ...(options.resume === true ? { resume: true } : {}),
-      ...(options.shard === undefined ? {} : { shard: parseShard(options.shard) }),
-      ...(options.maxDumpSize === undefined
-        ? {}
-        : { maxDumpBytes: parseSizeKb(options.maxDumpSize, '--max-dump-size') * 1024 }),
-      ...signing,
-      ...(options.record === undefined ? {} : { recordDir: options.record }),
-      signal: controller.signal,
-      onEvent: (event: AnalyzeEvent) => progress.on(event),
-    };
-    const result =
-      queued === undefined ? await analyzeDumps(local) : await queued.analyzeQueued(local, options);
-    progress.end();
-    if (result.skipped.resumed > 0 || result.skipped.otherShard > 0) {
-      process.stderr.write(
-        `skipped: ${result.skipped.resumed} already recorded (--resume), ${result.skipped.otherShard} in other shards\n`,
-      );
-    }
-    const code = finish(result.summary, result.files, options, result.durationMs);
-    if (result.interrupted) {
-      // What was recorded stays; the same command with --resume skips it and does the rest.
-      process.stderr.write(`interrupted: ${resumeHint(paths, outDir)}\n`);
-      return ExitCode.Interrupted;
-    }
-    return code;
-  } finally {
-    progress.end();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
-  }
-}
-
-function finish(
-  summary: AnalyzeSummary,
-  files: { report: string; records: string; summary: string },
-  options: AnalyzeCliOptions,
-  durationMs?: number,
-): number {
-  // File names and signatures come from dumps: escaped for the terminal (summary.json keeps them).
-  const text = summaryText(
-    escapeStrings(summary),
-    files,
-    durationMs === undefined ? {} : { durationMs },
-  );
-  if (options.json === true) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    process.stderr.write(`${text}\n`);
-  } else {
-    process.stdout.write(`${text}\n`);
-  }
-  // A truncated dump was read, in part (a record marked truncated, bucketed when its exception
-  // or a frame could be read): that is partial (4), not "nothing could be read" (1).
-  const readSome = summary.ok + (summary.truncated ?? 0);
-  if (summary.dumps > 0 && readSome === 0) return ExitCode.Failure;
-  return summary.failed > 0 || (summary.truncated ?? 0) > 0 ? ExitCode.Partial : ExitCode.Ok;
-}
-
-/** `to continue, run: cdb-harness analyze crashes --out triage --resume` (paths quoted when needed). */

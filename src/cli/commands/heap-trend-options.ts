@@ -27,6 +27,8 @@ export interface HeapTrendCliOptions {
   limit?: string;
   minGrowth?: string;
   json?: boolean;
+  /** --cyborg FILE: report.json into FILE, the summary on stdout. */
+  cyborg?: string;
   debugger?: string;
   symbols?: string;
   symbolPath?: string;

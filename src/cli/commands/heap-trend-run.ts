@@ -1,6 +1,7 @@
 // Runs `cdb-harness heap-trend` from its parsed command line: a live target (found, or waited
 // for with -w) sampled until the count, the duration or Ctrl-C; or the same report from files
 // already written (--from-dumps, --from-gcdumps). Returns the exit code.
+import type { JsonSink } from '../cyborg.js';
 import { resolve } from 'node:path';
 import { checkOutWritable, defaultOutDir } from '../default-out.js';
 import { UsageError } from '../../errors.js';
@@ -37,6 +38,7 @@ const WAIT_POLL_MS = 500;
 async function runFromFilesCli(
   cli: HeapTrendCliOptions,
   kind: 'dumps' | 'gcdumps',
+  sink: JsonSink,
 ): Promise<number> {
   const flag = kind === 'dumps' ? '--from-dumps' : '--from-gcdumps';
   try {
@@ -69,8 +71,8 @@ async function runFromFilesCli(
     for (const input of report.inputs ?? []) {
       if (!input.used) process.stderr.write(`skipped ${input.file}: ${input.error ?? ''}\n`);
     }
-    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    await sink.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (sink.textOnStdout) process.stdout.write(`${formatSummary(report, files)}\n`);
     return report.status === 'completed' ? exitCodeOfReport(report) : ExitCode.Failure;
   } catch (error) {
     printError(error);
@@ -78,7 +80,12 @@ async function runFromFilesCli(
   }
 }
 
-export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string): Promise<number> {
+export async function runHeapTrendCli(
+  cli: HeapTrendCliOptions,
+  operand: string | undefined,
+  /** Where report.json goes: stdout (--json), a file (--cyborg), or nowhere. */
+  sink: JsonSink,
+): Promise<number> {
   if (cli.fromDumps !== undefined && cli.fromGcdumps !== undefined) {
     printError(new UsageError('--from-dumps and --from-gcdumps exclude each other'));
     return ExitCode.Usage;
@@ -88,14 +95,14 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string
       printError(new UsageError(`--from-gcdumps reads gcdump files: give no target (${operand})`));
       return ExitCode.Usage;
     }
-    return runFromFilesCli(cli, 'gcdumps');
+    return runFromFilesCli(cli, 'gcdumps', sink);
   }
   if (cli.fromDumps !== undefined) {
     if (operand !== undefined) {
       printError(new UsageError(`--from-dumps reads dumps: give no target (${operand})`));
       return ExitCode.Usage;
     }
-    return runFromFilesCli(cli, 'dumps');
+    return runFromFilesCli(cli, 'dumps', sink);
   }
   let plan: HeapTrendPlan;
   try {
@@ -140,8 +147,8 @@ export async function runHeapTrendCli(cli: HeapTrendCliOptions, operand?: string
         if (event.kind === 'sample') previous = event.sample.totalCommittedKb;
       },
     });
-    if (cli.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else process.stdout.write(`${formatSummary(report, files)}\n`);
+    await sink.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (sink.textOnStdout) process.stdout.write(`${formatSummary(report, files)}\n`);
     return exitCodeOfReport(report);
   } catch (error) {
     // Ctrl-C while waiting for the process (-w) or finding it: interrupted, not a target problem.

@@ -18,6 +18,7 @@ import {
   sizesOption,
 } from '../options.js';
 import { DEFAULT_INTERVAL, type HeapTrendCliOptions } from './heap-trend-options.js';
+import { addCyborgOption, openJsonSink } from '../cyborg.js';
 import { runHeapTrendCli } from './heap-trend-run.js';
 
 export {
@@ -115,6 +116,7 @@ export function registerHeapTrend(context: CommandContext): void {
       ),
     );
   addJsonOption(command, 'print report.json on stdout instead of the summary');
+  addCyborgOption(command, 'report.json');
   addDebuggerOption(command);
   addSymbolOptions(command, 'symbol path for cdb; also _NT_SYMBOL_PATH for umdh');
   command
@@ -182,7 +184,12 @@ Examples:
   cdb-harness heap-trend --from-gcdumps ./gcdumps/         (dotnet-gcdump files: types and their roots)`,
     )
     .action(async (target: string | undefined, cli: HeapTrendCliOptions) => {
-      context.setExitCode(await runHeapTrendCli(cli, target));
+      const sink = await openJsonSink(cli);
+      try {
+        context.setExitCode(await runHeapTrendCli(cli, target, sink));
+      } finally {
+        await sink.close();
+      }
     });
   attach(context.program, command);
 }

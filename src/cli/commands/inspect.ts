@@ -19,20 +19,18 @@ import { pathBytes64, type BytePath } from '../../common/byte-path.js';
 import { pathFromArgv } from '../../workflows/argv-path.js';
 import { processDump, type ProcessOptions } from '../../processor/process-dump.js';
 import { DEFAULT_OTHER_THREADS } from '../../processor/walk-threads.js';
-import { truncatedStreams, truncationLine } from '../../processor/truncated-streams.js';
-import {
-  inspectJson,
-  type InspectedDump,
-  type InspectedDumpOk,
-} from '../../report/inspect/inspect-json.js';
+import { truncationLine } from '../../processor/truncated-streams.js';
+import { inspectJson, type InspectedDumpOk } from '../../report/inspect/inspect-json.js';
 import { builtinSupplier, symbolServerDownLine } from '../../workflows/analyze/symbols-setup.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
-import { formatStacks, TRUST_LEGEND } from './inspect-stacks-text.js';
+import { addCyborgOption, openJsonSink, type JsonSink } from '../cyborg.js';
+import { failureText, formatText } from './inspect-text.js';
 import { validate } from '../../report/schemas.js';
 import { escapeControls, escapeStrings } from '../../report/terminal-text.js';
 
 interface InspectOptions {
   json?: boolean;
+  cyborg?: string;
   verbose?: boolean;
   /** The crashing thread only (minidump-stackwalk's default view). */
   brief?: boolean;
@@ -86,6 +84,7 @@ export function registerInspect(context: CommandContext): void {
       'symbol path, cdb syntax (DIR;cache*DIR;srv*CACHE*URL): frames named from PDB/.sym files',
     )
     .option('--symbol-path <path>', 'same as --symbols (default: $_NT_SYMBOL_PATH)');
+  addCyborgOption(command, 'the {schemaVersion: 1, dumps: [...]} JSON');
   addWinePrefixOption(command);
   addSymbolLimitOptions(command)
     .addHelpText(
@@ -98,6 +97,7 @@ present; the header flags are shown as written, with a warning where they disagr
 Examples:
   cdb-harness inspect crash.dmp                 triage summary: process, exception, faulting module
   cdb-harness inspect dumps/*.dmp --json > r.json   every dump as schema-checked JSON
+  cdb-harness inspect app.dmp --cyborg r.json   the text on screen, the JSON in r.json
   cdb-harness inspect -v app.dmp                also list threads and modules (debug ids)
   cdb-harness inspect --brief app.dmp           only the crashing thread's stack, with a trust legend
   cdb-harness inspect app.dmp --image-path bin  walk stacks with the images in bin/
@@ -123,7 +123,12 @@ read, 2 usage error.`,
         context.setExitCode(ExitCode.Usage);
         return;
       }
-      context.setExitCode(await runInspect(all, options));
+      const sink = await openJsonSink(options);
+      try {
+        context.setExitCode(await runInspect(all, options, sink));
+      } finally {
+        await sink.close();
+      }
     });
   attach(context.program, command);
 }
@@ -146,11 +151,14 @@ async function dumpPathOf(file: string): Promise<BytePath> {
 export async function runInspect(
   files: readonly string[],
   options: InspectOptions,
+  /** Where the JSON goes (stdout with --json, a file with --cyborg); the text goes to stdout. */
+  sink: JsonSink,
 ): Promise<number> {
   let failed = 0;
   let truncated = 0;
   let internal = false;
-  const json = options.json === true;
+  const json = sink.active;
+  const jsonOut = (text: string) => sink.write(text);
   // One supplier for every dump named (the symbol readers load only with a symbol path).
   const supplier = await builtinSupplier({
     ...pathOption(symbolPathOf(options)),
@@ -165,7 +173,7 @@ export async function runInspect(
   try {
     // --json streams the envelope one dump at a time: the array is never built whole, so the
     // output of many dumps (or one very large one) never has to fit in one string.
-    if (json) await writeOut('{\n  "schemaVersion": 1,\n  "dumps": [\n');
+    if (json) await jsonOut('{\n  "schemaVersion": 1,\n  "dumps": [\n');
     for (const [i, file] of files.entries()) {
       const path = await dumpPathOf(file);
       let dump = inspectJson(await processDump(path, processOptions(options, supplier)));
@@ -183,7 +191,7 @@ export async function runInspect(
         // An error, so stderr with the prefix every error line has (the JSON still carries it).
         process.stderr.write(`${ERROR_PREFIX}${failureText(escapeStrings(dump))}\n`);
       }
-      if (!json) {
+      if (sink.textOnStdout) {
         if (dump.ok) {
           // Names from the dump reach the terminal escaped (terminal-text.ts); JSON keeps them raw.
           const shown = escapeStrings(dump);
@@ -191,8 +199,8 @@ export async function runInspect(
             `${formatText(shown, options.verbose === true, options.brief === true)}\n`,
           );
         }
-        continue;
       }
+      if (!json) continue;
       const check = validate('inspect', { schemaVersion: 1, dumps: [dump] });
       if (!check.ok) {
         // A bug of ours, said, and that dump's entry says so: the others are still written.
@@ -208,9 +216,9 @@ export async function runInspect(
         };
       }
       const text = JSON.stringify(dump, null, 2).replace(/\n/g, '\n    ');
-      await writeOut(`    ${text}${i < files.length - 1 ? ',' : ''}\n`);
+      await jsonOut(`    ${text}${i < files.length - 1 ? ',' : ''}\n`);
     }
-    if (json) await writeOut('  ]\n}\n');
+    if (json) await jsonOut('  ]\n}\n');
   } finally {
     await supplier.close();
   }
@@ -235,171 +243,4 @@ function processOptions(options: InspectOptions, supplier: SymbolSupplier): Proc
 
 function pathOption(path: string | undefined): { symbolPath?: string } {
   return path === undefined ? {} : { symbolPath: path };
-}
-
-/** `crash.dmp: not readable (BAD_DUMP): not a minidump …`, then its warnings, indented. */
-export function failureText(dump: Extract<InspectedDump, { ok: false }>): string {
-  return [
-    `${dump.file}: not readable (${dump.error.code}): ${dump.error.message}`,
-    ...dump.warnings.map((w) => `  warning: ${w}`),
-  ].join('\n');
-}
-
-/** The readable triage block for one dump. */
-export function formatText(dump: InspectedDump, verbose = false, brief = false): string {
-  if (!dump.ok) {
-    return [
-      `${dump.file}: NOT READABLE (${dump.error.code})`,
-      `  ${dump.error.message}`,
-      ...dump.warnings.map((w) => `  warning: ${w}`),
-      '',
-    ].join('\n');
-  }
-  const lines: string[] = [];
-  const row = (label: string, text: string) => lines.push(`  ${label.padEnd(10)}${text}`);
-  const writer = dump.writer === undefined ? '' : `, written by ${dump.writer}`;
-  const cut = truncatedStreams(dump);
-  lines.push(
-    `${dump.file}: ${dump.truncated ? 'TRUNCATED ' : ''}${dump.dumpKind === 'full' ? 'full-memory dump' : 'minidump'}${writer}, ${formatBytes(dump.fileSize)}, taken ${dump.dumpTimestamp}`,
-  );
-  row('process', describeProcess(dump));
-  if (dump.system) {
-    const csd = dump.system.csd ? ` ${dump.system.csd}` : '';
-    const wine = dump.system.wineBuild === undefined ? '' : ` under ${dump.system.wineBuild}`;
-    row(
-      'system',
-      `${dump.system.arch}, ${dump.system.platform} ${dump.system.osVersion}${csd}, ${dump.system.cpuCount} CPU(s)${wine}`,
-    );
-  }
-  const ex = dump.exception;
-  if (ex) {
-    row('exception', `${ex.code} ${ex.name}`);
-    const where =
-      ex.module === undefined
-        ? ', outside any loaded module'
-        : ` in ${ex.module}+${ex.moduleOffset ?? '0x0'}`;
-    row('', `on thread ${ex.threadId} (0x${ex.threadId.toString(16)}) at ${ex.address}${where}`);
-    if (ex.parameters.length > 0) row('', `parameters ${ex.parameters.join(' ')}`);
-    const clrEx = ex.clr;
-    if (clrEx?.hresult !== undefined) {
-      const name = clrEx.hresultName === undefined ? '' : ` ${clrEx.hresultName}`;
-      const types = clrEx.types === undefined ? '' : ` (${clrEx.types.join(', ')})`;
-      const by = clrEx.raisedBy === undefined ? '' : `, raised by ${clrEx.raisedBy}`;
-      row('', `HRESULT ${clrEx.hresult}${name}${types}${by}`);
-    } else if (clrEx?.note !== undefined) {
-      row('', clrEx.note);
-    }
-    row('faulting', ex.module ?? '(no module holds the exception address)');
-  } else if (cut.includes(streamName(dump, EXCEPTION_STREAM) ?? '\0')) {
-    row('exception', 'UNKNOWN: the exception stream was cut off with the end of the file');
-  } else {
-    row('exception', 'none (the dump has no exception stream)');
-  }
-  if (dump.clr) {
-    const version = dump.clr.fileVersion === undefined ? '' : ` ${dump.clr.fileVersion}`;
-    row('clr', `${dump.clr.runtime}: ${dump.clr.module}${version} at ${dump.clr.base}`);
-  }
-  row('threads', `${dump.threads.length}`);
-  // --brief: the header and the crashing thread's stack, without the modules, memory and the rest.
-  if (!brief) detailRows(dump, verbose, row);
-  const stacks = formatStacks(dump);
-  for (const line of stacks) lines.push(line);
-  if (stacks.length > 0) lines.push(`  ${TRUST_LEGEND}`);
-  for (const warning of dump.warnings) row('warning', warning);
-  lines.push('');
-  return lines.join('\n');
-}
-
-/** Modules, memory, handles, comments and flags; with verbose, every thread and module too. */
-function detailRows(
-  dump: Extract<InspectedDump, { ok: true }>,
-  verbose: boolean,
-  row: (label: string, text: string) => void,
-): void {
-  const withIds = dump.modules.filter((m) => m.debugId !== undefined).length;
-  row(
-    'modules',
-    `${dump.modules.length} (${withIds} with debug ids, ${dump.modules.length - withIds} without)${dump.unloadedModules.length > 0 ? `, ${dump.unloadedModules.length} unloaded` : ''}`,
-  );
-  const sources = dump.memory.sources.length > 0 ? ` from ${dump.memory.sources.join(' + ')}` : '';
-  row(
-    'memory',
-    `${formatBytes(dump.memory.totalBytes)} captured in ${dump.memory.rangeCount} range(s)${sources}${dump.memory.missingBytes > 0 ? `, ${formatBytes(dump.memory.missingBytes)} missing` : ''}`,
-  );
-  const info = dump.memory.info;
-  if (info)
-    row(
-      '',
-      `committed ${formatBytes(info.committedBytes)} (private ${formatBytes(info.privateCommittedBytes ?? 0)}), reserved ${formatBytes(info.reservedBytes)}, ${info.regionCount} regions`,
-    );
-  if (dump.handles) {
-    const top = Object.entries(dump.handles.byType)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5)
-      .map(([t, n]) => `${t} ${n}`);
-    row('handles', `${dump.handles.count} (${top.join(', ')})`);
-  }
-  for (const comment of dump.comments ?? []) row('comment', comment);
-  row('flags', `${dump.flags} (as written by the dump writer)`);
-  if (verbose) {
-    for (const t of dump.threads) {
-      row(
-        'thread',
-        `${t.id} (0x${t.id.toString(16)})${t.faulting === true ? ' *faulting*' : ''}${t.name === undefined ? '' : ` "${t.name}"`} teb ${t.teb} stack ${t.stackStart}+${t.stackSize}`,
-      );
-    }
-    for (const m of dump.modules) {
-      row(
-        'module',
-        `${m.base} ${m.name}${m.fileVersion === undefined ? '' : ` ${m.fileVersion}`}${m.debugId === undefined ? ' (no debug id)' : ` ${m.pdbName ?? ''} ${m.debugId}`}`,
-      );
-    }
-  }
-}
-
-// MINIDUMP_STREAM_TYPE ExceptionStream
-const EXCEPTION_STREAM = 6;
-
-function streamName(dump: InspectedDumpOk, type: number): string | undefined {
-  return dump.streams.find((s) => s.type === type)?.name;
-}
-
-function describeProcess(dump: InspectedDumpOk): string {
-  const p = dump.process;
-  const parts = [p.name ?? '(main module unknown)'];
-  if (p.pid !== undefined) parts.push(`pid ${p.pid} (0x${p.pid.toString(16)})`);
-  if (p.uptimeSeconds !== undefined) parts.push(`up ${formatUptime(p.uptimeSeconds)}`);
-  return parts.join(', ');
-}
-
-/** 0 → `less than 1 s`, 75 → `1 min 15 s`, 93784 → `1 d 2 h 3 min` (the dump's whole seconds). */
-export function formatUptime(seconds: number): string {
-  if (seconds < 1) return 'less than 1 s';
-  const units: [number, string][] = [
-    [86_400, 'd'],
-    [3600, 'h'],
-    [60, 'min'],
-    [1, 's'],
-  ];
-  const parts: string[] = [];
-  let rest = Math.floor(seconds);
-  for (const [size, name] of units) {
-    if (rest >= size) {
-      parts.push(`${Math.floor(rest / size)} ${name}`);
-      rest %= size;
-    }
-  }
-  return parts.slice(0, 3).join(' ');
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? 'TB'}`;
 }

@@ -15,6 +15,7 @@ import type {
   ParsedEntry,
 } from '../../parsers/records.js';
 import { validate } from '../../report/schemas.js';
+import { failureCause } from '../../errors.js';
 
 interface ParseOptions {
   command?: string;
@@ -144,9 +145,7 @@ export async function runParse(file: string, options: ParseOptions): Promise<num
       process.stderr.write(`${ERROR_PREFIX}no such file: ${file}\n`);
       return ExitCode.Failure;
     }
-    process.stderr.write(
-      `${ERROR_PREFIX}cannot read ${file}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    process.stderr.write(`${ERROR_PREFIX}cannot read ${file}: ${failureCause(error)}\n`);
     return ExitCode.Failure;
   }
   const events = invalid === undefined ? stream.end() : [];

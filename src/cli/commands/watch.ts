@@ -14,14 +14,11 @@ import { normalizeExceptionCode } from '../../workflows/watch/exception-codes.js
 import { parseFilter } from '../../workflows/watch/filter.js';
 import { linuxWatchUsesDotnet } from '../../workflows/watch/dotnet-target.js';
 import { DOTNET_DIAG_ENGINE } from '../../workflows/watch/watch-dotnet.js';
-import {
-  watch,
-  type WatchEvent,
-  type WatchOptions,
-  type WatchTargetSpec,
-} from '../../workflows/watch/watch.js';
+import { watch, type WatchOptions, type WatchTargetSpec } from '../../workflows/watch/watch.js';
 import type { WatchSummary } from '../../workflows/watch/watch-records.js';
 import { validate } from '../../report/schemas.js';
+import { addCyborgOption, openJsonSink, type JsonSink } from '../cyborg.js';
+import { formatWatchEvent, formatWatchSummary } from './watch-text.js';
 import type { CommandContext } from '../command-context.js';
 import { ExitCode, exitCodeFor } from '../exit-codes.js';
 import { LIVE_PROCESS_HABITS } from '../procdump-habits.js';
@@ -45,6 +42,8 @@ import { escapeControls, escapeStrings } from '../../report/terminal-text.js';
 import { currentPlatform } from '../../platform/common/host.js';
 
 export interface WatchCliOptions {
+  /** --cyborg FILE: summary.json into FILE, the summary text on stdout. */
+  cyborg?: string;
   pid?: string;
   name?: string;
   wait?: string;
@@ -206,59 +205,6 @@ function operandTargets(cli: WatchCliOptions, operands: readonly string[]): Watc
   return [{ kind: 'launch', program, args }];
 }
 
-function clock(iso: string): string {
-  return iso.slice(11, 19);
-}
-
-/** One readable line per event (stderr), ProcDump-like: `[hh:mm:ss] Exception: …`. */
-export function formatWatchEvent(event: WatchEvent): string | null {
-  switch (event.type) {
-    case 'waiting':
-      return `Waiting for a process named ${event.name}...`;
-    case 'attached':
-      return `Watching ${event.name ?? '?'} (pid ${event.pid ?? '?'}) with ${event.engine} (attached in ${Math.round(event.startMs)} ms). Press Ctrl-C to end monitoring without terminating the process.`;
-    case 'exception': {
-      const l = event.line;
-      const what = `${(l.code ?? 'unknown').replace(/^0x/, '').toUpperCase()}${l.clrType !== undefined ? `.${l.clrType}` : ''}${l.clrMessage !== undefined ? ` ("${l.clrMessage}")` : l.description !== undefined && l.description !== l.code ? ` (${l.description})` : ''}`;
-      // The HRESULT when SOS did not name the type (winedbg: read from the dump's record).
-      const hresult =
-        l.hresult !== undefined && l.clrType === undefined ? ` HRESULT ${l.hresult}` : '';
-      const chance = l.chance === 'second' ? 'Unhandled' : 'Exception';
-      const action =
-        l.action === 'dumped'
-          ? `dumped ${l.dumpPath ?? ''}${l.dumpVerified === false ? ' (NOT verified)' : l.dumpVerified === true ? ' (verified)' : ''}`
-          : `skipped: ${l.reason ?? ''}${l.dumpError !== undefined ? ` (${l.dumpError})` : ''}`;
-      return `[${clock(l.time)}] ${chance}: ${what}${hresult} -> ${action}; held ${Math.round(l.suspendedMs)} ms`;
-    }
-    case 'dump-progress':
-      return null;
-    case 'note':
-      return `note: ${event.message}`;
-    case 'ending':
-      return `Ending (${event.reason}): detaching...`;
-    case 'ended':
-      return null;
-  }
-}
-
-export function formatWatchSummary(s: WatchSummary): string {
-  const lines = [
-    `${s.exceptions} exception(s), ${s.dumps} dump(s) in ${(s.durationMs / 1000).toFixed(1)} s; target held ${Math.round(s.totalSuspendedMs)} ms in all (median ${s.medianSuspendedMs === null ? '-' : Math.round(s.medianSuspendedMs)} ms per stop)`,
-    `ended: ${s.endReason}; detached: ${s.detached ? 'yes' : 'no'}; target ${s.targetAlive === null ? 'exited by itself' : s.targetAlive ? 'still running' : 'NOT found running'}`,
-  ];
-  const reasons = Object.entries(s.byReason).map(([k, v]) => `${k} ${v}`);
-  if (reasons.length > 0) lines.push(`skipped: ${reasons.join(', ')}`);
-  const sigs = Object.entries(s.bySignature).sort((a, b) => b[1] - a[1]);
-  if (sigs.length > 0) {
-    lines.push(`by signature (${s.signatureAlgorithm}, as analyze buckets):`);
-    for (const [sig, n] of sigs.slice(0, 20)) lines.push(`  ${String(n).padStart(6)}  ${sig}`);
-    if (sigs.length > 20) lines.push(`  … ${sigs.length - 20} more in summary.json`);
-  }
-  lines.push(`log: ${s.logPath}`);
-  if (s.error !== undefined) lines.push(`error: ${s.error.message}`);
-  return lines.join('\n');
-}
-
 export function watchExitCode(s: WatchSummary): number {
   if (s.endReason === 'aborted') return ExitCode.Interrupted;
   if (s.error !== undefined) return s.error.code === 'TARGET' ? ExitCode.Target : ExitCode.Failure;
@@ -328,6 +274,7 @@ export function registerWatch(context: CommandContext): void {
   );
   command.addOption(countOption('--frames <n>', 'top frames kept per exception (default 10)'));
   addJsonOption(command, 'print summary.json on stdout at the end');
+  addCyborgOption(command, 'summary.json');
   command.option('-q, --quiet', 'no per-exception lines on stderr');
   addDebuggerOption(command);
   addSymbolOptions(command);
@@ -385,10 +332,12 @@ Examples:
 
 export async function runWatch(program: readonly string[], cli: WatchCliOptions): Promise<number> {
   let options: Omit<WatchOptions, 'signal' | 'onEvent'>;
+  let sink: JsonSink;
   try {
     options = watchOptionsFromCli(cli, program);
     checkOutWritable(options.outDir);
     if (cli.record !== undefined) mkdirSync(resolve(cli.record), { recursive: true });
+    sink = await openJsonSink(cli);
   } catch (error) {
     printError(error);
     return exitCodeFor(error);
@@ -410,14 +359,16 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
         if (text !== null) process.stderr.write(`${escapeControls(text)}\n`);
       },
     });
-    process.stderr.write(`${formatWatchSummary(escapeStrings(summary))}\n`);
-    if (cli.json === true) {
+    // The summary goes with the events to stderr; --cyborg puts it on stdout, its JSON in FILE.
+    const text = `${formatWatchSummary(escapeStrings(summary))}\n`;
+    (sink.toFile ? process.stdout : process.stderr).write(text);
+    if (sink.active) {
       const check = validate('watchSummary', summary);
       if (!check.ok)
         process.stderr.write(
           `warning: summary does not match its schema: ${check.errors.join('; ')}\n`,
         );
-      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      await sink.write(`${JSON.stringify(summary, null, 2)}\n`);
     }
     return watchExitCode(summary);
   } catch (error) {
@@ -432,5 +383,6 @@ export async function runWatch(program: readonly string[], cli: WatchCliOptions)
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await sink.close();
   }
 }

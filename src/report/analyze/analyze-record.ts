@@ -8,6 +8,8 @@ import type { InspectedClr, InspectedClrException } from '../../processor/clr.js
 import type { ListEdits } from './signature-lists.js';
 import type {
   AnalyzeRecord,
+  ClrStackRecord,
+  DumpHeapStatRecord,
   HeapSummaryRecord,
   Hex,
   PrintExceptionRecord,
@@ -190,6 +192,13 @@ export interface AnalyzeDumpRecord {
   /** The CLR runtime the dump's module list shows (coreclr.dll, clr.dll, mscorwks.dll). */
   clr?: InspectedClr;
   clrException?: PrintExceptionRecord;
+  /** The current thread's managed stack (`clrstack`), as SOS printed it (Linux cores, dotnet-dump). */
+  clrStack?: ClrStackRecord;
+  /**
+   * The managed heap by type (`dumpheap -stat`), the largest types first: `types` keeps the
+   * first 50, `typeCount` says how many there were (the whole reply is in its raw file).
+   */
+  dumpHeapStat?: DumpHeapStatRecord;
   heapSummary?: HeapSummaryRecord;
   analyze?: AnalyzeKeyFields;
   notAvailable: NotAvailable[];

@@ -102,7 +102,7 @@ function rowValues(r: AnalyzeDumpRecord, strings: StringTable): unknown[] {
       strings.id(
         typeof f === 'string'
           ? f
-          : `${frameText(f)}${f.trust === undefined || f.trust === 'debugger' ? '' : `  [${f.trust}]`}`,
+          : `${f.inline === true ? '(Inline Function) ' : ''}${frameText(f)}${f.trust === undefined || f.trust === 'debugger' ? '' : `  [${f.trust}]`}`,
       ),
     );
   row[ROW.faulting] = strings.id(

@@ -30,6 +30,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top;white-space:nowrap}
 td.text{white-space:normal}
+td.name{white-space:normal;overflow-wrap:anywhere;min-width:16em}
 th{background:#f5f5f5}td.id,th.id,td.text{text-align:left;font-family:ui-monospace,Consolas,monospace}
 tr.suspect td{background:#fdecea}.yes{color:#b00020;font-weight:600}
 .grid-charts{display:flex;flex-wrap:wrap;gap:12px}.card{border:1px solid #ddd;border-radius:4px;padding:6px}

@@ -158,7 +158,9 @@ function secondaryHtml(
   const values = valuesOf(samples, pick, new Set(shown.map((s) => s.id)));
   const rows = shown.map(
     (s) =>
-      `<tr class="${s.suspect ? 'suspect' : ''}"><td>${s.rank}</td><td class="id">${esc(s.id)}</td>` +
+      // A type name can be 150+ characters of generics (`Dictionary`2+Entry[[System.Type,
+      // mscorlib],[…]][]`): it wraps inside its cell (td.name), the whole name in its title.
+      `<tr class="${s.suspect ? 'suspect' : ''}"><td>${s.rank}</td><td class="id name" title="${esc(s.id)}">${esc(s.id)}</td>` +
       `<td class="${s.suspect ? 'yes' : ''}">${s.suspect ? 'yes' : 'no'}</td>` +
       `<td>${esc(formatKb(s.firstKb))}</td><td>${esc(formatKb(s.lastKb))}</td><td>${esc(formatKb(s.growthKb))}</td>` +
       `<td>${esc(formatRate(s.slopeKbPerMin))}</td><td>${s.r2}</td><td>${esc(formatPercent(s.growthShare))}</td>` +

@@ -29,7 +29,7 @@ export function viewText(source: HeapTrendSource, fromDumps = false): string {
         return (
           'Per-heap view: reserved and committed KB of every process heap (as `!heap -s -h 0` lists ' +
           'them), each walked in every full dump to its sub-heaps/segments and large blocks and sized ' +
-          'from the dump`s memory list, with no debugger; memory by category beside it.'
+          'from the memory list of each dump, with no debugger; memory by category beside it.'
         );
       }
       return (

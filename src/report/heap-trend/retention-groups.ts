@@ -3,16 +3,18 @@
 // ("System.Byte[] and CdbHarness.Targets.SessionState grew by 8,192 objects each, held by
 // Dictionary<…> (static variable: …: SOS's guess, not checked)"). Pure.
 import { formatCount, formatKb } from './format.js';
-import { GUESS } from './retention-chains.js';
+import { GUESS, staticNoteText } from './retention-chains.js';
 import type { HeapTrendSecondary, RetentionEntry, RetentionGroup } from './types.js';
 
 function holderText(group: Omit<RetentionGroup, 'text'>): string {
-  if (group.staticLabel === undefined) return `${group.holder} (${group.root})`;
-  const label =
-    group.labelChecked === true
-      ? `${group.staticLabel}, checked`
-      : `${group.staticLabel}: ${GUESS}`;
-  return `${group.holder} (${label})`;
+  // static field Live (a System.Collections.Generic.Dictionary<…>)   (a gcdump graph's root)
+  if (group.staticLabel === undefined)
+    return `${group.holder} (${group.root.replace(/ \(a .*\)$/, '')})`;
+  if (group.labelChecked === true && group.staticField !== undefined) {
+    const check = { field: group.staticField, agrees: group.labelAgrees === true };
+    return `${group.holder} (${staticNoteText(group.staticLabel, check)})`;
+  }
+  return `${group.holder} (${group.staticLabel}: ${GUESS})`;
 }
 
 function growthText(types: RetentionGroup['types']): string {
@@ -39,7 +41,7 @@ export function retentionGroups(
   for (const entry of retention) {
     const top = entry.roots[0];
     if (top?.holder === undefined) continue;
-    const key = `${top.holder}\u0000${top.staticLabel ?? ''}\u0000${top.root}`;
+    const key = `${top.holder}\u0000${top.staticField ?? top.staticLabel ?? ''}\u0000${top.root}`;
     const series = types?.series.find((s) => s.id === entry.type);
     const countGrowth =
       series?.countFirst === undefined || series.countLast === undefined
@@ -57,6 +59,8 @@ export function retentionGroups(
         holder: top.holder,
         ...(top.staticLabel === undefined ? {} : { staticLabel: top.staticLabel }),
         ...(top.labelChecked === undefined ? {} : { labelChecked: top.labelChecked }),
+        ...(top.staticField === undefined ? {} : { staticField: top.staticField }),
+        ...(top.labelAgrees === undefined ? {} : { labelAgrees: top.labelAgrees }),
         root: top.root,
         types: [member],
       });

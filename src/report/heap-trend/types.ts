@@ -221,6 +221,13 @@ export interface RetentionRoot {
    * `Sessions.Live`).
    */
   labelChecked?: boolean;
+  /**
+   * The static that holds the object, declaring class and field (`…SessionCache.Entries`), found
+   * by the check (`dumpclass` of the program's classes: the static whose value is the object).
+   */
+  staticField?: string;
+  /** Whether SOS's label named that same field (false: SOS named another, its neighbour). */
+  labelAgrees?: boolean;
   /** Gcdump graph: objects held this way in the first snapshot (the growth is count - countFirst). */
   countFirst?: number;
 }
@@ -230,6 +237,9 @@ export interface RetentionGroup {
   holder: string;
   staticLabel?: string;
   labelChecked?: boolean;
+  /** The checked static (see RetentionRoot.staticField). */
+  staticField?: string;
+  labelAgrees?: boolean;
   /** The root under the holder (`strong handle`). */
   root: string;
   types: { type: string; countGrowth?: number; growthKb?: number }[];

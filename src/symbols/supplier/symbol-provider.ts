@@ -130,14 +130,16 @@ export function symbolFileProvider(symbolizer: Symbolizer): SymbolFileProvider {
       }
       return lookupLater(module, rva);
     },
-    // Only files with inline data (PDBs) answer, and only for frames the walk keeps.
+    // Only files with inline data (PDBs) answer, and only for frames the walk keeps. The module's
+    // settled answer says so without a promise: a frame in a module with no symbol file, or with
+    // a .sym, costs one map look-up.
     inlines(
       module: ModuleRef,
       rva: number,
     ): SymbolHit[] | undefined | Promise<SymbolHit[] | undefined> {
-      const loaded = loadedNow(module);
-      if (loaded === false) return undefined;
-      if (loaded !== undefined && loaded.file.inlinesAt === undefined) return undefined;
+      const state = symbolizer.answerNow(module);
+      if (state !== undefined && (!state.ok || state.file.inlinesAt === undefined))
+        return undefined;
       return inlinesLater(module, rva);
     },
     // A loaded PDB or .sym lists every function of its module (PDB publics stop at the end of

@@ -23,6 +23,7 @@ import type { Signer } from '../../report/analyze/signature.js';
 import { debuggerLaunchOptions } from '../debugger-options.js';
 import { builtinFields, dumpFacts, type BuiltinFields } from './builtin-record.js';
 import { bucketUnlessCut } from './dump-bucket.js';
+import { coreDumpAnalysis } from './core-engine.js';
 import type { DebuggerRunResult } from './debugger-run.js';
 import { debuggerDumpPath } from './debugger-path.js';
 import type { SymbolSupplier } from '../../symbols/supplier/symbol-supplier.js';
@@ -60,6 +61,12 @@ export async function analyzeOneDump(
   ctx: DumpRunContext,
 ): Promise<AnalyzeDumpRecord> {
   const file = pathText(path);
+  // A tool of Linux core dumps (dotnet-dump) reads no minidump: its own path (core-dump.ts),
+  // loaded only then.
+  const core = coreDumpAnalysis(ctx.engine);
+  if (core !== undefined) {
+    return (await import('./core-dump.js')).analyzeCoreDump(path, hashed, ctx, core);
+  }
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Every engine gets the processor's walk: the builtin record, or the baseline a debugger's

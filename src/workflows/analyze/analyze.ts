@@ -35,6 +35,7 @@ import {
   type InputRunContext,
 } from './input-outcome.js';
 import { builtinSupplier } from './symbols-setup.js';
+import { engineExtensions } from './core-engine.js';
 import { expandInputs, refuseNoInputs } from './inputs.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
 import { threadPlan } from './thread-plan.js';
@@ -204,7 +205,10 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
     skipped: skippedInputs,
     missing,
     unreadable,
-  } = await expandInputs(options.inputs, options.cwd, options.extensions);
+  } = await expandInputs(options.inputs, options.cwd, [
+    ...engineExtensions(choice.engine),
+    ...(options.extensions ?? []),
+  ]);
   if (inputs.length === 0) refuseNoInputs(options.inputs, missing, unreadable);
   for (const input of unmatched) emit({ type: 'unmatched', input });
   if (inputs.length === 0) {

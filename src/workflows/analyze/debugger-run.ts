@@ -2,7 +2,6 @@
 // (each step's output saved as a raw side file and folded into the record fields), close it.
 // Everything shares one deadline, the per-dump timeout: a dump that hangs the debugger is killed
 // when it runs out, and the error carries the command and the debugger's last lines.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DebuggerSession, type SessionOptions } from '../../engine/debugger-session.js';
 import type { DialectName } from '../../engine/dialects/index.js';
@@ -16,6 +15,7 @@ import {
   missingFields,
   type DebuggerFields,
 } from './debugger-fields.js';
+import { rawOutputWriter } from './raw-outputs.js';
 import { stepApplies, type DumpFacts, type ScriptStep } from './triage-script.js';
 
 export interface DebuggerRunOptions {
@@ -43,11 +43,6 @@ export interface DebuggerRunResult {
   debuggerMs: number;
 }
 
-/** `OUT/raw/<first 12 of sha256>/`: short, unique enough, and stable across runs. */
-export function rawDirFor(sha256: string): string {
-  return join('raw', sha256.slice(0, 12));
-}
-
 export async function runDebuggerOnDump(options: DebuggerRunOptions): Promise<DebuggerRunResult> {
   const deadline = performance.now() + options.timeoutMs;
   const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
@@ -65,9 +60,7 @@ export async function runDebuggerOnDump(options: DebuggerRunOptions): Promise<De
     }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  const rawRel = rawDirFor(options.sha256);
-  const rawAbs = join(options.outDir, rawRel);
-  await mkdir(rawAbs, { recursive: true });
+  const writeRaw = await rawOutputWriter(options.outDir, options.sha256);
   const fields = emptyDebuggerFields(options.base);
   const rawOutputs: RawOutputRef[] = [];
   const commands: { command: string; ms: number }[] = [];
@@ -91,9 +84,7 @@ export async function runDebuggerOnDump(options: DebuggerRunOptions): Promise<De
       });
       debuggerMs += result.durationMs;
       commands.push({ command: step.command, ms: Math.round(result.durationMs) });
-      const name = `${String(index + 1).padStart(2, '0')}-${slug(step.command)}.txt`;
-      await writeFile(join(rawAbs, name), result.output);
-      rawOutputs.push({ command: step.command, path: `${rawRel}/${name}`.replace(/\\/g, '/') });
+      rawOutputs.push(await writeRaw(index, step.command, result.output));
       absorbOutput(fields, { command: step.command, output: result.output }, options.dialect);
     }
     const closeStart = performance.now();
@@ -107,14 +98,4 @@ export async function runDebuggerOnDump(options: DebuggerRunOptions): Promise<De
   }
   fields.notAvailable = missingFields(fields, options.dialect);
   return { fields, rawOutputs, commands, debuggerMs };
-}
-
-/** `!analyze -v` → `analyze-v`; `.loadby sos clr` → `loadby-sos-clr`. File-name safe. */
-function slug(command: string): string {
-  const s = command
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40);
-  return s === '' ? 'command' : s;
 }

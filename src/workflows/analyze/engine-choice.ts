@@ -23,16 +23,15 @@ export function chooseEngine(
   given?: { debuggerPath?: string; hasCommandPrefix?: boolean },
 ): EngineChoice {
   if (request === 'builtin') return { engine: 'builtin', reason: 'asked for' };
-  // analyze triages Windows minidumps; a tool of one runtime (dotnet-dump: Linux .NET cores)
-  // cannot, and is refused before any dump is read rather than failing on each.
-  if (request !== 'auto' && !getDialect(request).abilities.windowsTargets) {
-    throw new UsageError(
-      `--engine ${request}: analyze triages Windows minidumps, which ${request} cannot read (it reads .NET core dumps of Linux processes). For a Linux .NET core: dotnet-dump analyze CORE -c pe -c clrstack -c "dumpheap -stat", or cdb-harness heap-trend --from-dumps CORE... for its heap`,
-    );
+  // A tool of Linux core dumps (dotnet-dump) triages them in batch runs, without a pty; one that
+  // reads neither Windows dumps nor cores would fail on each dump, and is refused before any.
+  const cores = request !== 'auto' && getDialect(request).coreDumps !== undefined;
+  if (request !== 'auto' && !cores && !getDialect(request).abilities.windowsTargets) {
+    throw new UsageError(`--engine ${request}: analyze cannot triage dumps with ${request}`);
   }
   // A debugger engine needs node-pty: say so before the batch starts, not once per dump.
-  if (request !== 'auto') loadNodePty();
-  else if (!nodePtyAvailable()) {
+  if (request !== 'auto' && !cores) loadNodePty();
+  else if (request === 'auto' && !nodePtyAvailable()) {
     return {
       engine: 'builtin',
       reason:

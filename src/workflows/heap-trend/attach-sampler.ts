@@ -58,104 +58,125 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
   const sampling = dialect.heapSampling;
   const command = sampling?.style === 'attach-per-sample' ? sampling.command(options.pid) : '';
   let methodTables = new Map<string, string>();
+  /** One attach: the reading, and SOS's refusal when it found the heap mid-GC. */
+  const attachOnce = async (
+    index: number,
+    signal?: AbortSignal,
+  ): Promise<SampleReading & { refusal?: string }> => {
+    const began = performance.now();
+    let session: DebuggerSession;
+    try {
+      session = await attachNoninvasive(options, { purpose: 'sample', index }, signal);
+    } catch (error) {
+      if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
+        throw new TargetGoneError(`the target (pid ${options.pid}) is gone: ${error.shortMessage}`);
+      }
+      throw error;
+    }
+    const warnings: string[] = [];
+    let output: string;
+    let summary: AddressSummaryRecord | undefined;
+    let managed: ClrSample = {};
+    try {
+      const result = await session.execute(command, {
+        ...(signal === undefined ? {} : { signal }),
+      });
+      output = result.output;
+      // A heap command that cannot run at all is no empty process: the run stops here with the
+      // debugger's own line (exit 3), never a report of 0 KB and "no leak suspected".
+      const missing = dialect.commandUnavailable?.(output) ?? null;
+      if (missing !== null) throw heapCommandMissing(dialect.name, command, missing);
+      if (result.truncated) warnings.push(`${command} output was truncated`);
+      const categoriesCommand =
+        sampling?.style === 'attach-per-sample' ? sampling.categoriesCommand : undefined;
+      if (categoriesCommand !== undefined) {
+        const reply = await session.execute(categoriesCommand, {
+          ...(signal === undefined ? {} : { signal }),
+        });
+        const parsed = parseAddressSummary(reply.output);
+        if (parsed.usage.length > 0) summary = parsed;
+        else {
+          const said = reply.output.trim().split('\n')[0] ?? '';
+          warnings.push(
+            `${categoriesCommand} gave no usage table${said === '' ? '' : ` (${said})`}`,
+          );
+        }
+      }
+      if (options.clr === true) {
+        managed = await clrSample(session, warnings, signal);
+        if (managed.methodTables !== undefined) methodTables = managed.methodTables;
+      }
+    } finally {
+      const end = await session.close();
+      if (end.forced)
+        warnings.push(
+          `${dialect.name} did not exit after ${dialect.endCommands(session.target).join(' + ')} and was killed (noninvasive: the target is unharmed)`,
+        );
+    }
+    const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
+    const record = parseHeapSummary(output);
+    for (const warning of record.warnings) warnings.push(warning);
+    const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
+      id: heap.address,
+      reservedKb: heap.reservedKb,
+      committedKb: heap.committedKb,
+    }));
+    for (const segment of record.segmentHeaps ?? []) {
+      const committed = segment['committedKb'];
+      const reserved = segment['reservedKb'];
+      if (typeof committed !== 'number') continue;
+      heaps.push({
+        id: segment.address,
+        ...(typeof reserved === 'number' ? { reservedKb: reserved } : {}),
+        committedKb: committed,
+      });
+    }
+    // The GC's committed bytes are inside `<unknown>` (private data) in !address -summary.
+    const managedBytes =
+      managed.clrGenerations === undefined
+        ? undefined
+        : managed.clrGenerations.reduce((n, g) => n + g.committedKb, 0) * 1024;
+    const categories =
+      summary === undefined
+        ? undefined
+        : categoriesFromAddressSummary(summary, managedBytes === undefined ? {} : { managedBytes });
+    return {
+      heaps,
+      // From cdb's spawn to its exit: the attach suspends the target inside that span, so it
+      // holds the stop and cdb's own start-up and exit (an upper bound).
+      suspendedMs,
+      suspendedHow: 'upper-bound',
+      warnings,
+      ...(categories === undefined
+        ? {}
+        : { categories: categories.categories, memoryTotals: categories.totals }),
+      ...(managed.clrTypes === undefined ? {} : { clrTypes: managed.clrTypes }),
+      ...(managed.clrGenerations === undefined ? {} : { clrGenerations: managed.clrGenerations }),
+      ...(managed.refusal === undefined ? {} : { refusal: managed.refusal }),
+    };
+  };
   const sampler: HeapSampler = {
     engine: options.engine,
     source: sampling?.source ?? 'heap',
     async sample(index: number, signal?: AbortSignal): Promise<SampleReading> {
-      const began = performance.now();
-      let session: DebuggerSession;
-      try {
-        session = await attachNoninvasive(options, { purpose: 'sample', index }, signal);
-      } catch (error) {
-        if (isHarnessError(error) && error.code === 'TARGET' && !(await alive(options.pid))) {
-          throw new TargetGoneError(
-            `the target (pid ${options.pid}) is gone: ${error.shortMessage}`,
-          );
-        }
-        throw error;
-      }
-      const warnings: string[] = [];
-      let output: string;
-      let summary: AddressSummaryRecord | undefined;
-      let managed: ClrSample = {};
-      try {
-        const result = await session.execute(command, {
-          ...(signal === undefined ? {} : { signal }),
-        });
-        output = result.output;
-        // A heap command that cannot run at all is no empty process: the run stops here with the
-        // debugger's own line (exit 3), never a report of 0 KB and "no leak suspected".
-        const missing = dialect.commandUnavailable?.(output) ?? null;
-        if (missing !== null) throw heapCommandMissing(dialect.name, command, missing);
-        if (result.truncated) warnings.push(`${command} output was truncated`);
-        const categoriesCommand =
-          sampling?.style === 'attach-per-sample' ? sampling.categoriesCommand : undefined;
-        if (categoriesCommand !== undefined) {
-          const reply = await session.execute(categoriesCommand, {
-            ...(signal === undefined ? {} : { signal }),
-          });
-          const parsed = parseAddressSummary(reply.output);
-          if (parsed.usage.length > 0) summary = parsed;
-          else {
-            const said = reply.output.trim().split('\n')[0] ?? '';
-            warnings.push(
-              `${categoriesCommand} gave no usage table${said === '' ? '' : ` (${said})`}`,
-            );
-          }
-        }
-        if (options.clr === true) {
-          managed = await clrSample(session, warnings, signal);
-          if (managed.methodTables !== undefined) methodTables = managed.methodTables;
-        }
-      } finally {
-        const end = await session.close();
-        if (end.forced)
-          warnings.push(
-            `${dialect.name} did not exit after ${dialect.endCommands(session.target).join(' + ')} and was killed (noninvasive: the target is unharmed)`,
-          );
-      }
-      const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
-      const record = parseHeapSummary(output);
-      for (const warning of record.warnings) warnings.push(warning);
-      const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
-        id: heap.address,
-        reservedKb: heap.reservedKb,
-        committedKb: heap.committedKb,
-      }));
-      for (const segment of record.segmentHeaps ?? []) {
-        const committed = segment['committedKb'];
-        const reserved = segment['reservedKb'];
-        if (typeof committed !== 'number') continue;
-        heaps.push({
-          id: segment.address,
-          ...(typeof reserved === 'number' ? { reservedKb: reserved } : {}),
-          committedKb: committed,
-        });
-      }
-      // The GC's committed bytes are inside `<unknown>` (private data) in !address -summary.
-      const managedBytes =
-        managed.clrGenerations === undefined
-          ? undefined
-          : managed.clrGenerations.reduce((n, g) => n + g.committedKb, 0) * 1024;
-      const categories =
-        summary === undefined
-          ? undefined
-          : categoriesFromAddressSummary(
-              summary,
-              managedBytes === undefined ? {} : { managedBytes },
-            );
+      const { refusal: first, ...reading } = await attachOnce(index, signal);
+      if (first === undefined) return reading;
+      // The attach caught the GC mid-collection (dotnet/diagnostics#3214): SOS will not walk the
+      // heap. One more attach; if SOS refuses again, the sample is kept but marked unused, in
+      // SOS's words, and its native series are left out too (the same sample in every report).
+      const { refusal, ...again } = await attachOnce(index, signal);
+      const warnings = [
+        ...reading.warnings,
+        `sample ${index}: SOS: ${first} (the attach caught a GC mid-collection); attached again`,
+        ...again.warnings,
+      ];
       return {
-        heaps,
-        // From cdb's spawn to its exit: the attach suspends the target inside that span, so it
-        // holds the stop and cdb's own start-up and exit (an upper bound).
-        suspendedMs,
-        suspendedHow: 'upper-bound',
+        ...again,
+        suspendedMs: Math.round((reading.suspendedMs + again.suspendedMs) * 10) / 10,
         warnings,
-        ...(categories === undefined
+        ...(refusal === undefined
           ? {}
-          : { categories: categories.categories, memoryTotals: categories.totals }),
-        ...(managed.clrTypes === undefined ? {} : { clrTypes: managed.clrTypes }),
-        ...(managed.clrGenerations === undefined ? {} : { clrGenerations: managed.clrGenerations }),
+          : { unused: `SOS: ${refusal} (attached twice, mid-GC both times)` }),
       };
     },
     async close(): Promise<void> {
@@ -185,6 +206,8 @@ function heapCommandMissing(engine: string, command: string, line: string): Debu
 
 type ClrSample = Pick<SampleReading, 'clrTypes' | 'clrGenerations'> & {
   methodTables?: Map<string, string>;
+  /** SOS would not walk a heap caught mid-GC: its words. */
+  refusal?: string;
 };
 
 // `Unrecognized command 'eeheap' because managed hosting failed` (SOS 10 in a debugger that cannot
@@ -214,6 +237,7 @@ async function clrSample(
   }
   const reading = readClrOutputs(eeheap, dumpheap);
   for (const warning of reading.warnings) warnings.push(warning);
+  if (reading.refusal !== undefined) return { refusal: reading.refusal };
   return {
     clrGenerations: reading.generations,
     clrTypes: reading.types,

@@ -8,13 +8,17 @@ import { parseDumpHeapStat } from '../../parsers/dump-heap-stat.js';
 import { parseEeHeapGc, type EeHeapGcRecord } from '../../parsers/ee-heap-gc.js';
 import type { HeapTrendSampleHeap } from '../../report/heap-trend/types.js';
 
-// SOS refuses to walk a heap caught in the middle of a garbage collection. Its words, from
-// dotnet/diagnostics src/Microsoft.Diagnostics.ExtensionCommands/DumpHeapCommand.cs
-// (ParseArguments: `if (!Runtime.Heap.CanWalkHeap && !IgnoreGCState) throw new
-// DiagnosticsException("The GC heap is not in a valid state for traversal.  (Use -ignoreGCState
-// to override.)")`); a dump taken mid-GC is dotnet/diagnostics#3214. The line it matches:
+// SOS refuses to walk a heap caught in the middle of a garbage collection (a dump taken mid-GC:
+// dotnet/diagnostics#3214). Its words since SOS's heap commands were rewritten in C#
+// (dotnet/diagnostics#4361; src/Microsoft.Diagnostics.ExtensionCommands/DumpHeapCommand.cs,
+// ParseArguments: `if (!Runtime.Heap.CanWalkHeap && !IgnoreGCState) throw new
+// DiagnosticsException(…)`), and the native SOS's before them, as recorded in #3214
+// (test/fixtures/transcripts/misc/dumpheap-mid-gc-issue-3214-linux-netcore31.txt). The lines
+// it matches:
 //   The GC heap is not in a valid state for traversal.  (Use -ignoreGCState to override.)
-const MID_GC_RE = /^.*The GC heap is not in a valid state for traversal\..*$/m;
+//   The garbage collector data structures are not in a valid state for traversal.
+const MID_GC_RE =
+  /^.*(?:The GC heap is|The garbage collector data structures are) not in a valid state for traversal\..*$/m;
 
 /** SOS's refusal to walk a heap dumped mid-GC, in its own words; undefined when none. */
 export function midGcRefusal(text: string | undefined): string | undefined {

@@ -41,7 +41,16 @@ function entryOf(last: GraphRetention, first: GraphRetention | undefined): Reten
         first === undefined
           ? undefined
           : (before.get(`${c.root}\u0000${c.chain.join('\u0000')}`) ?? 0);
-      return { ...c, ...(countFirst === undefined ? {} : { countFirst }) };
+      // The holder: the object nearest the root that is not the runtime's own Object[] (for a
+      // static, the object in the field). The runtime named the static itself: no SOS guess here.
+      const holder = [...c.chain]
+        .reverse()
+        .find((t) => t !== 'System.Object[]' && !t.startsWith('…'));
+      return {
+        ...c,
+        ...(countFirst === undefined ? {} : { countFirst }),
+        ...(holder === undefined ? {} : { holder }),
+      };
     }),
     from: 'gcdump-graph',
     objects: last.objects,

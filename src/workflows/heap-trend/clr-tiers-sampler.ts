@@ -112,6 +112,8 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
   /** Unix ms when the background collect ended (0 while it runs or when it failed). */
   let inFlightEnded = 0;
   let pendingSince = -1;
+  /** The baseline snapshot taken by prepare(), before the clock: sample 0 carries it. */
+  let baseline: TypesResult | undefined;
 
   const collect = async (
     index: number,
@@ -206,6 +208,20 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
   return {
     engine: 'dotnet-dump',
     source: 'clr-generation',
+    // Before the clock starts: the counters' first reading (the channel session takes a second or
+    // two to publish) and the baseline snapshot, so sample 0 takes no longer than the others.
+    async prepare(signal) {
+      if (options.counters === undefined) return;
+      const counters = await options.counters.latest(signal).catch((error: unknown) => {
+        if (signal?.aborted === true) throw error;
+        return undefined;
+      });
+      if (counters === undefined) return; // sample 0 says why and falls back to gcdumps
+      const result = await collect(0, signal, counters);
+      // The counters published after the collect hold its GC's pause.
+      await options.counters.since?.(result.endedWall, 5000, signal).catch(() => undefined);
+      baseline = result;
+    },
     async sample(index, signal) {
       const sampleStart = performance.now();
       const warnings: string[] = [];
@@ -253,6 +269,11 @@ export function createClrTiersSampler(options: ClrTiersSamplerOptions): ClrTiers
           );
         }
         pendingSince = -1;
+        return reading;
+      }
+      if (index === 0 && baseline !== undefined) {
+        await attach(reading, baseline, sampleStart);
+        baseline = undefined;
         return reading;
       }
       if (!due || inFlight !== undefined) return reading;

@@ -33,7 +33,7 @@ import type { HeapTrendReport, HeapTrendSample } from '../../report/heap-trend/t
 import { CLR_SAMPLE_COMMANDS, readClrOutputs } from './clr-readings.js';
 import { createGcRegionLookup, type GcRegionLookup } from './gc-regions.js';
 import { categorizeRegions } from './memory-categories.js';
-import { nativeHeapReading, type NativeHeapReading } from './native-heaps.js';
+import { heapNoteLines, nativeHeapReading, type NativeHeapReading } from './native-heaps.js';
 import { seriesTarget } from './dump-target.js';
 
 /** What the first bytes say a file is. */
@@ -341,16 +341,14 @@ function heapNotes(
   readings: readonly { file: string; reading: WindowsReading }[],
   perHeap: boolean,
 ): string[] {
-  const notes = new Set<string>();
-  for (const { reading } of readings)
-    for (const note of reading.native?.notes ?? []) notes.add(note);
+  const notes = heapNoteLines(readings.flatMap((e) => e.reading.native ?? []));
   const unwalked = readings.filter((e) => e.reading.native?.walked !== true);
   if (!perHeap && unwalked.length > 0) {
-    notes.add(
+    notes.push(
       `no series per heap: the heaps of ${unwalked[0]?.file ?? 'a dump'}${unwalked.length > 1 ? ` and ${unwalked.length - 1} other dump(s)` : ''} could not be walked; the heap category counts the allocations holding the heap bases only`,
     );
   }
-  return [...notes];
+  return notes;
 }
 
 /** The report's name for an input: its text, and its exact bytes when they are not UTF-8. */

@@ -13,14 +13,14 @@ export interface NativeHeapReading {
   allocations: bigint[];
   /** At least one heap was walked past its base (a layout this project reads). */
   walked: boolean;
-  /** `heap 0x…: why it was not walked (or where its walk broke)`. */
-  notes: string[];
+  /** Why a heap was not walked (or where its walk broke). */
+  notes: { heap: string; note: string }[];
 }
 
 export function nativeHeapReading(walk: HeapWalk): NativeHeapReading {
   const rows: HeapTrendSampleHeap[] = [];
   const allocations: bigint[] = [];
-  const notes: string[] = [];
+  const notes: NativeHeapReading['notes'] = [];
   for (const heap of walk.heaps) {
     const id = `0x${heap.base.toString(16)}`;
     rows.push({
@@ -29,7 +29,32 @@ export function nativeHeapReading(walk: HeapWalk): NativeHeapReading {
       reservedKb: heap.reservedBytes / 1024,
     });
     for (const part of heap.parts) allocations.push(part.allocationBase);
-    if (heap.note !== undefined) notes.push(`heap ${id}: ${heap.note}`);
+    if (heap.note !== undefined) notes.push({ heap: id, note: heap.note });
   }
   return { rows, allocations, walked: walk.heaps.some((h) => h.walk !== 'base-only'), notes };
+}
+
+/** Heaps named in one note line at most; the rest are counted. */
+const NAMED_PER_NOTE = 3;
+
+/**
+ * The notes of a series of dumps as warning lines, one per reason (a Windows process's dozen NT
+ * heaps give one line, not a dozen): `heap 0x…: …` or `heaps 0x…, 0x…, 0x… and 9 more: …`.
+ */
+export function heapNoteLines(readings: readonly NativeHeapReading[]): string[] {
+  const byNote = new Map<string, Set<string>>();
+  for (const reading of readings) {
+    for (const { heap, note } of reading.notes) {
+      const heaps = byNote.get(note) ?? new Set<string>();
+      heaps.add(heap);
+      byNote.set(note, heaps);
+    }
+  }
+  return [...byNote].map(([note, set]) => {
+    const heaps = [...set];
+    if (heaps.length === 1) return `heap ${heaps[0] ?? ''}: ${note}`;
+    const named = heaps.slice(0, NAMED_PER_NOTE).join(', ');
+    const more = heaps.length - NAMED_PER_NOTE;
+    return `heaps ${named}${more > 0 ? ` and ${more} more` : ''}: ${note}`;
+  });
 }

@@ -2,14 +2,16 @@
 // each type, `!dumpheap -mt MT -short` lists its objects on the last sample's dump (by method
 // table: `-type` matches substrings and would mix in the collections that hold the type, see
 // test/fixtures/transcripts/dotnet-dump/dumpheap-type-short-sessions-linux-net10.txt); a handful
-// spread over the list get `!gcroot`; the chains are grouped (retention-chains.ts). Two SOS batches
-// in all, inside one time budget: what does not fit is skipped with the reason.
+// spread over the list get `!gcroot`; the chains are grouped (retention-chains.ts), SOS's static
+// labels checked against the classes' statics first (static-labels.ts: two more batches when a
+// chain has one). All inside one time budget: what does not fit is skipped with the reason.
 import { isHarnessError, shortErrorMessage } from '../../errors.js';
 import type { SosBatchOutputs } from '../../engine/dialects/index.js';
 import { parseDumpHeapShort } from '../../parsers/dump-heap-short.js';
 import { parseGcRoot } from '../../parsers/gc-root.js';
-import { groupRetention } from '../../report/heap-trend/retention-chains.js';
+import { groupRetention, labelledHolders } from '../../report/heap-trend/retention-chains.js';
 import type { RetentionEntry } from '../../report/heap-trend/types.js';
+import { checkStaticLabels } from './static-labels.js';
 
 /** Why a type has no chains when the last dump has none of its objects (retention finished). */
 export const NO_OBJECTS = 'no objects of the type in the last dump';
@@ -127,14 +129,14 @@ export async function traceRetention(
   let failure: string | undefined;
   if (commands.length > 0) {
     try {
-      rooted = await run(commands, left());
+      // `dumpdomain` rides along: the modules whose classes check SOS's static labels.
+      rooted = await run([...commands, 'dumpdomain'], left());
     } catch (error) {
       failure = why(error, options.budgetMs);
     }
   }
   let next = 0;
-  return suspects.map((suspect, i) => {
-    const addresses = picks[i] ?? [];
+  const recordsOf = picks.map((addresses) => {
     const records = addresses
       .map((address, j) => {
         const text = rooted.outputs[next + j];
@@ -142,11 +144,22 @@ export async function traceRetention(
       })
       .filter((r) => r !== null);
     next += addresses.length;
+    return records;
+  });
+  const checks = await checkStaticLabels(
+    run,
+    labelledHolders(recordsOf.flat()),
+    rooted.outputs[commands.length],
+    left,
+  );
+  return suspects.map((suspect, i) => {
+    const addresses = picks[i] ?? [];
+    const records = recordsOf[i] ?? [];
     const entry: RetentionEntry = {
       type: suspect.type,
       methodTable: suspect.methodTable,
       sampled: records.length,
-      roots: groupRetention(records),
+      roots: groupRetention(records, checks),
     };
     const fresh = newCounts[i];
     if (fresh !== undefined) {

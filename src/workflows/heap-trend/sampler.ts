@@ -45,6 +45,11 @@ export interface SampleReading {
 export interface HeapSampler {
   readonly engine: HeapTrendEngine;
   readonly source: HeapTrendSource;
+  /**
+   * Work the run needs before its clock starts (the counters' first reading, the baseline
+   * snapshot), so the first interval is as long as the others; optional.
+   */
+  prepare?(signal?: AbortSignal): Promise<void>;
   /** Takes sample number `index`. Throws TargetGoneError when the target no longer exists. */
   sample(index: number, signal?: AbortSignal): Promise<SampleReading>;
   /** Ends whatever debugger the sampler keeps open (never the target). */

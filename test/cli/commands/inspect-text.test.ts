@@ -2,7 +2,7 @@
 // holds it, and the process uptime reads as a duration (not `up 0 s`).
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { formatText, formatUptime } from '../../../src/cli/commands/inspect.js';
+import { formatText, formatUptime } from '../../../src/cli/commands/inspect-text.js';
 import { inspectDump } from '../../../src/report/inspect/inspect-json.js';
 import { REPO_ROOT } from '../../helpers/wine.js';
 

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectDump } from '../../../src/report/inspect/inspect-json.js';
-import { formatText } from '../../../src/cli/commands/inspect.js';
+import { formatText } from '../../../src/cli/commands/inspect-text.js';
 import { DEFAULT_OTHER_THREADS } from '../../../src/processor/walk-threads.js';
 import { runCli } from '../../helpers/cli.js';
 import { manyThreadsDump } from '../../helpers/hostile-dumps.js';

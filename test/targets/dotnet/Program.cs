@@ -15,7 +15,7 @@
 //   cdbh-dotnet storm [--seconds S] [-n N] [--threads T] [--rate R] [--work N] [--busy] [--hold ms]
 //       StormExceptions thrown and caught on T threads (Storm.cs): the exception-rate benchmark.
 //   cdbh-dotnet sessions [-w waitMs] [-i intervalMs] [-n ticks] [--session-kb N] [--keep N]
-//                    [--large-kb N] [--hold ms]
+//                    [--large-kb N] [--hold ms] [--cache] [--ballast N] [--gap-watch]
 //       every tick adds one SessionState (holding a byte[] of --session-kb) to a static
 //       Dictionary<Guid, SessionState>: the managed leak whose type and holder heap-trend names.
 //       --keep N evicts the oldest session past N (a cache that does not grow: nothing to flag);
@@ -23,6 +23,10 @@
 //       grown (a big type that must not be flagged). Prints `sessions tick=<n> live=<count>`.
 //       A watcher thread prints `stall ms=<n>` whenever it could not run for 40 ms or more: what
 //       a dump or a GC heap walk cost the running program, seen from inside.
+//       --cache holds the sessions in SessionCache.Entries (the issue 32 program's holder) instead
+//       of Sessions.Live; --ballast N fills a static List<string> SessionCache.Ballast with N strings
+//       once (a large constant list: never flagged); --gap-watch adds a 1 ms watcher that prints
+//       `gap at=<unix ms> max_us=<n>` every second (the longest it was kept from running).
 // --acts picks and orders the acts (default invalid-op,null,inner,unhandled; also hold, and
 // threads: --threads N threads each throw and catch one TimeoutException at once): under
 // Wine 8, .NET 8's handling of the null dereference and of the throw inside a catch block spins in
@@ -298,6 +302,9 @@ public static class Program
         public int Work = 200;
         public bool Busy;
         public bool Stdin;
+        public bool Cache;
+        public bool GapWatch;
+        public int Ballast;
         public string? WaitFile;
         public string[] Acts = { "invalid-op", "null", "inner", "unhandled" };
 
@@ -360,6 +367,15 @@ public static class Program
                         break;
                     case "--busy":
                         o.Busy = true;
+                        break;
+                    case "--cache":
+                        o.Cache = true;
+                        break;
+                    case "--gap-watch":
+                        o.GapWatch = true;
+                        break;
+                    case "--ballast":
+                        o.Ballast = Next();
                         break;
                     case "--acts":
                         o.Acts =

@@ -5,9 +5,13 @@
  *   crash_store, (inline) inner_step, (inline) middle_step, run_chain, main
  * where frames 1-3 share one return address. With `top` the write happens inside the inlined
  * chain itself (top_inner inlined into top_middle inlined into run_top): frame 0 is inline.
+ * With `method` the write happens in a C++ method inlined through a namespaced function
+ * (inlined-method.cpp): inline frames named shapes::Counter::add and shapes::bump.
  * Tests find lines by the markers in the comments below, never by numbers written here.
- * build-flags: -O2 */
+ * build-flags: -O2 -fno-exceptions */
 #include "../common.h"
+
+int run_method(int seed);
 
 /* The results feed the callers' arithmetic, so no call here becomes a tail call (a jump that
  * would leave no return address, and so no caller frame). */
@@ -51,8 +55,14 @@ __attribute__((noinline)) int run_top(int seed) {
 int main(int argc, char **argv) {
   print_pid();
   say("crashing");
-  int top = argc > 1 && strcmp(argv[1], "top") == 0;
-  int result = top ? run_top(argc) : run_chain(argc); /* MAIN-CALL */
+  const char *mode = argc > 1 ? argv[1] : "";
+  int result;
+  if (strcmp(mode, "top") == 0)
+    result = run_top(argc); /* MAIN-TOP-CALL */
+  else if (strcmp(mode, "method") == 0)
+    result = run_method(argc); /* MAIN-METHOD-CALL */
+  else
+    result = run_chain(argc); /* MAIN-CALL */
   say("survived %d", result);
   return result & 1;
 }

@@ -100,11 +100,25 @@ describe('analyze records: inline frames of an -O2 clang + lld program (builtin 
       `top_inner ${line('TOP-CRASH-LINE')} inline`,
       `top_middle ${line('TOP-MIDDLE-CALL')} inline`,
       `run_top ${line('TOP-OUTER-CALL')}`,
-      `main ${line('MAIN-CALL')}`,
+      `main ${line('MAIN-TOP-CALL')}`,
     ]);
     expect(fields.frames[0]?.trust).to.equal('exception');
     expect(createSigner().sign(fields).signature).to.equal(
       '0xc0000005 write | inlined!top_inner | inlined!top_middle | inlined!run_top',
+    );
+  });
+
+  it('C++: a method inlined through a namespaced function, named as WinDbg names them', async () => {
+    const fields = builtinFields(await walked('inline-method', true));
+    const cpp = (marker: string) => markerLine('inlined-method.cpp', marker);
+    expect(rows(fields.frames).slice(0, 4)).to.deep.equal([
+      `shapes::Counter::add ${cpp('METHOD-CRASH-LINE')} inline`,
+      `shapes::bump ${cpp('BUMP-CALL')} inline`,
+      `run_method ${cpp('METHOD-OUTER-CALL')}`,
+      `main ${line('MAIN-METHOD-CALL')}`,
+    ]);
+    expect(createSigner().sign(fields).signature).to.equal(
+      '0xc0000005 write | inlined!shapes::Counter::add | inlined!shapes::bump | inlined!run_method',
     );
   });
 

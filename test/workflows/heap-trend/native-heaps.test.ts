@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDumpSeries } from '../../../src/workflows/heap-trend/dump-series.js';
+import { heapNoteLines } from '../../../src/workflows/heap-trend/native-heaps.js';
 import {
   DumpBuilder,
   memory64List,
@@ -145,5 +146,25 @@ describe('heap-trend --from-dumps: a series per heap from walked dumps', () => {
     expect(warnings.join('\n')).to.match(
       /no series per heap: the heaps of .*d0\.dmp and 2 other dump\(s\) could not be walked/,
     );
+  });
+});
+
+describe('heapNoteLines', () => {
+  it('says each reason once, naming three heaps and counting the rest, across dumps', () => {
+    const nt = 'a Windows NT heap (_HEAP): not walked';
+    const reading = (heaps: string[], extra: { heap: string; note: string }[] = []) => ({
+      rows: [],
+      allocations: [],
+      walked: false,
+      notes: [...heaps.map((heap) => ({ heap, note: nt })), ...extra],
+    });
+    const lines = heapNoteLines([
+      reading(['0x1', '0x2', '0x3', '0x4']),
+      reading(['0x1', '0x5'], [{ heap: '0x9', note: 'the list at 0x98 loops back to 0x98' }]),
+    ]);
+    expect(lines).to.deep.equal([
+      `heaps 0x1, 0x2, 0x3 and 2 more: ${nt}`,
+      'heap 0x9: the list at 0x98 loops back to 0x98',
+    ]);
   });
 });

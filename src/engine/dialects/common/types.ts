@@ -6,6 +6,8 @@
 import type { DebuggerEventRecord } from '../../../parsers/records.js';
 import type { CpuSource } from '../../../platform/common/types.js';
 import type { CounterSource } from './typeperf.js';
+import type { BytePath } from '../../../common/byte-path.js';
+import type { ElfCoreReading } from './elf-core.js';
 import type { StopEvent } from './stop-event.js';
 
 export type { CpuSource, CpuSample } from '../../../platform/common/types.js';
@@ -96,6 +98,8 @@ export interface SosBatchOutputs {
   outputs: string[];
   /** The command at which the tool stopped (and the start of what it printed), if it stopped. */
   stopped?: { index: number; command: string; text: string };
+  /** What the tool said as the dump loaded, before any reply (dotnet-dump's `WARNING: …`). */
+  notices?: string[];
 }
 
 /**
@@ -140,6 +144,24 @@ export type HeapSampling =
         options: DumpToolOptions,
       ): Promise<SosBatchOutputs>;
     };
+
+/**
+ * How `analyze` triages the dumps of a tool that reads Linux core dumps (dotnet-dump) instead of
+ * Windows minidumps: the file is checked first (no tool process for a file it cannot read), then
+ * the triage script runs in one batch.
+ */
+export interface CoreDumpAnalysis {
+  /** Names a folder scan takes besides the minidump ones and `--ext` (`.core`). */
+  readonly extensions: readonly string[];
+  /** What the file is: the facts the record takes from it, or why the tool cannot read it. */
+  check(path: BytePath): Promise<ElfCoreReading>;
+  /** Runs the triage commands on a dump, in one batch. */
+  analyze(
+    dump: string,
+    commands: readonly string[],
+    options: DumpToolOptions,
+  ): Promise<SosBatchOutputs>;
+}
 
 /** What a debugger can and cannot do for the harness's jobs (workflows read these, not names). */
 export interface DialectAbilities {
@@ -236,6 +258,8 @@ export interface Dialect {
   readonly identify: IdentifyCommands;
   /** How heap-trend samples memory with this debugger (absent: heap-trend cannot use it). */
   readonly heapSampling?: HeapSampling;
+  /** How analyze triages this tool's core dumps (absent: it triages minidumps with a session). */
+  readonly coreDumps?: CoreDumpAnalysis;
 
   // ---- finding and starting the debugger ----------------------------------------------------
   /**

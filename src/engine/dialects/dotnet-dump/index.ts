@@ -11,7 +11,8 @@ import { promptRules } from '../common/prompt-rules.js';
 import { isLiveTarget } from '../common/live-target.js';
 import { stopFromEvents } from '../common/stop-event.js';
 import { refuseBadCommand, refuseControlChars } from '../common/unsafe-text.js';
-import type { Dialect, LiveDumpTool } from '../common/types.js';
+import { readElfCoreFile } from '../common/elf-core-file.js';
+import type { CoreDumpAnalysis, Dialect, LiveDumpTool } from '../common/types.js';
 import { findDotnetTool, locateDotnetTool } from './locate.js';
 import { analyzeDump, collectDump } from './tool-run.js';
 
@@ -25,6 +26,20 @@ const liveDump: LiveDumpTool = {
     (await import('./live-dump.js')).dotnetLiveDump.collect(pid, path, kind, options),
   verify: async (path) => (await import('./live-dump.js')).dotnetLiveDump.verify(path),
   readCommit: async (pid) => (await import('./live-dump.js')).dotnetLiveDump.readCommit(pid),
+};
+
+// `analyze --engine dotnet-dump`: the cores dotnet-dump writes are named `core_<date>_<time>`
+// (`dotnet-dump collect` without -o), createdump's `coredump.<pid>`; `.core` is this project's
+// habit (heap-trend samples, tests). Other names are taken when named or with --ext.
+const analyzeCore: CoreDumpAnalysis['analyze'] = async (dump, commands, options) => {
+  const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
+  return analyzeDump(tool, dump, commands, options);
+};
+
+const coreDumps: CoreDumpAnalysis = {
+  extensions: ['.core'],
+  check: readElfCoreFile,
+  analyze: analyzeCore,
 };
 
 function notADebugger(what: string): never {
@@ -64,10 +79,7 @@ export const dotnetDumpDialect: Dialect = {
       const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
       return collectDump(tool, pid, path, { ...options, kind: 'heap' });
     },
-    async analyze(dump, commands, options) {
-      const tool = locateDotnetTool('dotnet-dump', options.env, options.debuggerPath);
-      return analyzeDump(tool, dump, commands, options);
-    },
+    analyze: analyzeCore,
   },
 
   locateBinary(env) {
@@ -88,6 +100,7 @@ export const dotnetDumpDialect: Dialect = {
       'dotnet-dump cannot stop a process at its exit (-t): the .NET diagnostics port has no exit event; to get a dump when a .NET process crashes set DOTNET_DbgEnableMiniDump=1 before it starts',
   },
   liveDump,
+  coreDumps,
   launchArgs(target) {
     if (target.kind !== 'dump') notADebugger('attach to or launch a process');
     refuseControlChars('The dump path', target.path);

@@ -2,46 +2,32 @@
 // `dotnet-dump collect` (https://learn.microsoft.com/dotnet/core/diagnostics/dotnet-dump#dotnet-dump-collect),
 // what a .NET user there runs by hand; the triggers read the process from /proc, never touching it.
 // The file is an ELF core, read back by its header (the minidump reader reads Windows dumps only).
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { CpuSource } from '../../../platform/common/types.js';
 // The /proc/<pid>/stat reader the Wine host's CPU source uses: a .NET process on Linux is read
 // the same way, by its own pid.
 import { parseProcStatCpuMs } from '../../../platform/wine/process-cpu.js';
+import { readElfCoreFile } from '../common/elf-core-file.js';
 import type { DumpToolOptions, LiveDumpTool } from '../common/types.js';
 import { locateDotnetTool } from './locate.js';
 import { collectDump } from './tool-run.js';
 
-// An ELF file begins with 0x7f 'E' 'L' 'F'; e_type (offset 16, 2 bytes, the file's byte order
-// from e_ident[EI_DATA] at offset 5) is 4 for a core file (ET_CORE). Source: the ELF header in
-// https://man7.org/linux/man-pages/man5/elf.5.html
-const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
-const ET_CORE = 4;
-
-/** The header of an ELF core file: anything else (empty, cut, not ELF, not a core) is a problem. */
-export function checkElfCore(header: Buffer): string[] {
-  if (header.length < 18)
-    return [`the file is ${header.length} bytes: too short for an ELF header`];
-  if (!header.subarray(0, 4).equals(ELF_MAGIC)) return ['not an ELF file (no \\x7fELF magic)'];
-  const type = header[5] === 2 ? header.readUInt16BE(16) : header.readUInt16LE(16);
-  return type === ET_CORE ? [] : [`an ELF file of type ${type}, not a core dump (4)`];
-}
-
+/** The written file read back as a core (common/elf-core.ts): not ELF, not a core, or cut short. */
 async function verifyCore(
   path: string,
 ): Promise<{ ok: boolean; problems: string[]; notes: string[] }> {
-  const handle = await open(path, 'r');
-  try {
-    const header = Buffer.alloc(64);
-    const { bytesRead } = await handle.read(header, 0, 64, 0);
-    const problems = checkElfCore(header.subarray(0, bytesRead));
-    return {
-      ok: problems.length === 0,
-      problems,
-      notes: ['an ELF core dump (Linux): read it with analyze --engine dotnet-dump'],
-    };
-  } finally {
-    await handle.close();
-  }
+  const reading = await readElfCoreFile(path);
+  const cut = reading.ok ? reading.facts.truncated : undefined;
+  const problems = !reading.ok
+    ? [reading.reason]
+    : cut === undefined
+      ? []
+      : [`cut short: ${cut.size} bytes where its program headers reach ${cut.needed}`];
+  return {
+    ok: problems.length === 0,
+    problems,
+    notes: ['an ELF core dump (Linux): read it with analyze --engine dotnet-dump'],
+  };
 }
 
 // /proc/<pid>/status lines: `VmRSS:	   31744 kB`, `VmSwap:	       0 kB`

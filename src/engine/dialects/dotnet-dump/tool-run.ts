@@ -34,6 +34,11 @@ const SEPARATOR_BLOCK_RE = /^Description:\n {2}Exits interactive mode\.\n\nUsage
 
 export type AnalyzeOutputs = SosBatchOutputs;
 
+// Printed once as the dump loads, before the first command's reply, for a core that the runtime's
+// own dump writer did not make (a kernel core, or one cut short), dotnet-dump 10:
+// WARNING: This dump doesn't contain memory the .NET runtime's dump functionality usually adds. System dumps may be missing memory regions required by SOS commands. For best results, collect dumps using the appropriate tool for your scenario:  https://aka.ms/dotnet-dump-collection
+const LOAD_WARNING_RE = /^WARNING: This dump doesn't contain memory\b.*\n/;
+
 /** Runs `commands` on `dump` in one dotnet-dump process. */
 export async function analyzeDump(
   tool: ToolCommand,
@@ -65,10 +70,15 @@ export async function analyzeDump(
   if (run.exitCode !== 0 && !text.includes(SEPARATOR_LINE)) {
     throw new BadDumpError(dump, `dotnet-dump cannot read ${dump}: ${beforeAny}`);
   }
-  const body = text.replace(/^Loading core dump: .*\n/, '');
+  let body = text.replace(/^Loading core dump: .*\n/, '');
+  const notices: string[] = [];
+  for (let m = LOAD_WARNING_RE.exec(body); m !== null; m = LOAD_WARNING_RE.exec(body)) {
+    notices.push(m[0].trim());
+    body = body.slice(m[0].length);
+  }
   const parts = body.split(SEPARATOR_BLOCK_RE);
   const outputs = parts.slice(0, commands.length).filter((_, i) => i < parts.length - 1);
-  const result: AnalyzeOutputs = { outputs };
+  const result: AnalyzeOutputs = { outputs, ...(notices.length === 0 ? {} : { notices }) };
   if (outputs.length < commands.length) {
     result.stopped = {
       index: outputs.length,
