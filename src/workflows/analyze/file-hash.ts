@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { AbortedError, failureCause, IoError } from '../../errors.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
 import { fileKind, openRegularFile } from '../../minidump/file-reader.js';
-import { currentPlatform } from '../../platform/common/host.js';
+import { pathsIgnoreCase } from '../../platform/index.js';
 
 const CHUNK = 1024 * 1024;
 
@@ -141,7 +141,7 @@ export function resumeKey(record: {
   const normalized =
     record.fileBytes !== undefined
       ? `bytes:${record.fileBytes}`
-      : currentPlatform() === 'win32'
+      : pathsIgnoreCase()
         ? path.toLowerCase()
         : path;
   return `${normalized}\u0000${record.size}\u0000${record.sha256}`;
