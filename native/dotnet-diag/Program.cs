@@ -113,6 +113,8 @@ internal sealed class Options
     public int Frames = 32;
     public int BufferMb = 256;
     public int HeartbeatMs = 100;
+    public bool Walk = true;
+    public bool Verbose;
     public bool Resume;
     public int IntervalSec = 1;
     public string Provider = "System.Runtime";
@@ -135,6 +137,8 @@ internal sealed class Options
                 case "--frames": o.Frames = Number(); break;
                 case "--buffer-mb": o.BufferMb = Number(); break;
                 case "--heartbeat-ms": o.HeartbeatMs = Number(); break;
+                case "--no-walk": o.Walk = false; break;
+                case "--verbose": o.Verbose = true; break;
                 case "--resume": o.Resume = true; break;
                 case "--interval": o.IntervalSec = Number(); break;
                 case "--provider": o.Provider = Next(); break;
