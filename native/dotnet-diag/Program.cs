@@ -7,6 +7,7 @@
 //
 //   cdbh-diag probe      --pid N
 //   cdbh-diag exceptions --pid N [--no-stacks] [--frames N] [--buffer-mb N] [--heartbeat-ms N] [--resume]
+//                        [--no-walk] [--verbose]   (for measuring: no runtime stack walk; Verbose level)
 //   cdbh-diag counters   --pid N [--interval SEC] [--provider NAME] [--resume]
 //   cdbh-diag dump       --pid N --path FILE [--type full|heap|mini|triage]
 //
