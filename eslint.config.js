@@ -15,6 +15,13 @@ const dialectNames = readdirSync(new URL('src/engine/dialects/', import.meta.url
 // stack, so `lines.push(...formatStacks(dump))` over 20,000 threads died with "Maximum call stack
 // size exceeded" (issue 22). Loop, concat, or index instead; spreading into an array literal
 // (`[...a, ...b]`) is fine.
+// Which host the harness runs on is decided in src/platform/ only (hostKind, isWindowsHost and the
+// seam's functions): no comparison with node's 'win32' elsewhere.
+const noHostLiteral = {
+  selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value='win32']",
+  message:
+    "Ask the platform seam (src/platform/index.ts: isWindowsHost, or a function for what differs) instead of comparing with 'win32'.",
+};
 const noSpreadArguments = {
   selector: 'CallExpression > SpreadElement, NewExpression > SpreadElement',
   message:
@@ -173,6 +180,7 @@ export default tseslint.config(
           selector: "ThrowStatement > NewExpression[callee.name='Error']",
           message: 'Throw one of the typed errors of src/errors.ts (InternalError for a bug).',
         },
+        noHostLiteral,
         noSpreadArguments,
         noFunctionLiteralIntoProperty,
         noLiteralAccessor,
@@ -185,6 +193,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        noHostLiteral,
         noSpreadArguments,
         noFunctionLiteralIntoProperty,
         noLiteralAccessor,

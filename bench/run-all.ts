@@ -31,6 +31,7 @@ const PLANS: Record<string, BenchPlan> = {
   'fuzz-batch.ts': { quick: ['--dumps', '300'] },
   'hostile-dumps.ts': { quick: ['--modules', '200000', '--links', '2'] },
   'dump-overhead.ts': { quick: ['3'], needsWine: true },
+  'windows-vs-linux.ts': { quick: ['--rounds', '1', '--folder', 'no'], needsWine: true },
   'dump-triggers.ts': { quick: ['5', '1'], needsWine: true },
   'engine-overhead.ts': { quick: ['30', '2'], needsWine: true },
   'heap-trend-analysis.ts': { quick: ['--samples', '1000', '--heaps', '20'] },

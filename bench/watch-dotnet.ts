@@ -3,12 +3,13 @@
 // issue 33:
 //   storm      exceptions logged per second with none lost (a paced storm of --rate/s for
 //              --seconds s on 4 threads)                       goal >= 5,000/s, lost 0 (60 s)
-//   throughput the program's work units/s, unpaced storm, watched / unwatched, runs A B A B
-//                                                              goal >= 90 %
+//   throughput the program's work units/s, watched / unwatched, runs A B A B: an unpaced storm
+//              (a loop that only throws), or with --tput-rate R throws paced at R/s inside
+//              CPU-bound work (the program's --busy: a service's shape)      goal >= 90 %
 //   latency    matching throw -> dump start (dumpStartAfterThrowMs), median of --dumps dumps
 //                                                              goal <= 200 ms
 //   node --import tsx bench/watch-dotnet.ts [--seconds 60] [--rate 6000] [--tput-seconds 10] [--dumps 5]
-//     [--frames N (throughput run)] [--only storm|throughput|latency]
+//     [--frames N (throughput run)] [--tput-rate R] [--only storm|throughput|latency]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,16 +118,19 @@ async function storm(): Promise<void> {
 }
 
 async function throughputOnce(watchIt: boolean, seconds: string): Promise<number> {
+  const rate = option('--tput-rate', '0');
+  const paced = rate === '0' ? [] : ['--busy'];
   const run = await start([
     'storm',
     '--seconds',
     seconds,
     '--rate',
-    '0',
+    rate,
     '--threads',
     '2',
     '--work',
     '2000',
+    ...paced,
   ]);
   // --frames 0: no stacks, so no method events either: the session asks for the throws alone.
   if (watchIt)
@@ -149,7 +153,7 @@ async function throughput(): Promise<void> {
     under.push(await throughputOnce(true, seconds));
   }
   console.log(
-    `throughput (unpaced storm, 2 threads, work units/s, A B A B): unwatched ${plain.map(Math.round).join(', ')}; ` +
+    `throughput (${option('--tput-rate', '0') === '0' ? 'unpaced storm' : `${option('--tput-rate', '0')} throws/s in CPU-bound work`}, 2 threads, work units/s, A B A B): unwatched ${plain.map(Math.round).join(', ')}; ` +
       `watched ${under.map(Math.round).join(', ')}; ratio of medians ${((median(under) / median(plain)) * 100).toFixed(1)} %`,
   );
 }

@@ -3,11 +3,22 @@
 // tarball is made, by `npm run setup` in a clone; never on install).
 import { existsSync, readFileSync } from 'node:fs';
 
-// `cdb-harness … | head` closes our stdout early: that is not an error worth a stack trace.
+// `cdb-harness … | head` closes our stdout early: that is not an error worth a stack trace. Any
+// other failure of stdout (`> /dev/full`: ENOSPC, a dead network share: EIO) is one line on
+// stderr in the CLI's words (failureCause) and exit code 1, not Node's stack trace.
 for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
+  stream.on('error', async (error) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (stream === process.stdout) {
+      let cause = error.code ?? error.message;
+      try {
+        cause = (await import(main.href)).failureCause(error);
+      } catch {
+        // no build yet: the code alone
+      }
+      process.stderr.write(`cdb-harness: cannot write the standard output: ${cause}\n`);
+    }
+    process.exit(1);
   });
 }
 

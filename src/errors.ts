@@ -1,6 +1,7 @@
 // The one family of typed errors every layer throws. A message always names what was being done
 // (the debugger command, the file) and, where a debugger was talking, carries its last output lines,
 // because "timed out" alone tells a user nothing about what the debugger was doing.
+import { systemErrorLine, systemErrorOf, systemReason } from './system-errors.js';
 
 /** Stable machine-readable error codes: they appear in JSON output and in exit-code mapping. */
 export type HarnessErrorCode =
@@ -210,9 +211,24 @@ export class InternalError extends HarnessError {
   }
 }
 
-/** The message of anything thrown: an Error's message, otherwise its string form. */
+/**
+ * The message of anything thrown: an Error's message, otherwise its string form; a failed system
+ * call as one line that names the path and the cause (`cannot open x/y.dmp: a part of the path
+ * is a file, not a folder (ENOTDIR)`, system-errors.ts), never Node's raw text.
+ */
 export function errorMessage(error: unknown): string {
+  const system = systemErrorOf(error);
+  if (system !== null) return systemErrorLine(system);
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why something failed, for a message that names the path itself (`cannot read ${file}: …`):
+ * a system call's cause in words (`it is a folder, not a file (EISDIR)`), else errorMessage().
+ */
+export function failureCause(error: unknown): string {
+  const system = systemErrorOf(error);
+  return system === null ? errorMessage(error) : systemReason(system);
 }
 
 /**
@@ -232,10 +248,14 @@ export interface ErrorJSON {
 
 /**
  * Anything thrown as a plain object for JSON records: a HarnessError's own code (with the command
- * and the debugger's last lines unless `brief`), `INTERNAL` for anything else.
+ * and the debugger's last lines unless `brief`), `IO` for a failed system call (a file, a folder,
+ * too many open files), `INTERNAL` for anything else.
  */
 export function errorToJSON(error: unknown, options: { brief?: boolean } = {}): ErrorJSON {
-  if (!isHarnessError(error)) return { code: 'INTERNAL', message: errorMessage(error) };
+  if (!isHarnessError(error)) {
+    const code = systemErrorOf(error) === null ? 'INTERNAL' : 'IO';
+    return { code, message: errorMessage(error) };
+  }
   if (options.brief === true) return { code: error.code, message: error.shortMessage };
   return error.toJSON();
 }

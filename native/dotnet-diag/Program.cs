@@ -7,6 +7,7 @@
 //
 //   cdbh-diag probe      --pid N
 //   cdbh-diag exceptions --pid N [--no-stacks] [--frames N] [--buffer-mb N] [--heartbeat-ms N] [--resume]
+//                        [--no-walk] [--verbose]   (for measuring: no runtime stack walk; Verbose level)
 //   cdbh-diag counters   --pid N [--interval SEC] [--provider NAME] [--resume]
 //   cdbh-diag dump       --pid N --path FILE [--type full|heap|mini|triage]
 //
@@ -113,6 +114,8 @@ internal sealed class Options
     public int Frames = 32;
     public int BufferMb = 256;
     public int HeartbeatMs = 100;
+    public bool Walk = true;
+    public bool Verbose;
     public bool Resume;
     public int IntervalSec = 1;
     public string Provider = "System.Runtime";
@@ -135,6 +138,8 @@ internal sealed class Options
                 case "--frames": o.Frames = Number(); break;
                 case "--buffer-mb": o.BufferMb = Number(); break;
                 case "--heartbeat-ms": o.HeartbeatMs = Number(); break;
+                case "--no-walk": o.Walk = false; break;
+                case "--verbose": o.Verbose = true; break;
                 case "--resume": o.Resume = true; break;
                 case "--interval": o.IntervalSec = Number(); break;
                 case "--provider": o.Provider = Next(); break;

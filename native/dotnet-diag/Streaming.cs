@@ -34,7 +34,7 @@ internal static class Streaming
             // ExceptionThrown_V1 is level Error; the method load events that name frames are
             // Verbose, which also brings the catch/finally/filter events (counted, not written).
             long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
-            var level = opts.Stacks ? EventLevel.Verbose : EventLevel.Error;
+            var level = opts.Stacks || opts.Verbose ? EventLevel.Verbose : EventLevel.Error;
             providers.Add(new EventPipeProvider(ClrTraceEventParser.ProviderName, level, keywords));
             if (opts.HeartbeatMs > 0)
                 providers.Add(Heartbeat(opts.HeartbeatMs));
@@ -50,7 +50,9 @@ internal static class Streaming
                 )
             );
         }
-        using EventPipeSession session = client.StartEventPipeSession(providers, requestRundown: false, circularBufferMB: opts.BufferMb);
+        using EventPipeSession session = client.StartEventPipeSession(
+            new EventPipeSessionConfiguration(providers, opts.BufferMb, requestRundown: false, requestStackwalk: opts.Walk)
+        );
         if (opts.Resume)
         {
             // A launched target waits at startup (DOTNET_DefaultDiagnosticPortSuspend=1) until the

@@ -11,6 +11,8 @@ import { helpWidth, wrapHelpText } from './help-wrap.js';
 
 /** The package version, read from package.json (one place). */
 export const VERSION = packageInfo().version;
+/** For bin/cdb-harness.js: a failure of stdout in the CLI's words. */
+export { failureCause } from '../errors.js';
 
 /**
  * The commander program with the subcommands `argv` needs registered: only the one named by

@@ -3,7 +3,7 @@
 // and `--signature-lists DIR`, both added to the default lists (docs/bucketing.md).
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { errorMessage, UsageError } from '../errors.js';
+import { failureCause, UsageError } from '../errors.js';
 import { createSigner, type Signer } from '../report/analyze/signature.js';
 import { readListDir, type ListEdits } from '../report/analyze/signature-lists.js';
 import { parseSkipModules } from '../report/analyze/skip-modules.js';
@@ -51,7 +51,7 @@ function readSkipModules(path: string): string[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --skip-modules ${path}: ${errorMessage(error)}`);
+    throw new UsageError(`cannot read --skip-modules ${path}: ${failureCause(error)}`);
   }
   return parseSkipModules(text);
 }

@@ -11,7 +11,6 @@
 // Safety: a live target is never killed. close(), the session AbortSignal and the hard error
 // paths end with the dialect's detaching commands; killing the debugger is the last resort,
 // after detach was tried (killing an attached winedbg kills its target).
-import { chmod } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { AbortedError, TargetError, TimeoutError, UsageError } from '../errors.js';
 import { PtyProcess } from '../pty/pty-process.js';
@@ -43,7 +42,7 @@ import type {
 } from './session-types.js';
 import { StopReader, withoutLastLine } from './stop-reader.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
-import { currentPlatform } from '../platform/common/host.js';
+import { restrictToOwner } from '../platform/index.js';
 
 export type * from './session-types.js';
 
@@ -362,7 +361,7 @@ export class DebuggerSession {
     });
     // A dump holds the target's memory (secrets, tokens): owner-only. Windows ACLs are left to
     // the user's profile.
-    if (currentPlatform() !== 'win32') await chmod(absolute, 0o600).catch(() => undefined);
+    await restrictToOwner(absolute);
     return result;
   }
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { DebuggerNotFoundError } from '../errors.js';
-import { findOnPath } from './dialects/winedbg/find-on-path.js';
+import { findOnPath } from '../platform/index.js';
 import { getDialect } from './dialects/index.js';
 import type { Dialect } from './dialects/types.js';
 import type { SessionOptions } from './session-types.js';

@@ -4,7 +4,7 @@
 // what really came off the disk so callers (and the benchmark) can hold us to that.
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { AbortedError, IoError } from '../errors.js';
+import { AbortedError, failureCause, IoError } from '../errors.js';
 
 export interface FileReaderOptions {
   /** Bytes of small-read cache (default 1 MiB). 0 disables caching. */
@@ -185,7 +185,7 @@ export class PositionedFileReader {
       }
     } catch (error) {
       throw new IoError(
-        `cannot read ${length} bytes at ${offset} of ${this.path}: ${errorText(error)}`,
+        `cannot read ${length} bytes at ${offset} of ${this.path}: ${failureCause(error)}`,
         {
           cause: error,
         },
@@ -214,7 +214,7 @@ export async function openRegularFile(
   try {
     handle = await open(path, constants.O_RDONLY | NON_BLOCKING);
   } catch (error) {
-    throw new IoError(`cannot open ${shown}: ${errorText(error)}`, { cause: error });
+    throw new IoError(`cannot open ${shown}: ${failureCause(error)}`, { cause: error });
   }
   try {
     const info = await handle.stat();
@@ -227,7 +227,7 @@ export async function openRegularFile(
   } catch (error) {
     await handle.close();
     if (error instanceof IoError) throw error;
-    throw new IoError(`cannot stat ${shown}: ${errorText(error)}`, { cause: error });
+    throw new IoError(`cannot stat ${shown}: ${failureCause(error)}`, { cause: error });
   }
 }
 
@@ -243,8 +243,4 @@ export function fileKind(info: Stats): string {
   if (info.isBlockDevice()) return 'block device';
   if (info.isSocket()) return 'socket';
   return 'special file';
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

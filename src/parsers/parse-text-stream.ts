@@ -109,8 +109,8 @@ export function createParseTextStream(
     openSection(line, matchers);
   };
 
-  const splitChunk = (text: string): void => {
-    let start = 0;
+  const splitChunk = (text: string, from: number): void => {
+    let start = from;
     for (;;) {
       const end = text.indexOf('\n', start);
       if (end === -1) break;
@@ -125,11 +125,23 @@ export function createParseTextStream(
     write(chunk: string): void {
       if (chunk.length === 0) return;
       raw?.push(chunk);
-      if (!chunk.includes('\n')) {
+      const first = chunk.indexOf('\n');
+      if (first < 0) {
         rest.push(chunk);
         return;
       }
-      splitChunk(rest.length > 0 ? rest.join('') + chunk : chunk);
+      let from = 0;
+      if (rest.length > 0) {
+        // The line the chunks so far left open, joined once on its own: `rest.join('') + chunk`
+        // copied a 32 MB line twice (the join, then the search that flattened the sum), and
+        // each copy cost a garbage collection (bench/parse-long-line.ts).
+        rest.push(chunk.slice(0, first));
+        const line = rest.join('');
+        rest = [];
+        onLine(line.includes('\r') ? line.replace(/\r/g, '') : line);
+        from = first + 1;
+      }
+      splitChunk(chunk, from);
     },
     end(): DebuggerEventRecord[] {
       // The last line, even empty: `splitLines` gives a '' after a final LF, and a section's

@@ -19,6 +19,8 @@ export {
 export type { CpuSample, CpuSource } from './common/types.js';
 export { breakInWithHelper, type BreakInOutcome } from './common/break-in.js';
 export { probeCommit, type CommitProbeReading } from './common/commit-probe.js';
+export { findOnPath } from './common/find-on-path.js';
+export { appAliasFolder, pathsIgnoreCase, programFolders } from './common/folders.js';
 export { nativeHelperCommand, nativeHelperPath } from './common/native-helper.js';
 
 /**
@@ -81,4 +83,14 @@ export function localPaths(
   return hostKind(platform) === 'windows'
     ? windowsLocalPaths(recorded, winePrefix)
     : wineLocalPaths(recorded, winePrefix);
+}
+
+/**
+ * A file only its owner may read (a dump holds the target's memory: secrets, tokens): mode 0600
+ * beside Wine; on Windows the user's profile ACLs are left as they are.
+ */
+export async function restrictToOwner(path: string, platform?: NodeJS.Platform): Promise<void> {
+  if (hostKind(platform) === 'windows') return;
+  const { chmod } = await import('node:fs/promises');
+  await chmod(path, 0o600).catch(() => undefined);
 }

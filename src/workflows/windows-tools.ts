@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { cdbCandidates } from '../engine/dialects/cdb/locate.js';
 import { DebuggerNotFoundError } from '../errors.js';
-import { currentPlatform } from '../platform/common/host.js';
+import { currentPlatform, isWindowsHost } from '../platform/index.js';
 
 export type WindowsTool = 'umdh' | 'gflags';
 
@@ -36,7 +36,7 @@ export function locateWindowsTool(tool: WindowsTool, lookup: ToolLookup = {}): s
   const exists = lookup.exists ?? existsSync;
   const fromEnv = env[ENV_NAMES[tool]];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (platform !== 'win32') throw new DebuggerNotFoundError(windowsOnlyMessage(tool));
+  if (!isWindowsHost(platform)) throw new DebuggerNotFoundError(windowsOnlyMessage(tool));
   const candidates = cdbCandidates(env, platform)
     .filter((path) => /cdb(?:X64)?\.exe$/i.test(path) && !/WindowsApps/i.test(path))
     .map((cdb) => win32.join(win32.dirname(cdb), `${tool}.exe`));

@@ -3,7 +3,7 @@
 // to do instead of failing with ERR_MODULE_NOT_FOUND and a stack.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { REPO_ROOT } from '../helpers/wine.js';
@@ -34,5 +34,36 @@ describe('bin/cdb-harness.js', () => {
       expect(pkg.scripts, hook).to.not.have.property(hook);
     }
     expect(pkg.scripts['prepack']).to.match(/npm run build/);
+  });
+});
+
+describe('bin/cdb-harness.js when stdout fails', () => {
+  it('stdout on a full device (/dev/full, ENOSPC): one line in the CLI’s words, exit 1, no stack', () => {
+    const clone = makeTempDir('clone-full');
+    mkdirSync(join(clone, 'bin'));
+    mkdirSync(join(clone, 'dist', 'bundle', 'cli'), { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'bin', 'cdb-harness.js'), join(clone, 'bin', 'cdb-harness.js'));
+    writeFileSync(join(clone, 'package.json'), '{ "type": "module", "version": "9.8.7" }\n');
+    // A stand-in CLI: what it prints fills nothing, /dev/full refuses the first write.
+    writeFileSync(
+      join(clone, 'dist', 'bundle', 'cli', 'main.js'),
+      [
+        'export const failureCause = (error) => `words for ${error.code}`;',
+        "export async function main() { process.stdout.write('x'.repeat(65536)); return 0; }",
+      ].join('\n'),
+    );
+    const full = openSync('/dev/full', 'w');
+    try {
+      const run = spawnSync(process.execPath, [join(clone, 'bin', 'cdb-harness.js'), 'inspect'], {
+        encoding: 'utf8',
+        stdio: ['ignore', full, 'pipe'],
+      });
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.equal(
+        'cdb-harness: cannot write the standard output: words for ENOSPC\n',
+      );
+    } finally {
+      closeSync(full);
+    }
   });
 });

@@ -81,7 +81,7 @@ describe('exit codes and messages on the failure paths', function () {
       chmodSync(locked, 0o700);
       expect(run.status, run.stderr).to.equal(1);
       expect(run.stderr).to.include(
-        `cdb-harness: cannot read the folder "${locked}": permission denied (EACCES)`,
+        `cdb-harness: cannot read the folder "${locked}": permission denied (EACCES); check its permissions and owner`,
       );
       expect(run.stderr).to.not.match(/no dump files found|matched no dump file/);
     } finally {

@@ -18,7 +18,7 @@ import type { TriggerEventLine } from '../../workflows/dump/trigger-log.js';
 import { TRIGGER_LOG_NAME } from '../../workflows/dump/trigger-log.js';
 import { durationOption, percentOption, sizeOption, sizesOption } from '../options.js';
 import { join } from 'node:path';
-import { currentPlatform } from '../../platform/common/host.js';
+import { currentPlatform, isWindowsHost } from '../../platform/index.js';
 
 export interface TriggerCliOptions {
   count?: string;
@@ -194,7 +194,7 @@ export function refuseTriggerCombinations(cli: TriggerCliOptions): void {
 
 /** -h where no Windows code can run beside the target (not Windows, not Wine on Linux). */
 function refuseHungWindowHost(): void {
-  if (currentPlatform() === 'win32' || currentPlatform() === 'linux') return;
+  if (isWindowsHost() || currentPlatform() === 'linux') return;
   throw new UsageError(
     `-h (--hung-window) asks the target's top-level windows whether they answer (SendMessageTimeout), through Windows code beside the target: Windows, or Wine on Linux; this host (${currentPlatform()}) is neither. Nothing was run`,
   );
@@ -217,7 +217,7 @@ function counterTrigger(cli: TriggerCliOptions, holdMs: number): CounterTrigger 
     );
   if (!Number.isFinite(Number(value)) || value.trim() === '')
     throw new UsageError(`${flag}: the threshold must be a number, got ${JSON.stringify(value)}`);
-  if (currentPlatform() === 'win32') {
+  if (isWindowsHost()) {
     return {
       path: cli.counter,
       direction: cli.counterBelow !== undefined ? 'below' : 'above',

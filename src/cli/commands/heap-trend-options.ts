@@ -10,7 +10,7 @@ import type { HeapTrendOptions } from '../../workflows/heap-trend/run-heap-trend
 import { parseCount, parseDuration, parseSizeKb, parseSizeList } from '../../units.js';
 import { windowsOnlyMessage } from '../../workflows/windows-tools.js';
 import { oneTarget, symbolPathOf, type ProcessTarget } from '../options.js';
-import { currentPlatform } from '../../platform/common/host.js';
+import { currentPlatform, isWindowsHost } from '../../platform/index.js';
 
 export interface HeapTrendCliOptions {
   pid?: string;
@@ -64,7 +64,8 @@ export function heapTrendOptionsFromCli(
   }
   // --clr without an engine: the managed series come from dotnet-dump.
   const engine =
-    cli.engine ?? (cli.clr === true && platform !== 'win32' ? 'dotnet-dump' : defaultEngine(env));
+    cli.engine ??
+    (cli.clr === true && !isWindowsHost(platform) ? 'dotnet-dump' : defaultEngine(env));
   if (!isDialectName(engine)) {
     throw new UsageError(`--engine must be ${DIALECT_NAMES.join(' or ')}, got ${engine}`);
   }
@@ -105,7 +106,7 @@ export function heapTrendOptionsFromCli(
     plan.rule = { minGrowthKb: parseSizeKb(cli.minGrowth, '--min-growth') };
   }
   if (cli.umdh === true) {
-    if (platform !== 'win32' && env['UMDH_PATH'] === undefined) {
+    if (!isWindowsHost(platform) && env['UMDH_PATH'] === undefined) {
       throw new DebuggerNotFoundError(windowsOnlyMessage('umdh'));
     }
     const every = cli.umdhEvery === undefined ? 5 : parseCount(cli.umdhEvery, '--umdh-every', 1);

@@ -12,6 +12,7 @@ export function currentPlatform(): NodeJS.Platform {
 
 /** Which host folder serves `platform`: Windows itself, or a Unix host with Wine beside it. */
 export function hostKind(platform: NodeJS.Platform = currentPlatform()): HostKind {
+  // eslint-disable-next-line no-restricted-syntax -- the one place that names the host
   return platform === 'win32' ? 'windows' : 'wine';
 }
 

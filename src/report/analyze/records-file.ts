@@ -1,7 +1,7 @@
 // records.ndjson: one analyze record per line, appended as each dump finishes so `tail -f` shows
 // progress and an interrupted run keeps every complete record. Reading is streamed line by line:
 // a batch of thousands of dumps never sits in memory at once.
-import { errorMessage, IoError } from '../../errors.js';
+import { errorMessage, failureCause, IoError } from '../../errors.js';
 import { constants, createReadStream, existsSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AnalyzeDumpRecord } from './analyze-record.js';
@@ -209,7 +209,7 @@ export async function openNoFollow(path: string): Promise<FileHandle> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, 'a symbolic link');
-    throw new IoError(`cannot open ${path}: ${errorMessage(error)}`, { cause: error });
+    throw new IoError(`cannot open ${path}: ${failureCause(error)}`, { cause: error });
   }
   const info = await handle.stat();
   const why = !info.isFile()

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AbortedError, IoError } from '../../errors.js';
+import { AbortedError, failureCause, IoError } from '../../errors.js';
 import { pathText, type BytePath } from '../../common/byte-path.js';
 import { fileKind, openRegularFile } from '../../minidump/file-reader.js';
-import { currentPlatform } from '../../platform/common/host.js';
+import { pathsIgnoreCase } from '../../platform/index.js';
 
 const CHUNK = 1024 * 1024;
 
@@ -86,7 +86,7 @@ function readSmallFile(path: BytePath, keepUpTo: number): HashedFile | undefined
   try {
     fd = openSync(path, constants.O_RDONLY | NON_BLOCKING);
   } catch (error) {
-    throw new IoError(`cannot open ${shown}: ${errorText(error)}`, { cause: error });
+    throw new IoError(`cannot open ${shown}: ${failureCause(error)}`, { cause: error });
   }
   try {
     let statSize: number;
@@ -100,7 +100,7 @@ function readSmallFile(path: BytePath, keepUpTo: number): HashedFile | undefined
       statSize = info.size;
     } catch (error) {
       if (error instanceof IoError) throw error;
-      throw new IoError(`cannot stat ${shown}: ${errorText(error)}`, { cause: error });
+      throw new IoError(`cannot stat ${shown}: ${failureCause(error)}`, { cause: error });
     }
     if (statSize > keepUpTo) return undefined;
     // One byte more than the stat said: filling it means the file grew since (a dump still being
@@ -124,10 +124,6 @@ function readSmallFile(path: BytePath, keepUpTo: number): HashedFile | undefined
 /** Not defined on Windows, where no FIFO can block an open. */
 const NON_BLOCKING = (constants.O_NONBLOCK as number | undefined) ?? 0;
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * What `--resume` (and `--merge`) take as "this dump was already analysed": the same file (path),
  * with the same size and content. Not the hash alone: a copy of a dump under another name is its
@@ -145,7 +141,7 @@ export function resumeKey(record: {
   const normalized =
     record.fileBytes !== undefined
       ? `bytes:${record.fileBytes}`
-      : currentPlatform() === 'win32'
+      : pathsIgnoreCase()
         ? path.toLowerCase()
         : path;
   return `${normalized}\u0000${record.size}\u0000${record.sha256}`;

@@ -9,6 +9,7 @@ import { pathFromArgv } from '../argv-path.js';
 import { IoError, UsageError } from '../../errors.js';
 import { fileKind } from '../../minidump/file-reader.js';
 import { dict } from '../../common/dict.js';
+import { systemReason } from '../../system-errors.js';
 
 /**
  * What a folder scan takes: `.dmp`, plus the names Windows Error Reporting gives its dumps
@@ -121,7 +122,7 @@ export function refuseNoInputs(
   const [first] = unreadable;
   if (first !== undefined) {
     throw new IoError(
-      `cannot read the folder "${first.input}": ${first.code === 'EACCES' || first.code === 'EPERM' ? `permission denied (${first.code})` : first.code}`,
+      `cannot read the folder "${first.input}": ${systemReason({ code: first.code })}`,
     );
   }
   if (missing.length > 0 && missing.length === inputs.length) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
-import { errorMessage, UsageError } from '../../errors.js';
+import { failureCause, UsageError } from '../../errors.js';
 
 export type ScriptCondition = 'exception' | 'full' | 'clr' | 'coreclr' | 'managed';
 
@@ -62,7 +62,7 @@ export function loadTriageScript(path: string): ScriptStep[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read script ${path}: ${errorMessage(error)}`);
+    throw new UsageError(`cannot read script ${path}: ${failureCause(error)}`);
   }
   return parseTriageScript(text, path);
 }

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, IoError } from '../../errors.js';
+import { failureCause, IoError } from '../../errors.js';
 import { numberedName } from './dump-name.js';
 
 export const DUMP_FILE_MODE = 0o600;
@@ -20,7 +20,7 @@ export async function ensureOutDir(dir: string): Promise<void> {
     if (!info.isDirectory()) throw new IoError(`--out ${dir} is not a directory`);
   } catch (error) {
     if (error instanceof IoError) throw error;
-    throw new IoError(`cannot create the output directory ${dir}: ${errorMessage(error)}`, {
+    throw new IoError(`cannot create the output directory ${dir}: ${failureCause(error)}`, {
       cause: error,
     });
   }
@@ -55,7 +55,7 @@ export async function reserveDumpFile(
           cause: error,
         });
       }
-      throw new IoError(`cannot create the dump file ${path}: ${errorMessage(error)}`, {
+      throw new IoError(`cannot create the dump file ${path}: ${failureCause(error)}`, {
         cause: error,
       });
     }

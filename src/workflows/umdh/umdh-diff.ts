@@ -3,7 +3,7 @@
 // into UmdhTrendBuilder at once, so memory holds one number per stack per snapshot, never a file.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { AbortedError, errorMessage, IoError, UsageError } from '../../errors.js';
+import { AbortedError, failureCause, IoError, UsageError } from '../../errors.js';
 import { createChunkLineSplitter } from '../../parsers/line-parser.js';
 import { createUmdhDiffParser, createUmdhLogParser } from '../../parsers/umdh.js';
 import { umdhFileKind, type UmdhFileKind } from '../../parsers/umdh-file-kind.js';
@@ -73,7 +73,7 @@ export async function runUmdhDiff(options: UmdhDiffOptions): Promise<UmdhTrend> 
     try {
       kind = await sniffUmdhFile(file);
     } catch (error) {
-      throw new IoError(`cannot read ${file}: ${errorMessage(error)}`, { cause: error });
+      throw new IoError(`cannot read ${file}: ${failureCause(error)}`, { cause: error });
     }
     if (kind === null) {
       throw new UsageError(

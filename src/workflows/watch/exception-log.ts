@@ -2,7 +2,7 @@
 // synchronously as the stop is handled: if the harness dies a moment later, every exception seen
 // so far is already on disk (the log is the product, not a by-product).
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { errorMessage, IoError } from '../../errors.js';
+import { failureCause, IoError } from '../../errors.js';
 import type { WatchExceptionLine, WatchSkipReason } from './watch-records.js';
 import { dict } from '../../common/dict.js';
 
@@ -23,7 +23,7 @@ export class ExceptionLog {
       // Append: a re-run into the same --out adds to the log instead of destroying it.
       this.fd = openSync(path, 'a', 0o600);
     } catch (error) {
-      throw new IoError(`cannot open the exception log ${path}: ${errorMessage(error)}`, {
+      throw new IoError(`cannot open the exception log ${path}: ${failureCause(error)}`, {
         cause: error,
       });
     }

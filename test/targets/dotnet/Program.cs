@@ -12,7 +12,7 @@
 //   cdbh-dotnet leak [-w waitMs] [-i intervalMs] [-n ticks] [--managed-kb N] [--native-kb N]
 //                    [--hold ms]   (sleeps after the last tick: time to take a dump)
 //   cdbh-dotnet hold [ms]          (parks in a named frame, for clrstack/threads recordings)
-//   cdbh-dotnet storm [--seconds S] [-n N] [--threads T] [--rate R] [--work N] [--hold ms]
+//   cdbh-dotnet storm [--seconds S] [-n N] [--threads T] [--rate R] [--work N] [--busy] [--hold ms]
 //       StormExceptions thrown and caught on T threads (Storm.cs): the exception-rate benchmark.
 //   cdbh-dotnet sessions [-w waitMs] [-i intervalMs] [-n ticks] [--session-kb N] [--keep N]
 //                    [--large-kb N] [--hold ms] [--cache] [--ballast N] [--gap-watch]
@@ -300,6 +300,7 @@ public static class Program
         public int Seconds;
         public int Rate;
         public int Work = 200;
+        public bool Busy;
         public bool Stdin;
         public bool Cache;
         public bool GapWatch;
@@ -363,6 +364,9 @@ public static class Program
                         break;
                     case "--stdin":
                         o.Stdin = true;
+                        break;
+                    case "--busy":
+                        o.Busy = true;
                         break;
                     case "--cache":
                         o.Cache = true;

@@ -67,7 +67,7 @@ describe('sha256File (src/workflows/analyze/file-hash.ts)', () => {
       () => 'read',
       (error: Error) => error.message,
     );
-    expect(message).to.match(/^cannot open .*gone\.dmp: ENOENT: no such file or directory, open /);
+    expect(message).to.match(/^cannot open .*gone\.dmp: no such file or folder \(ENOENT\)$/);
   });
 
   it('refuses a sparse 100 GB dump at once, over the default --max-dump-size, with the reason', async () => {

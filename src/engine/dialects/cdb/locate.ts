@@ -5,26 +5,21 @@
 import { existsSync } from 'node:fs';
 import { win32 } from 'node:path';
 import { DebuggerNotFoundError } from '../../../errors.js';
-import { currentPlatform } from '../../../platform/common/host.js';
+import { appAliasFolder, currentPlatform, programFolders } from '../../../platform/index.js';
 
 export function cdbCandidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
   const candidates: string[] = [];
   const fromEnv = env['CDB_PATH'];
   if (fromEnv !== undefined && fromEnv.length > 0) candidates.push(fromEnv);
-  if (platform !== 'win32') return candidates;
   const arches = process.arch === 'ia32' ? ['x86', 'x64'] : ['x64', 'x86'];
-  const roots = [env['ProgramFiles(x86)'], env['ProgramFiles']].filter(
-    (root): root is string => root !== undefined && root.length > 0,
-  );
-  for (const root of [...new Set(roots)]) {
+  // Windows' program folders; none beside Wine (src/platform/common/folders.ts).
+  for (const root of programFolders(env, platform)) {
     for (const arch of arches) {
       candidates.push(win32.join(root, 'Windows Kits', '10', 'Debuggers', arch, 'cdb.exe'));
     }
   }
-  const localAppData = env['LOCALAPPDATA'];
-  if (localAppData !== undefined && localAppData.length > 0) {
-    candidates.push(win32.join(localAppData, 'Microsoft', 'WindowsApps', 'cdbX64.exe'));
-  }
+  const aliases = appAliasFolder(env, platform);
+  if (aliases !== undefined) candidates.push(win32.join(aliases, 'cdbX64.exe'));
   return candidates;
 }
 

@@ -1,9 +1,9 @@
 // How cdb's platform (Windows) lists processes: `tasklist /fo csv /nh`, read here. cdb under Wine
 // (a Linux host, no tasklist) lists the prefix's processes through Wine (wine-host-list.ts).
-import { findOnPath } from '../winedbg/find-on-path.js';
+import { findOnPath } from '../../../platform/index.js';
 import { TargetError } from '../../../errors.js';
 import type { ProcessInfo, ProcessListOptions } from '../common/types.js';
-import { currentPlatform } from '../../../platform/common/host.js';
+import { currentPlatform, isWindowsHost } from '../../../platform/index.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -75,7 +75,7 @@ export async function listCdbHostProcesses(
   options: ProcessListOptions,
   platform: NodeJS.Platform = currentPlatform(),
 ): Promise<ProcessInfo[]> {
-  if (platform === 'win32' || findOnPath('tasklist', options.env ?? process.env) !== undefined) {
+  if (isWindowsHost(platform) || findOnPath('tasklist', options.env ?? process.env) !== undefined) {
     return listTasklistProcesses(options);
   }
   return (await import('./wine-host-list.js')).listWineHostProcesses(options);

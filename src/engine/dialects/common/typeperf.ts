@@ -6,7 +6,7 @@
 // under Wine (and on Linux) there is no counter to read: refused, saying so.
 import { execa } from 'execa';
 import { TargetError, UsageError } from '../../../errors.js';
-import { currentPlatform } from '../../../platform/common/host.js';
+import { currentPlatform, isWindowsHost } from '../../../platform/index.js';
 
 export interface CounterSample {
   value: number;
@@ -66,7 +66,7 @@ export function typeperfCounterSource(
   options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform } = {},
 ): CounterSource {
   const platform = options.platform ?? currentPlatform();
-  if (platform !== 'win32') {
+  if (!isWindowsHost(platform)) {
     throw new UsageError(
       `performance counters are Windows' PDH; this host (${platform}) has none, and Wine has no typeperf.exe and only a few system counters in its pdh.dll, so ${JSON.stringify(path)} cannot be read here. Nothing was run`,
     );

@@ -5,11 +5,13 @@
 // needs it: watch on Linux .NET (exceptions + dumps) and heap-trend's counters tier.
 //
 // Why a .NET helper rather than a TypeScript client of the protocol: the channel's framing is small
-// (ipc-protocol.md), but the event stream is nettrace (NetTrace V5, and V6 from .NET 10), whose
-// metadata/stack/event blocks, compressed headers and per-runtime changes TraceEvent already reads;
-// EventCounters payloads are self-describing dictionaries. Measured here (bench/watch-dotnet.ts)
-// the helper logs the storm rate with the target's own throughput kept, so a second parser of the
-// format would buy nothing but its upkeep. The cost is one .NET process per session.
+// (ipc-protocol.md; ipc-client.ts here is such a client, kept to measure it), but the event stream
+// is nettrace (NetTrace V5, and V6 from .NET 10), whose metadata/stack/event blocks, payloads and
+// per-runtime changes TraceEvent already reads; EventCounters payloads are self-describing
+// dictionaries. bench/dotnet-diag-clients.ts measures both (docs/watch-dotnet-linux.md): the
+// TypeScript framing reader starts sooner and costs less CPU per event, but it decodes nothing;
+// what the target pays is the runtime's and the same for both. The cost is one .NET process per
+// session.
 export {
   DiagSession,
   openCounterStream,
@@ -19,6 +21,13 @@ export {
 } from './client.js';
 export { NoDiagnosticsChannelError, type DiagOpenOptions } from './helper-process.js';
 export { probeDotnet, writeDotnetDump } from './one-shot.js';
+export {
+  ipcProcessInfo,
+  startIpcTrace,
+  type IpcProcessInfo,
+  type IpcProvider,
+  type IpcTrace,
+} from './ipc-client.js';
 export { findDiagHelper, locateDiagHelper } from './locate.js';
 export {
   dotnetProcessMatches,

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DebuggerNotFoundError } from '../../../errors.js';
 import { packageInfo } from '../../../package-info.js';
-import { findOnPath } from '../winedbg/find-on-path.js';
+import { findOnPath } from '../../../platform/index.js';
 
 /** How to run the helper: `file args… <mode> <options>`. */
 export interface HelperCommand {

@@ -55,21 +55,35 @@ function namesOf(pid: number): { name: string; aliases: string[] } {
   return { name, aliases };
 }
 
-/** Pids that publish a diagnostics socket, alive, in pid order. */
-export function publishedPids(env: NodeJS.ProcessEnv = process.env): number[] {
-  const dir = env['TMPDIR'] ?? tmpdir();
+/** The diagnostics sockets in TMPDIR (bounded), with the pid each belongs to. */
+function sockets(env: NodeJS.ProcessEnv): { pid: number; path: string }[] {
+  const dir = socketFolder(env);
   let entries: string[];
   try {
     entries = readdirSync(dir).slice(0, MAX_ENTRIES);
   } catch {
     return [];
   }
-  const pids = new Set<number>();
+  const found: { pid: number; path: string }[] = [];
   for (const entry of entries) {
     const m = SOCKET_RE.exec(entry);
-    if (m !== null) pids.add(Number(m[1]));
+    if (m !== null) found.push({ pid: Number(m[1]), path: join(dir, entry) });
   }
+  return found;
+}
+
+/** Pids that publish a diagnostics socket, alive, in pid order. */
+export function publishedPids(env: NodeJS.ProcessEnv = process.env): number[] {
+  const pids = new Set(sockets(env).map((s) => s.pid));
   return [...pids].filter(alive).sort((a, b) => a - b);
+}
+
+/** The diagnostics socket `pid` listens on, or undefined (none published in TMPDIR). */
+export function diagnosticSocket(
+  pid: number,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  return sockets(env).find((s) => s.pid === pid)?.path;
 }
 
 /** The live .NET processes with a diagnostics channel. */

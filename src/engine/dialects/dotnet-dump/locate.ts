@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DebuggerNotFoundError } from '../../../errors.js';
-import { findOnPath } from '../winedbg/find-on-path.js';
+import { findOnPath } from '../../../platform/index.js';
 
 export type DotnetToolName = 'dotnet-dump' | 'dotnet-gcdump';
 

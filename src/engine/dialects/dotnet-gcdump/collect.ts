@@ -4,7 +4,7 @@
 // from them. The tool is found like dotnet-dump (../dotnet-dump/locate.ts: --debugger, PATH,
 // ~/.dotnet/tools, a local tool manifest). Then the file is read back (gcdump-file.ts), bounded.
 import { readFile, stat } from 'node:fs/promises';
-import { BadDumpError } from '../../../errors.js';
+import { BadDumpError, failureCause } from '../../../errors.js';
 import { locateDotnetTool } from '../dotnet-dump/locate.js';
 import { collectDump } from '../dotnet-dump/tool-run.js';
 import { readGcDump, type GcDump } from './gcdump-file.js';
@@ -39,7 +39,7 @@ export async function collectGcDump(
 /** Reads a .gcdump file (at most MAX_GCDUMP_BYTES); returns the graph and the file's size. */
 export async function loadGcDump(path: string): Promise<{ dump: GcDump; bytes: number }> {
   const info = await stat(path).catch((error: unknown) => {
-    throw new BadDumpError(path, `cannot read ${path}: ${(error as Error).message}`);
+    throw new BadDumpError(path, `cannot read ${path}: ${failureCause(error)}`);
   });
   if (!info.isFile()) throw new BadDumpError(path, `${path} is not a file`);
   if (info.size > MAX_GCDUMP_BYTES) {

@@ -3,7 +3,7 @@
 // surfaced as "spawn winedbg ENOENT" (exit 5) or as good dumps quarantined as "the debugger
 // exited 2 times".
 import { DebuggerNotFoundError } from '../../../errors.js';
-import { findOnPath } from './find-on-path.js';
+import { findOnPath } from '../../../platform/index.js';
 
 export function winedbgFile(env: NodeJS.ProcessEnv, debuggerPath?: string): string {
   if (debuggerPath !== undefined) return debuggerPath;

@@ -16,7 +16,7 @@ import {
   refuseNonAscii,
 } from '../common/unsafe-text.js';
 import type { Dialect } from '../common/types.js';
-import { findOnPath } from './find-on-path.js';
+import { findOnPath } from '../../../platform/index.js';
 import { parseWinedbgInfoMaps } from './info-maps.js';
 import { winedbgFile } from './binary.js';
 
