@@ -4,7 +4,6 @@
 // It does not go through the debugger's console, so it works where the console's Ctrl-C does not
 // (Wine's conhost closes a pseudo console on byte 0x03). The helper refuses a target no debugger
 // is attached to: an unhandled breakpoint would end it.
-import { execa } from 'execa';
 import { nativeHelperCommand, nativeHelperPath } from './native-helper.js';
 
 /** How a break-in from outside went: it broke, or why not (the caller falls back to Ctrl-C). */
@@ -52,6 +51,9 @@ export async function breakInWithHelper(
     };
   }
   const command = nativeHelperCommand(helper.path, [String(pid)], options.platform);
+  // execa is loaded here, not at the top: src/platform/index.ts re-exports this module, and
+  // `inspect` must not load execa (test/cli/main.test.ts).
+  const { execa } = await import('execa');
   const result = await execa(command.file, command.args, {
     env: options.env,
     reject: false,

@@ -2,7 +2,6 @@
 // (VirtualQueryEx over the address space, the MEM_COMMIT total !address -summary prints), run on
 // the target's host. For debuggers that cannot total it themselves (the Debugger Engine without
 // exts.dll has no !address).
-import { execa } from 'execa';
 import { nativeHelperCommand, nativeHelperPath } from './native-helper.js';
 
 /** The committed bytes, the process gone, or why the probe could not say. */
@@ -42,6 +41,9 @@ export async function probeCommit(
     };
   }
   const command = nativeHelperCommand(helper.path, [String(pid)]);
+  // execa is loaded here, not at the top: src/platform/index.ts re-exports this module, and
+  // `inspect` must not load execa (test/cli/main.test.ts).
+  const { execa } = await import('execa');
   const result = await execa(command.file, command.args, {
     env: options.env,
     reject: false,
