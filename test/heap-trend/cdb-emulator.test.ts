@@ -8,6 +8,9 @@
 // shows one heap growing.
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { DebuggerNotFoundError } from '../../src/errors.js';
 import { parseHeapSummary } from '../../src/parsers/heap-summary.js';
 import { assertValid } from '../../src/report/schemas.js';
 import { runHeapTrend } from '../../src/workflows/heap-trend/run-heap-trend.js';
@@ -153,5 +156,34 @@ describe('heap-trend with cdb (emulator, real !heap -s transcripts)', function (
     expect(report.status).to.equal('target-exited');
     expect(report.sampleCount).to.equal(2);
     expect(report.message).to.match(/pid 4242\) is gone/);
+  });
+
+  it('stops at the first sample, exit 3, when !heap lists no heap at all (never 0 KB and no suspect)', async () => {
+    // A real reply with an empty NT heap table (WinDbg on Windows 10; the transcript's header
+    // says where it came from): every process has a process heap, so this is !heap failing.
+    const empty = { transcript: 'heap-s/win10-x64-nt-stats-no-heaps-to-display.txt' };
+    expect(expectedHeaps(empty)).to.deep.equal([]);
+    const scenarios = [scratch.scenario(heapScenario(empty), 's0.json')];
+    const outDir = scratch.file('out');
+    let caught: unknown;
+    try {
+      await runHeapTrend({
+        pid: 4242,
+        engine: 'cdb',
+        intervalMs: 100,
+        samples: 3,
+        outDir,
+        debuggerCommandFor: commandFor(scenarios, []),
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught, 'the run must not complete').to.be.instanceOf(DebuggerNotFoundError);
+    expect(exitCodeFor(caught)).to.equal(3);
+    const message = (caught as Error).message;
+    expect(message).to.include('listed no heap');
+    expect(message).to.include('No heaps to display.');
+    expect(message).to.match(/ntdll's symbols/);
+    expect(existsSync(join(outDir, 'report.json'))).to.equal(false);
   });
 });

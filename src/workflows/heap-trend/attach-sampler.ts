@@ -75,6 +75,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
     }
     const warnings: string[] = [];
     let output: string;
+    let truncated = false;
     let summary: AddressSummaryRecord | undefined;
     let managed: ClrSample = {};
     try {
@@ -86,6 +87,7 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
       // debugger's own line (exit 3), never a report of 0 KB and "no leak suspected".
       const missing = dialect.commandUnavailable?.(output) ?? null;
       if (missing !== null) throw heapCommandMissing(dialect.name, command, missing);
+      truncated = result.truncated;
       if (result.truncated) warnings.push(`${command} output was truncated`);
       const categoriesCommand =
         sampling?.style === 'attach-per-sample' ? sampling.categoriesCommand : undefined;
@@ -115,6 +117,12 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
     }
     const suspendedMs = Math.round((performance.now() - began) * 10) / 10;
     const record = parseHeapSummary(output);
+    // Every process has a heap (its process heap), so a complete reply that lists none is a
+    // failure of !heap itself, whatever its words: the common one on Windows is missing ntdll
+    // symbols, whose exact text no recording here shows. Stopped like a missing extension.
+    if (record.heaps.length === 0 && (record.segmentHeaps ?? []).length === 0 && !truncated) {
+      throw heapCommandFailed(dialect.name, command, output);
+    }
     for (const warning of record.warnings) warnings.push(warning);
     const heaps: HeapTrendSampleHeap[] = record.heaps.map((heap) => ({
       id: heap.address,
@@ -201,6 +209,20 @@ export function createAttachSampler(options: AttachSamplerOptions): HeapSampler 
 function heapCommandMissing(engine: string, command: string, line: string): DebuggerNotFoundError {
   return new DebuggerNotFoundError(
     `${engine} cannot run ${command} here; it said "${line}" (the debugger lacks the extension that serves the command, as the Debugger Engine from NuGet does without ext.dll/exts.dll). Nothing was sampled: per-heap figures need Debugging Tools for Windows (winget install Microsoft.WinDbg, or the Windows SDK's Debugging Tools), or use --engine winedbg beside Wine (committed memory).`,
+  );
+}
+
+/** A heap command that ran and listed no heap at all: its first lines say why. */
+function heapCommandFailed(engine: string, command: string, output: string): DebuggerNotFoundError {
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    // The prompt echoed before a command: 0:000> !heap -s -h 0
+    .filter((line) => line !== '' && !/^\d+:\d+>/.test(line));
+  const said = lines.slice(0, 3).join(' / ');
+  return new DebuggerNotFoundError(
+    `${engine}'s ${command} listed no heap (every process has one), so nothing was sampled; it said: ${said === '' ? '(nothing)' : `"${said}"`}. !heap reads ntdll's heap structures through ntdll's symbols: give a symbol path that has them (--symbol-path srv*C:\\symbols*https://msdl.microsoft.com/download/symbols), or use --engine winedbg beside Wine (committed memory).`,
+    { command, lastOutput: lines },
   );
 }
 
