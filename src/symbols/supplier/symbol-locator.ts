@@ -25,7 +25,7 @@ import {
   type SymbolPathElement,
 } from '../index.js';
 import { PositionedFileReader } from '../../minidump/file-reader.js';
-import { parsePeHeaders } from '../../common/pe-headers.js';
+import { checkImage } from './image-check.js';
 import {
   copyIntoStore,
   openPart,
@@ -391,26 +391,4 @@ export class SymbolLocator {
 /** A pause that ends early (rejecting) when the signal aborts; its timer never outlives it. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return sleepFor(ms, undefined, signal === undefined ? {} : { signal });
-}
-
-/**
- * Throws BadSymbolsError unless the file at `path` is a PE image whose TimeDateStamp and
- * SizeOfImage are the key it was fetched under (`name/TIMESTAMPSIZE/name`, the symbol-server
- * key of an image: https://learn.microsoft.com/en-us/windows-hardware/drivers/debugger/symbol-store-folder-tree).
- */
-async function checkImage(path: string, url: string, relative: string): Promise<void> {
-  const wanted = relative.split('/').at(-2)?.toLowerCase() ?? '';
-  const reader = await PositionedFileReader.open(path);
-  let found: string;
-  try {
-    const headers = await parsePeHeaders({ read: (offset, length) => reader.read(offset, length) });
-    found = typeof headers === 'string' ? headers : headers.codeId.toLowerCase();
-    if (typeof headers !== 'string' && found === wanted) return;
-  } finally {
-    await reader.close();
-  }
-  throw new BadSymbolsError(
-    url,
-    `${url}: not the image asked for (${/^[0-9a-f]+$/.test(found) ? `its key is ${found}` : found}; wanted ${wanted}): not kept`,
-  );
 }
