@@ -31,7 +31,7 @@ import { engineExtensions } from './core-engine.js';
 import { expandInputs, inputFolders, refuseNoInputs } from './inputs.js';
 import { relativeToRoots } from '../../report/analyze/shown-paths.js';
 import { startThreads, threadConfig, threadLanes } from './thread-config.js';
-import { threadPlan } from './thread-plan.js';
+import { defaultJobs, threadPlan } from './thread-plan.js';
 import { OutDirLock } from './out-dir.js';
 import { outputFiles, writeSummaryAndReport } from './outputs.js';
 import { RunRecords } from './run-records.js';
@@ -135,7 +135,13 @@ async function analyzeLocked(options: AnalyzeOptions, out: OutDirLock): Promise<
   const signer = dumpSigner(options);
   const jobs = Math.max(
     1,
-    options.jobs ?? (choice.engine === 'builtin' ? 4 : 1) * availableParallelism(),
+    options.jobs ??
+      defaultJobs({
+        engine: choice.engine,
+        cores: availableParallelism(),
+        ...(options.symbolPath === undefined ? {} : { symbolPath: options.symbolPath }),
+        env: options.env ?? process.env,
+      }),
   );
 
   const onUserAbort = () => stop.abort(options.signal?.reason);

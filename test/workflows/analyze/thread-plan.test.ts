@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  defaultJobs,
   MAX_THREADS,
   MIN_DUMPS_FOR_THREADS,
   threadPlan,
@@ -43,5 +44,22 @@ describe('threadPlan (when analyze uses threads)', () => {
   it('takes --threads N over the size rule, never more threads than dumps', () => {
     expect(threadPlan({ ...big, inputs: 3, requested: 2 }).threads).to.equal(2);
     expect(threadPlan({ ...big, inputs: 1, requested: 4 }).threads).to.equal(1);
+  });
+
+  it('runs one dump per core with local symbol files, four per core otherwise (builtin)', () => {
+    const base = { engine: 'builtin', cores: 2, env: {} };
+    expect(defaultJobs(base)).to.equal(8);
+    expect(defaultJobs({ ...base, symbolPath: '/syms' })).to.equal(2);
+    // From the environment, as the supplier reads it.
+    expect(defaultJobs({ ...base, env: { _NT_SYMBOL_PATH: 'srv*/cache' } })).to.equal(2);
+    // A symbol server: downloads overlap, so four per core.
+    expect(
+      defaultJobs({
+        ...base,
+        symbolPath: 'srv*/cache*https://msdl.microsoft.com/download/symbols',
+      }),
+    ).to.equal(8);
+    // A debugger engine: one debugger process per core, whatever the symbols.
+    expect(defaultJobs({ ...base, engine: 'cdb' })).to.equal(2);
   });
 });
