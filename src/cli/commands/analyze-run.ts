@@ -79,6 +79,22 @@ export async function runAnalyze(
   const signing = signingOf(options);
   const symbolPath = symbolPathOf(options);
   const signer = signerOf(signing);
+  // The roots that paths are shown from are the folders a local run was given: a queued run's
+  // collector, --merge and --rebucket write their report.html without them, so the option would
+  // do nothing there. Said before anything runs, never ignored.
+  const elsewhere =
+    options.queue !== undefined
+      ? '--queue'
+      : options.merge !== undefined
+        ? '--merge'
+        : options.rebucket !== undefined
+          ? '--rebucket'
+          : undefined;
+  if (options.relativePaths === true && elsewhere !== undefined) {
+    throw new UsageError(
+      `--relative-paths goes with a local analyze of dump folders, not with ${elsewhere} (its report shows recorded paths as they are)`,
+    );
+  }
   if (options.rebucket !== undefined) {
     if (paths.length > 0) throw new UsageError('--rebucket takes no dump paths');
     const result = await rebucketOutputs(options.rebucket, signer);

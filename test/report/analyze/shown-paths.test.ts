@@ -69,4 +69,18 @@ describe('analyze --relative-paths, as typed', function () {
     expect(records).to.include(JSON.stringify(join(crashes, 'svc', 'av-write-a.dmp')));
     expect(readFileSync(join(out, 'summary.json'), 'utf8')).to.include(crashes);
   });
+
+  it('is refused, exit 2, with --queue, --merge and --rebucket (never silently ignored)', async () => {
+    const out = makeTempDir('relative-elsewhere');
+    for (const [args, named] of [
+      [['analyze', 'x', '--queue', 'redis://127.0.0.1:1', '--relative-paths'], '--queue'],
+      [['analyze', '--merge', out, '--out', join(out, 'm'), '--relative-paths'], '--merge'],
+      [['analyze', '--rebucket', out, '--relative-paths'], '--rebucket'],
+    ] as const) {
+      const run = await runCli([...args], { cwd: out });
+      expect(run.code, args.join(' ')).to.equal(2);
+      expect(run.stderr).to.include(`--relative-paths goes with a local analyze`);
+      expect(run.stderr).to.include(`not with ${named}`);
+    }
+  });
 });
