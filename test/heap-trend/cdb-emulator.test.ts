@@ -8,7 +8,7 @@
 // shows one heap growing.
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { DebuggerNotFoundError } from '../../src/errors.js';
 import { parseHeapSummary } from '../../src/parsers/heap-summary.js';
@@ -134,6 +134,17 @@ describe('heap-trend with cdb (emulator, real !heap -s transcripts)', function (
     expect(dumpState.commands.some((c) => /^\.dump \/o \/ma "/.test(c))).to.equal(true);
 
     assertValid('heapTrendReport', JSON.parse(readFileSync(files.report, 'utf8')));
+    // The pages name the dump from their own folder (it is in OUT/dumps, beside them), never by a
+    // path that carries the analyst's folders; report.json keeps the whole path.
+    const dumpPath = report.dumps[0]?.path ?? '';
+    const shown = relative(dirname(files.html), dumpPath);
+    expect(shown.startsWith(join('dumps', ''))).to.equal(true);
+    for (const page of [files.html, files.markdown]) {
+      const text = readFileSync(page, 'utf8');
+      expect(text, page).to.not.include(dirname(files.html));
+      expect(text, page).to.include(shown);
+    }
+    expect(readFileSync(files.report, 'utf8')).to.include(JSON.stringify(dumpPath));
     const lines = readFileSync(files.samples, 'utf8').trim().split('\n');
     expect(lines).to.have.length(BODIES.length);
   });

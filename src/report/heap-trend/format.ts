@@ -1,5 +1,6 @@
 // Human formatting shared by report.md, report.html and the CLI's text output: the one place a
 // number of report.json becomes text, so the three always print the same figure for it.
+import { isAbsolute, relative } from 'node:path';
 
 const KB_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
@@ -81,4 +82,16 @@ export function formatNumber(value: number, decimals: number): string {
 /** Three significant digits for values from 1 up; two decimals below. */
 function decimalsFor(abs: number): number {
   return abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+}
+
+/**
+ * A threshold dump's path as report.md and report.html show it: relative to the report's own
+ * folder when it lies under it (the run writes its dumps to OUT/dumps, beside the report), so a
+ * report handed on carries neither the analyst's user folder nor a path that breaks when the
+ * folder moves; report.json keeps the whole path. Any other path is shown as it is.
+ */
+export function dumpPathShown(path: string, reportDir: string | undefined): string {
+  if (reportDir === undefined) return path;
+  const shown = relative(reportDir, path);
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }

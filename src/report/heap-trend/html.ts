@@ -2,7 +2,7 @@
 // stacked total, a line chart per heap or region, the ranking table, threshold dumps and, when
 // umdh ran, the top growing allocation stacks.
 import { tierLines } from './tiers-view.js';
-import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
+import { dumpPathShown, formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { escapeHtml as esc } from '../html-escape.js';
 import {
   PALETTE,
@@ -200,12 +200,12 @@ function charts(report: HeapTrendReport, samples: readonly HeapTrendSample[]): s
   return `<div class="grid-charts" id="series-charts">${cards.join('')}</div>`;
 }
 
-function dumps(report: HeapTrendReport): string {
+function dumps(report: HeapTrendReport, reportDir: string | undefined): string {
   if (report.dumps.length === 0) return '<p>No threshold dumps.</p>';
   const rows = report.dumps.map(
     (d) =>
       `<tr><td>${esc(formatKb(d.thresholdKb))}</td><td>${d.sampleIndex}</td><td>${esc(formatKb(d.totalCommittedKb))}</td>` +
-      `<td class="text">${esc(d.path)}</td><td>${d.verified ? 'yes' : 'no'}</td><td>${d.suspendedMs} ms</td>` +
+      `<td class="text">${esc(dumpPathShown(d.path, reportDir))}</td><td>${d.verified ? 'yes' : 'no'}</td><td>${d.suspendedMs} ms</td>` +
       `<td class="text">${esc(d.error ?? '')}</td></tr>`,
   );
   return (
@@ -233,6 +233,8 @@ export function renderUmdhTable(trend: UmdhTrend, top = 20): string {
 export function renderHeapTrendHtml(
   report: HeapTrendReport,
   samples: readonly HeapTrendSample[],
+  /** The folder the page is written to: dump paths under it are shown relative to it. */
+  reportDir?: string,
 ): string {
   const unit = unitOf(report.source);
   const umdh =
@@ -262,7 +264,7 @@ ${charts(report, samples)}
 ${managedHtml(report, samples)}
 ${samplesHtml(samples)}
 <h2>Threshold dumps</h2>
-${dumps(report)}
+${dumps(report, reportDir)}
 ${umdh}
 ${warnings}
 </body></html>

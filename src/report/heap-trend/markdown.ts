@@ -1,6 +1,6 @@
 // report.md: the same findings as report.html in plain text, for tickets and terminals.
 import { tierLines } from './tiers-view.js';
-import { formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
+import { dumpPathShown, formatKb, formatMinutes, formatPercent, formatRate } from './format.js';
 import { managedMarkdown, unitOf } from './managed-sections.js';
 import type { HeapTrendReport, HeapTrendSample } from './types.js';
 import type { UmdhTrend } from './umdh-trend.js';
@@ -74,6 +74,8 @@ function samplesMarkdown(samples: readonly HeapTrendSample[]): string[] {
 export function renderHeapTrendMarkdown(
   report: HeapTrendReport,
   samples: readonly HeapTrendSample[] = [],
+  /** The folder the file is written to: dump paths under it are shown relative to it. */
+  reportDir?: string,
 ): string {
   const unit = unitOf(report.source);
   const target = `${report.target.name === undefined ? '' : `${report.target.name} `}pid ${report.target.pid}`;
@@ -134,7 +136,7 @@ export function renderHeapTrendMarkdown(
   if (report.dumps.length === 0) lines.push('None.');
   for (const d of report.dumps) {
     lines.push(
-      `- ${formatKb(d.thresholdKb)} crossed at sample ${d.sampleIndex} (${formatKb(d.totalCommittedKb)}): \`${d.path}\` ` +
+      `- ${formatKb(d.thresholdKb)} crossed at sample ${d.sampleIndex} (${formatKb(d.totalCommittedKb)}): \`${dumpPathShown(d.path, reportDir)}\` ` +
         `${d.verified ? 'verified' : 'NOT verified'}${d.error === undefined ? '' : ` (${d.error})`}; target suspended ${d.suspendedMs} ms.`,
     );
   }

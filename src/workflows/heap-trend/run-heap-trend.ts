@@ -14,7 +14,7 @@
 // Test seam: `debuggerCommandFor` (see sampler.ts) replaces the debugger command line per use, so
 // a test can point sample i at cdb-emulator scenario i.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { getDialect, type DialectName } from '../../engine/dialects/index.js';
 import { shortErrorMessage, UsageError } from '../../errors.js';
 import { renderHeapTrendHtml } from '../../report/heap-trend/html.js';
@@ -294,8 +294,12 @@ export async function writeReports(
   // Our own output must match the published schema: a mismatch is a bug, found here first.
   assertValid('heapTrendReport', report);
   await writeFile(files.report, `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(files.markdown, renderHeapTrendMarkdown(report, samples));
-  await writeFile(files.html, renderHeapTrendHtml(report, [...samples]));
+  // Dumps under the report's folder are named relative to it in the pages (report.json: whole).
+  await writeFile(
+    files.markdown,
+    renderHeapTrendMarkdown(report, samples, dirname(files.markdown)),
+  );
+  await writeFile(files.html, renderHeapTrendHtml(report, [...samples], dirname(files.html)));
 }
 
 function isTiersSampler(sampler: HeapSampler): sampler is ClrTiersSampler {
