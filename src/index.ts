@@ -100,7 +100,12 @@ export type {
   ProcessListOptions,
   RegionListing,
   SizeEstimate,
+  CoreDumpAnalysis,
 } from './engine/dialects/common/types.js';
+export type { ElfCoreReading } from './engine/dialects/common/elf-core.js';
+export type { BytePath } from './common/byte-path.js';
+export type { HeapWalk, WalkedHeap } from './processor/heap-walk.js';
+export type { ShowPath } from './report/analyze/shown-paths.js';
 export type {
   WinedbgInfoMapsRecord,
   WinedbgMapRegion,
