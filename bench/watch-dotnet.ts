@@ -88,20 +88,25 @@ async function watched(run: Run, extra: Partial<WatchOptions>) {
   return { summary, lines };
 }
 
-async function storm(): Promise<void> {
-  const seconds = option('--seconds', '60');
-  const rate = option('--rate', '6000');
-  const run = await start([
+/** The lab program's `storm` command line: throws per second over threads, work between throws. */
+function stormArgs(seconds: string, rate: string, threads: number, work: number): string[] {
+  return [
     'storm',
     '--seconds',
     seconds,
     '--rate',
     rate,
     '--threads',
-    '4',
+    `${threads}`,
     '--work',
-    '50',
-  ]);
+    `${work}`,
+  ];
+}
+
+async function storm(): Promise<void> {
+  const seconds = option('--seconds', '60');
+  const rate = option('--rate', '6000');
+  const run = await start(stormArgs(seconds, rate, 4, 50));
   const { summary, lines } = await watched(run, { include: ['type:NoSuchException'] });
   const program = stormLine(await run.done);
   const storms = lines.filter((l) => l.clrType === 'CdbHarness.Targets.StormException');
@@ -120,18 +125,7 @@ async function storm(): Promise<void> {
 async function throughputOnce(watchIt: boolean, seconds: string): Promise<number> {
   const rate = option('--tput-rate', '0');
   const paced = rate === '0' ? [] : ['--busy'];
-  const run = await start([
-    'storm',
-    '--seconds',
-    seconds,
-    '--rate',
-    rate,
-    '--threads',
-    '2',
-    '--work',
-    '2000',
-    ...paced,
-  ]);
+  const run = await start([...stormArgs(seconds, rate, 2, 2000), ...paced]);
   // --frames 0: no stacks, so no method events either: the session asks for the throws alone.
   if (watchIt)
     await watched(run, {

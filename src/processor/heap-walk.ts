@@ -24,6 +24,7 @@
 // a hostile dump (a list that loops, a count of billions) ends the walk of that heap with a note.
 // Pure: reads only through the `readMemory` it is given.
 import { MEM_COMMIT, MEM_FREE, type MemoryRegion } from '../minidump/streams/memory-info-list.js';
+import { HEAP_SIGNATURE, MAX_HEAPS } from './process-heaps.js';
 
 export interface HeapMemory {
   readMemory(address: bigint, length: number): Promise<Buffer | null>;
@@ -82,10 +83,8 @@ const WINE64 = {
   subheapEntry: 0x18,
   subheapOwner: 0x28,
 } as const;
-const NT_SIGNATURE = 0xffeeffee;
 const SEGMENT_HEAP_SIGNATURE = 0xddeeddee;
 const WINE_HEAP_MAGIC = 0x50414548; // 'HEAP'
-const DEFAULT_MAX_HEAPS = 4096;
 const DEFAULT_MAX_ENTRIES = 200_000;
 
 const hex = (a: bigint): string => `0x${a.toString(16)}`;
@@ -190,7 +189,7 @@ async function layoutOf(memory: HeapMemory, base: bigint): Promise<HeapLayout> {
   if (header === null || header.length < WINE64.signature + 4) return 'unknown';
   const signature = header.readUInt32LE(WINE64.signature);
   if (signature === SEGMENT_HEAP_SIGNATURE) return 'segment-heap';
-  if (signature !== NT_SIGNATURE) return 'unknown';
+  if (signature !== HEAP_SIGNATURE) return 'unknown';
   if (header.length >= WINE64.magic + 4 && header.readUInt32LE(WINE64.magic) === WINE_HEAP_MAGIC) {
     return 'wine';
   }
@@ -285,7 +284,7 @@ export async function walkHeaps(
 ): Promise<HeapWalk> {
   const allocations = new Allocations(regions);
   const budget: Budget = { left: limits.maxEntries ?? DEFAULT_MAX_ENTRIES, read: 0 };
-  const maxHeaps = limits.maxHeaps ?? DEFAULT_MAX_HEAPS;
+  const maxHeaps = limits.maxHeaps ?? MAX_HEAPS;
   const queue = [...new Set(heaps)].slice(0, maxHeaps);
   const named = new Set(queue);
   const discovered: bigint[] = [];

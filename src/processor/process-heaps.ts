@@ -32,10 +32,10 @@ const LAYOUT = {
   },
 } as const;
 /** More heaps than a process makes: a bigger count is corrupt and ignored. */
-const MAX_HEAPS = 4096;
+export const MAX_HEAPS = 4096;
 /** Private allocations probed for a heap signature, at most (each probe reads a page or so). */
 const MAX_PROBES = 1024;
-const HEAP_SIGNATURE = 0xffeeffee;
+export const HEAP_SIGNATURE = 0xffeeffee;
 
 function pointerAt(buf: Buffer, at: number, size: 4 | 8): bigint | null {
   if (buf.length < at + size) return null;
