@@ -43,6 +43,7 @@ import type {
 import { StopReader, withoutLastLine } from './stop-reader.js';
 import { TranscriptRecorder } from './transcript-recorder.js';
 import { restrictToOwner } from '../platform/index.js';
+import { eitherSignal } from '../common/either-signal.js';
 
 export type * from './session-types.js';
 
@@ -207,7 +208,7 @@ export class DebuggerSession {
           truncated: false,
         };
       }
-      return this.runCommand(command, options, this.combinedSignal(options.signal));
+      return this.runCommand(command, options, eitherSignal(options.signal, this.options.signal));
     });
   }
 
@@ -297,7 +298,7 @@ export class DebuggerSession {
     });
     await waitWithDeadline(reader.done, {
       timeoutMs,
-      signal: this.combinedSignal(options.signal),
+      signal: eitherSignal(options.signal, this.options.signal),
       onTimeout: () =>
         new TimeoutError(
           `The target did not stop within ${timeoutMs} ms (it is still running).`,
@@ -307,13 +308,6 @@ export class DebuggerSession {
       onAbort: () => new AbortedError('Waiting for a stop was aborted.', errorOptions()),
     });
     return channel.stopOf(reader);
-  }
-
-  private combinedSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
-    const session = this.options.signal;
-    if (!session) return signal;
-    if (!signal) return session;
-    return AbortSignal.any([signal, session]);
   }
 
   /**

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, IoError, errorMessage, isHarnessError } from '../errors.js';
+import { eitherSignal } from '../common/either-signal.js';
 
 /** Default cap on one downloaded dump (`--max-download`): 4 GiB, a large full-memory dump. */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
@@ -31,8 +32,7 @@ async function streamUrl(
   sink?: (chunk: Uint8Array) => Promise<void>,
 ): Promise<{ sha256: string; size: number }> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
-  const signal =
-    limits.signal === undefined ? deadline : AbortSignal.any([deadline, limits.signal]);
+  const signal = eitherSignal(limits.signal, deadline);
   const hash = createHash('sha256');
   let size = 0;
   try {

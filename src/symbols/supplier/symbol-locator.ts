@@ -35,6 +35,7 @@ import {
 } from './cache-writer.js';
 import { existingFiles, isFile } from './local-store-files.js';
 import type { RedirectPolicy } from '../redirect-policy.js';
+import { eitherSignal } from '../../common/either-signal.js';
 
 export interface LocatorOptions {
   fetch?: FetchLike;
@@ -281,10 +282,7 @@ export class SymbolLocator {
     await this.#storeReady(first);
     const fetchImpl = this.#options.fetch ?? globalThis.fetch;
     const timeout = AbortSignal.timeout(this.#options.downloadTimeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const signal =
-      this.#options.signal === undefined
-        ? timeout
-        : AbortSignal.any([this.#options.signal, timeout]);
+    const signal = eitherSignal(this.#options.signal, timeout);
     // The body streams to a part file in the first store: memory holds one chunk at a time.
     let part: PartFile | undefined;
     let expanded: PartFile | undefined;
