@@ -78,4 +78,43 @@ describe('dotnet-diag client (real runtime)', function () {
     ]);
     expect(running, 'all four arrived only as the program exited').to.equal(true);
   });
+  // The exception keyword at the Verbose level (which the method events that name frames need)
+  // makes the runtime raise ExceptionCatchStart/Stop, ExceptionFinallyStart/Stop,
+  // ExceptionFilterStart/Stop and ExceptionThrownStop beside each ExceptionThrown_V1, each with a
+  // stack walk in the target; the session's event ID allow-list (.NET 10's CollectTracing5) leaves
+  // them out, and the records keep their named frames.
+  it('makes the target raise only the runtime events a record needs: the throw and the frame-naming events, no catch/finally events', async () => {
+    const dir = makeTempDir('diag-filter');
+    const release = join(dir, 'go');
+    const target = await startNativeDotnet([
+      'exceptions',
+      '--wait-file',
+      release,
+      '-i',
+      '0',
+      '--acts',
+      'invalid-op,null,inner,hold',
+      '--hold',
+      '30000',
+    ]);
+    const session = await openExceptionStream({ pid: target.pid, env: target.env });
+    writeFileSync(release, '');
+    const seen: DiagException[] = [];
+    for await (const event of session) {
+      seen.push(event);
+      if (seen.length === 4) break;
+    }
+    const end = await session.close();
+    expect(seen.map((e) => e.type)).to.deep.equal([
+      'System.InvalidOperationException',
+      'System.NullReferenceException',
+      'System.FormatException',
+      'CdbHarness.Targets.WidgetException',
+    ]);
+    expect(seen[0]?.frames.join(' ')).to.match(/ThrowInvalidOperation/);
+    // ExceptionThrown_V1 80; MethodLoadVerbose 143, ModuleLoad 152, R2RGetEntryPoint 159.
+    const ids = Object.keys(end?.runtimeEvents ?? {});
+    expect(ids).to.include('80');
+    expect(ids.filter((id) => !['80', '143', '152', '159'].includes(id))).to.deep.equal([]);
+  });
 });
