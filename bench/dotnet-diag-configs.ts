@@ -3,8 +3,8 @@
 // throw and caught plus --work iterations of a hash loop) runs unwatched and watched in turn
 // (U A U B U C …, --rounds times); the program prints its own CPU time over the storm (`cpu=`),
 // which the machine's load moves much less than its wall-clock rate. Figures per configuration:
-//   extra µs/throw  the target's CPU per unit watched minus its median unwatched (the runtime's
-//                   work for the session's events: payloads, stack walks, buffers)
+//   extra µs/throw  the target's CPU per unit watched minus its median unwatched, per throw (the
+//                   runtime's work for the session's events: payloads, stack walks, buffers)
 //   kept (CPU)      unwatched CPU per unit / watched CPU per unit
 //   kept (wall)     median watched units/s / median unwatched units/s (the client competes too)
 //   client CPU      the client's CPU while the storm ran, ms
@@ -43,6 +43,7 @@ const TRACE_LEVEL: Record<string, string> = { trace4: '4', trace2: '2' };
 interface Result {
   unitsPerSec: number;
   cpuUsPerUnit: number;
+  unitsPerThrow: number;
   clientCpuMs: number;
 }
 
@@ -142,6 +143,7 @@ async function runOnce(config: string, tracePath: string | undefined): Promise<R
     return {
       unitsPerSec: (work * 1000) / Number(m[3]),
       cpuUsPerUnit: (Number(m[4]) * 1000) / work,
+      unitsPerThrow: work / Number(m[1]),
       clientCpuMs,
     };
   } finally {
@@ -183,7 +185,7 @@ async function main(): Promise<void> {
   );
   for (const config of configs) {
     const list = results.get(config)!;
-    const extras = list.map((r) => (r.cpuUsPerUnit - plainCpu).toFixed(1));
+    const extras = list.map((r) => ((r.cpuUsPerUnit - plainCpu) * r.unitsPerThrow).toFixed(1));
     const kept = list.map((r) => ((plainCpu / r.cpuUsPerUnit) * 100).toFixed(0));
     const wall = (median(list.map((r) => r.unitsPerSec)) / plainRate) * 100;
     console.log(
