@@ -3,7 +3,7 @@
 // through onRawData for transcripts.
 import type { IPty } from '@lydell/node-pty';
 import { killTree as killProcessTree } from '../platform/index.js';
-import { releaseConptyHandles } from '../platform/windows/pty-release.js';
+import { closeConsoleAtExit, releaseConptyHandles } from '../platform/windows/pty-release.js';
 import {
   hangupProofCommand,
   startOrphanGuard,
@@ -25,7 +25,10 @@ export interface PtyProcessOptions {
   /**
    * The child debugs a live target that must outlive the harness: on a Unix host the child ignores
    * the terminal's hang-up and a guard breaks it in when the harness dies without ending it
-   * (../platform/wine/orphan-guard.ts). Nothing changes on Windows.
+   * (../platform/wine/orphan-guard.ts). On Windows a session without one closes its pseudo
+   * console as soon as the child exits, so the exit is reported after conhost's last output
+   * instead of after node-pty's 1 s quiet timer (../platform/windows/pty-release.ts); with one,
+   * the console stays, as the target may be attached to it.
    */
   guardLiveTarget?: boolean;
 }
@@ -93,6 +96,7 @@ export class PtyProcess {
       cwd: options.cwd ?? process.cwd(),
       env,
     });
+    if (isWindowsHost() && options.guardLiveTarget !== true) closeConsoleAtExit(pty);
     return new PtyProcess(pty, guarded);
   }
 
