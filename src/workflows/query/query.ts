@@ -127,12 +127,12 @@ function matchRecord(line: RecordLine, q: Compiled): string[] | null {
     }
   }
   if (q.frame === undefined && q.module === undefined) return [];
-  let hits = line.frames();
-  if (q.module !== undefined) {
-    const module = q.module;
-    hits = hits.filter((f) => f.module !== undefined && normalizeModuleName(f.module) === module);
+  let hits: AnalyzeFrame[];
+  if (q.module === undefined) hits = line.frames();
+  else {
+    hits = line.moduleFrames(q.module);
     // The modules the dump loaded, parsed only when no frame lies in the module.
-    if (hits.length === 0 && !loaded(line.modules(), module)) return null;
+    if (hits.length === 0 && !loaded(line.modules(), q.module)) return null;
   }
   if (q.frame !== undefined) {
     const needle = q.frame;
