@@ -7,7 +7,9 @@ import type {
   AnalyzeException,
   AnalyzeFrame,
 } from '../../report/analyze/analyze-record.js';
+import { normalizeModuleName } from '../../report/analyze/skip-modules.js';
 import { jsonMembers } from './json-members.js';
+import { framesInModule } from './module-frames.js';
 
 /** What a match shows of its record: the members a query reads (the rest is never parsed). */
 export type QueriedRecord = Pick<AnalyzeDumpRecord, 'file' | 'sha256' | 'bucket'> & {
@@ -19,6 +21,8 @@ export interface RecordLine {
   record: QueriedRecord;
   /** The faulting thread's frames, then a managed exception's stack as frames of their own. */
   frames(): AnalyzeFrame[];
+  /** The frames of frames() that lie in `module` (normalizeModuleName's form), in order. */
+  moduleFrames(module: string): AnalyzeFrame[];
   /** The modules summary (`modules`), when the record has one. */
   modules(): AnalyzeDumpRecord['modules'] | undefined;
 }
@@ -46,17 +50,32 @@ export function readRecordLine(text: string): RecordLine | undefined {
     record.exception = { code };
   }
   let frames: AnalyzeFrame[] | undefined;
-  return {
+  const clrJson = members.get('clrException');
+  const line: RecordLine = {
     record,
     frames() {
       frames ??= allFrames(
         JSON.parse(framesJson) as AnalyzeFrame[],
-        objectMember<AnalyzeDumpRecord['clrException']>(members.get('clrException')),
+        objectMember<AnalyzeDumpRecord['clrException']>(clrJson),
       );
       return frames;
     },
+    moduleFrames(module) {
+      // A managed exception's frames have no module, but its member must still parse.
+      const fast =
+        frames === undefined && (clrJson === undefined || clrJson === 'null')
+          ? framesInModule(framesJson, module)
+          : undefined;
+      return (
+        fast ??
+        line
+          .frames()
+          .filter((f) => f.module !== undefined && normalizeModuleName(f.module) === module)
+      );
+    },
     modules: () => objectMember<AnalyzeDumpRecord['modules']>(members.get('modules')),
   };
+  return line;
 }
 
 /** The faulting thread's frames, and a managed exception's stack as frames of their own. */
