@@ -25,12 +25,16 @@ export interface PtyProcessOptions {
   /**
    * The child debugs a live target that must outlive the harness: on a Unix host the child ignores
    * the terminal's hang-up and a guard breaks it in when the harness dies without ending it
-   * (../platform/wine/orphan-guard.ts). On Windows a session without one closes its pseudo
-   * console as soon as the child exits, so the exit is reported after conhost's last output
-   * instead of after node-pty's 1 s quiet timer (../platform/windows/pty-release.ts); with one,
-   * the console stays, as the target may be attached to it.
+   * (../platform/wine/orphan-guard.ts). Nothing changes on Windows.
    */
   guardLiveTarget?: boolean;
+  /**
+   * Windows: the pseudo console stays open after the child exits, as a program the child launched
+   * is attached to it and would be ended with it (node-pty #965). Otherwise it is closed as soon as
+   * the child exits, so the exit is reported after conhost's last output instead of after
+   * node-pty's 1 s quiet timer (../platform/windows/pty-release.ts). Nothing changes on Linux.
+   */
+  keepConsoleAtExit?: boolean;
 }
 
 export interface PtyExit {
@@ -96,7 +100,7 @@ export class PtyProcess {
       cwd: options.cwd ?? process.cwd(),
       env,
     });
-    if (isWindowsHost() && options.guardLiveTarget !== true) closeConsoleAtExit(pty);
+    if (isWindowsHost() && options.keepConsoleAtExit !== true) closeConsoleAtExit(pty);
     return new PtyProcess(pty, guarded);
   }
 

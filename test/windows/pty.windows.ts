@@ -36,10 +36,10 @@ describe('pty and kill-tree as a Windows process (test:windows)', function () {
     expect(run.timedOut).to.equal(false);
   });
 
-  it('a live session keeps its pseudo console at the exit (a detached launched target may be on it)', async () => {
+  it('a session that launched its program keeps its pseudo console at the exit (the program is on it)', async () => {
     const dump = winPath(join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp'));
     const run = await runWindowsNode(
-      [winPath(script('pty-console-end.js')), winPath(ENGINE_HOST), dump, 'live'],
+      [winPath(script('pty-console-end.js')), winPath(ENGINE_HOST), dump, 'keep'],
       { timeoutMs: 45_000 },
     );
     expect(run.stdout, run.stderr).to.match(

@@ -66,10 +66,10 @@ export function releaseConptyHandles(pty: IPty): string[] {
  * it still holds and end the pipe
  * (https://learn.microsoft.com/windows/console/closepseudoconsole): node-pty then reports the
  * exit on that end, after the last byte, 60-90 ms after the child's exit under Wine. Only for a
- * console no other process can be attached to: a launched target the debugger detached from may
- * still be, and closing the console would end it (node-pty #965), so live sessions keep node-pty's
- * timer. node-pty's own kill() is not used (it forks another node process to list the console's
- * processes and kills them). True when the hook was installed (node-pty's private fields found).
+ * console no other process can be attached to: a program the debugger launched (and detached
+ * from) is, and closing the console would end it (node-pty #965), so such sessions keep
+ * node-pty's timer; an attached target has a console of its own. node-pty's own kill() is not
+ * used (it forks another node process to list the console's processes and kills them). True when the hook was installed (node-pty's private fields found).
  */
 export function closeConsoleAtExit(pty: IPty): boolean {
   const agent = (pty as unknown as { _agent?: WindowsAgent })._agent;

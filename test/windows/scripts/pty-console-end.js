@@ -4,14 +4,14 @@
 // timer (the output socket destroyed, never ended)? node-pty's socket is a private field
 // (@lydell/node-pty 1.1.0 windowsPtyAgent.js `_outSocket`), read here only to tell the two apart.
 // Prints `EXIT <code> last-line-before-exit=<bool> output-ended=<bool>`.
-// Usage: node.exe pty-console-end.js HOST.EXE DUMP [live]
+// Usage: node.exe pty-console-end.js HOST.EXE DUMP [keep]   (keep: keepConsoleAtExit, as a launch)
 import { PtyProcess } from '../../../dist/src/pty/pty-process.js';
 
-const [host, dump, live] = process.argv.slice(2);
+const [host, dump, keep] = process.argv.slice(2);
 const child = PtyProcess.spawn({
   file: host,
   args: ['-snul', '-z', dump, '-c', '.echo LAST-LINE-BEFORE-QUIT;q'],
-  guardLiveTarget: live === 'live',
+  keepConsoleAtExit: keep === 'keep',
 });
 let text = '';
 child.onData((chunk) => (text += chunk));
