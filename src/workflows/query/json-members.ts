@@ -38,7 +38,7 @@ export function jsonMembers(
   wanted: readonly string[],
 ): Map<string, string> | undefined {
   const found = start === 0 && end === text.length ? patternMembers(text, wanted) : null;
-  return found ?? walkMembers(text, start, end, wanted);
+  return found?.members ?? walkMembers(text, start, end, wanted);
 }
 
 /** jsonMembers by the walk over each character between strings, whatever the line holds. */

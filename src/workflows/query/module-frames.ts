@@ -13,21 +13,26 @@ import { normalizeModuleName } from '../../report/analyze/skip-modules.js';
 const PLAIN = String.raw`[ !#-\[\]-z|~]`;
 /** A frame's member: a string, or true, false or null under any name but `module`. */
 const MEMBER = String.raw`"${PLAIN}*":"${PLAIN}*"|"(?!module")${PLAIN}*":(?:true|false|null)`;
+/** The frames this reads (a member shape for member-pattern.ts: no capturing group). */
 // Sample: [{"module":"ntdll","function":"RtlFrame0","offset":"0x0","trust":"debugger"}]
-const FRAMES = new RegExp(
-  String.raw`^\[(?:\{(?:${MEMBER})(?:,(?:${MEMBER}))*\}(?:,(?=\{)|(?=\]$)))*\]$`,
-);
+export const PLAIN_FRAMES = String.raw`\[(?:\{(?:${MEMBER})(?:,(?:${MEMBER}))*\}(?:,(?=\{)|(?=\])))*\]`;
+const FRAMES = new RegExp(`^${PLAIN_FRAMES}$`);
 // Sample: ntdll
 const PLAIN_NAME = new RegExp(`^${PLAIN}+$`);
 
 /**
  * The frames of `framesJson` (a `frames` member's JSON text) whose module normalizes to
  * `module` (normalizeModuleName's form), in order, each as JSON.parse reads it; or undefined
- * when the text is not of the shape this reads (then parse it all).
+ * when the text is not of the shape this reads (then parse it all). `plain`: the text is known
+ * to match PLAIN_FRAMES whole.
  */
-export function framesInModule(framesJson: string, module: string): AnalyzeFrame[] | undefined {
+export function framesInModule(
+  framesJson: string,
+  module: string,
+  plain = false,
+): AnalyzeFrame[] | undefined {
   // `.dll` normalizes to the empty name, which every text holds.
-  if (module === '' || !FRAMES.test(framesJson)) return undefined;
+  if (module === '' || (!plain && !FRAMES.test(framesJson))) return undefined;
   // A module name made of plain characters normalizes to plain characters, so no other name
   // can be one of these frames' modules.
   if (!PLAIN_NAME.test(module)) return [];

@@ -27,8 +27,11 @@ const RECORD = {
   threadCount: 1,
 };
 
-function same(text: string): 'pattern' | 'walk' {
-  const byPattern = patternMembers(text, WANTED);
+/** A shape for the test: a file name of small letters, as a string. */
+const SHAPES = new Map([['file', '"[a-z.]*"']]);
+
+function same(text: string, shapes?: typeof SHAPES): 'pattern' | 'walk' {
+  const byPattern = patternMembers(text, WANTED, shapes)?.members ?? null;
   const byWalk = walkMembers(text, 0, text.length, WANTED);
   if (byPattern === null) return 'walk';
   expect(byWalk, text).to.not.equal(undefined);
@@ -39,7 +42,7 @@ function same(text: string): 'pattern' | 'walk' {
 describe('patternMembers: the walk by one regular expression, where it can tell', () => {
   it('reads a record line as JSON.stringify writes it, as JSON.parse reads its members', () => {
     const text = JSON.stringify(RECORD);
-    const found = patternMembers(text, WANTED)!;
+    const found = patternMembers(text, WANTED)!.members;
     expect([...found.keys()].sort()).to.deep.equal(
       ['bucket', 'exception', 'file', 'frames', 'modules', 'sha256'].sort(),
     );
@@ -48,9 +51,21 @@ describe('patternMembers: the walk by one regular expression, where it can tell'
     }
     expect(same(text)).to.equal('pattern');
     // A member given twice keeps its last value; a member named like a wanted one is not it.
-    expect(patternMembers('{"file":"a","fileSize":1,"file":"b"}', ['file'])).to.deep.equal(
-      new Map([['file', '"b"']]),
-    );
+    expect(patternMembers('{"file":"a","fileSize":1,"file":"b"}', ['file'])).to.deep.equal({
+      members: new Map([['file', '"b"']]),
+      shaped: new Set(),
+    });
+  });
+
+  it('says which members have the shape given for them, the last of a name given twice', () => {
+    const shaped = (text: string) => [...patternMembers(text, WANTED, SHAPES)!.shaped];
+    expect(shaped('{"file":"a.dmp","sha256":"x"}')).to.deep.equal(['file']);
+    expect(shaped('{"file":"A.dmp","sha256":"x"}')).to.deep.equal([]);
+    expect(shaped('{"file":"A.dmp","file":"a.dmp"}')).to.deep.equal(['file']);
+    expect(shaped('{"file":"a.dmp","file":"A.dmp"}')).to.deep.equal([]);
+    expect(
+      patternMembers('{"file":"a.dmp","file":"A.dmp"}', WANTED, SHAPES)!.members,
+    ).to.deep.equal(new Map([['file', '"A.dmp"']]));
   });
 
   it('leaves to the walk what it cannot tell', () => {
@@ -76,6 +91,7 @@ describe('patternMembers: the walk by one regular expression, where it can tell'
     for (let at = 0; at <= text.length; at++) {
       for (const insert of ['"', '\\', '{', '}', '[', ']', ',', ':', ' ']) {
         answered[same(text.slice(0, at) + insert + text.slice(at))]++;
+        same(text.slice(0, at) + insert + text.slice(at), SHAPES);
       }
       answered[same(text.slice(0, at) + text.slice(at + 1))]++;
       answered[same(text.slice(0, at))]++;
