@@ -58,7 +58,19 @@ export async function startSessionsProgram(
   );
   closeSync(fd);
   const lines = (): string[] => readFileSync(log, 'utf8').split('\n');
-  while (!lines().some((l) => l.startsWith('sessions tick=3'))) await sleep(50);
+  // The program may die at once (an unknown option from a stale build): say why, not wait forever.
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = performance.now() + 120_000;
+  while (!lines().some((l) => l.startsWith('sessions tick=3'))) {
+    if (exited || performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `${program} ${exited ? 'exited' : 'gave no tick 3 in 120 s'}; its output:\n${lines().slice(0, 20).join('\n')}`,
+      );
+    }
+    await sleep(50);
+  }
   return {
     child,
     pid: Number(lines()[0]?.slice(4)),

@@ -99,6 +99,7 @@ export class DebuggerSession {
       ...(options.cols === undefined ? {} : { cols: options.cols }),
       // A live target outlives the harness even when the harness is killed outright.
       guardLiveTarget: dialect.isLive(options.target),
+      keepConsoleAtExit: options.target.kind === 'launch', // the program shares the console
     });
     const session = new DebuggerSession(options, dialect, pty, startMs);
     session.channel.recorder?.record('in', JSON.stringify({ spawn: spawn.file, args: spawn.args }));

@@ -3,7 +3,7 @@
 // through onRawData for transcripts.
 import type { IPty } from '@lydell/node-pty';
 import { killTree as killProcessTree } from '../platform/index.js';
-import { releaseConptyHandles } from '../platform/windows/pty-release.js';
+import { closeConsoleAtExit, releaseConptyHandles } from '../platform/windows/pty-release.js';
 import {
   hangupProofCommand,
   startOrphanGuard,
@@ -28,6 +28,13 @@ export interface PtyProcessOptions {
    * (../platform/wine/orphan-guard.ts). Nothing changes on Windows.
    */
   guardLiveTarget?: boolean;
+  /**
+   * Windows: the pseudo console stays open after the child exits, as a program the child launched
+   * is attached to it and would be ended with it (node-pty #965). Otherwise it is closed as soon as
+   * the child exits, so the exit is reported after conhost's last output instead of after
+   * node-pty's 1 s quiet timer (../platform/windows/pty-release.ts). Nothing changes on Linux.
+   */
+  keepConsoleAtExit?: boolean;
 }
 
 export interface PtyExit {
@@ -93,6 +100,7 @@ export class PtyProcess {
       cwd: options.cwd ?? process.cwd(),
       env,
     });
+    if (isWindowsHost() && options.keepConsoleAtExit !== true) closeConsoleAtExit(pty);
     return new PtyProcess(pty, guarded);
   }
 

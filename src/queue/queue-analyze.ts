@@ -7,9 +7,8 @@
 // folders for new dumps until the signal stops it (upload folders).
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { AbortedError, isHarnessError, UsageError } from '../errors.js';
+import { AbortedError, UsageError } from '../errors.js';
 import type { AnalyzeDumpRecord, AnalyzeEngineName } from '../report/analyze/analyze-record.js';
 import { readRecords, RecordAppender } from '../report/analyze/records-file.js';
 import type { ListEdits } from '../report/analyze/signature-lists.js';
@@ -19,7 +18,6 @@ import {
   type AnalyzeEvent,
   type AnalyzeResult,
 } from '../workflows/analyze/analyze.js';
-import { emptyRecord } from '../workflows/analyze/analyze-one.js';
 import { resumeKey } from '../workflows/analyze/file-hash.js';
 import { expandInputs } from '../workflows/analyze/inputs.js';
 import { pathText } from '../common/byte-path.js';
@@ -29,17 +27,16 @@ import { boundRecordJson } from '../workflows/analyze/record-bounds.js';
 import { loadTriageScript } from '../workflows/analyze/triage-script.js';
 import { Collector } from './collector.js';
 import { FolderWatch } from './folder-watch.js';
-import { dropFinished, enqueueJobs, hashInput, jobDataOf } from './producer.js';
+import { JobFeeder } from './job-feeder.js';
 import {
   engineQueueName,
   isUrlLocation,
   TRIAGE_ENGINES,
-  jobIdOf,
   type JobAnalysisOptions,
-  type QueueJobData,
 } from './queue-job.js';
 import { connectionOptions, probeRedis, type RedisTarget } from './redis-url.js';
 import { DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_MAX_DOWNLOAD_BYTES } from './url-dump.js';
+import { WorkerPresence } from './worker-presence.js';
 
 export interface QueueAnalyzeOptions {
   inputs: readonly string[];
@@ -71,14 +68,8 @@ export interface QueueAnalyzeOptions {
   onEvent?: (event: AnalyzeEvent) => void;
 }
 
-/** Hashing reads files (or URLs) several at a time: I/O bound, not CPU bound. */
-const HASH_PARALLEL = 8;
-/** Jobs go to Redis in groups of about this many while the inputs are being hashed. */
-const ADD_EVERY = 64;
 /** The longest a collector goes without asking Redis about every job it waits for. */
 const SWEEP_MS = 30_000;
-/** Times a file found changed under a worker is hashed and enqueued again. */
-const CHANGED_TRIES = 2;
 
 export async function analyzeThroughQueue(options: QueueAnalyzeOptions): Promise<AnalyzeResult> {
   const out = new OutDirLock(options.outDir);
@@ -176,10 +167,8 @@ async function collectLocked(
     ...(options.signatureLists === undefined ? {} : { lists: [options.signatureLists] }),
   });
   let algorithm = signer.algorithm;
-  let total = 0;
   let finished = 0;
   let analyzed = 0;
-  let resumed = 0;
   const write = async (given: AnalyzeDumpRecord, status?: 'skipped-resume') => {
     let record = given;
     if (status === undefined) {
@@ -195,11 +184,11 @@ async function collectLocked(
       file: record.file,
       status: status ?? (record.ok ? 'ok' : record.quarantined === true ? 'quarantined' : 'failed'),
       done: ++finished,
-      total,
+      total: feeder.total,
       ...(status === undefined ? { record } : {}),
     });
   };
-  const collector = new Collector(queue, redis, {
+  const collector: Collector = new Collector(queue, redis, {
     write: (record) => write(record),
     onRequeued: (count) =>
       emit({
@@ -211,7 +200,22 @@ async function collectLocked(
         type: 'queue',
         message: `job ${jobId} back to the queue (${kind === 'killed' ? 'its workers died' : "not the dump's fault"}): ${reason}`,
       }),
-    changed: (changedFiles, data, reason) => rehash(changedFiles, data, reason),
+    changed: (changedFiles, data, reason): Promise<void> =>
+      feeder.rehash(changedFiles, data, reason),
+  });
+  const feeder: JobFeeder = new JobFeeder({
+    queue,
+    collector,
+    jobOptions,
+    ownEngine,
+    recorded,
+    fresh: options.fresh,
+    limits: {
+      maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+      timeoutMs: options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
+      signal,
+    },
+    write,
   });
   let wake: () => void = () => undefined;
   /** Results that came through events since the last poll tick. */
@@ -234,129 +238,32 @@ async function collectLocked(
   events.on('failed', ({ jobId }) => settled(collector.settle(jobId)));
 
   const watch = new FolderWatch();
-  /** Job ids whose earlier results --reanalyze / --retry-failed already dropped this run. */
-  const dropped = new Set<string>();
-  const add = async (jobs: Map<string, QueueJobData>) => {
-    if (options.fresh !== undefined) {
-      const ids = [...jobs.keys()].filter((id) => !dropped.has(id));
-      for (const id of ids) dropped.add(id);
-      await dropFinished(queue, ids, options.fresh);
-    }
-    await enqueueJobs(queue, jobs);
-  };
-  const enqueue = async (inputs: readonly string[], again = false) => {
-    if (!again) total += inputs.length;
-    const jobs = new Map<string, QueueJobData>();
-    for (let at = 0; at < inputs.length; at += HASH_PARALLEL) {
-      // Added as they are hashed, not after the last: workers start while the rest is read.
-      if (jobs.size >= ADD_EVERY) {
-        await add(jobs);
-        jobs.clear();
-      }
-      const batch = inputs.slice(at, at + HASH_PARALLEL);
-      const hashed = await Promise.all(
-        batch.map((file) =>
-          hashInput(file, {
-            maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
-            timeoutMs: options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS,
-            signal,
-          }).catch((error: unknown) => error),
-        ),
-      );
-      for (const [i, result] of hashed.entries()) {
-        const file = batch[i]!;
-        if (!('sha256' in (result as object))) {
-          if (signal.aborted || (isHarnessError(result) && result.code === 'ABORTED'))
-            throw new AbortedError('enqueue interrupted');
-          await write(unreadable(file, result, ownEngine));
-          continue;
-        }
-        const input = result as { file: string; sha256: string; size: number };
-        if (recorded.has(resumeKey(input))) {
-          resumed++;
-          await write({ ...emptyRecord(file, input, ownEngine) }, 'skipped-resume');
-          continue;
-        }
-        const data = jobDataOf(input, jobOptions);
-        const id = jobIdOf(input.sha256, jobOptions);
-        if (collector.expect(id, data, file)) jobs.set(id, data);
-      }
-    }
-    await add(jobs);
-    // Jobs that were already finished in Redis (an earlier run, a copy) send no new event; a
-    // re-hash (`again`, called from a sweep) leaves them to the next sweep.
-    if (!again) await collector.sweep();
-  };
-  /** How often each file was found changed under a worker (see rehash). */
-  const changes = new Map<string, number>();
-  /**
-   * Files whose content changed between enqueue and analysis: hashed again and enqueued as what
-   * they hold now, as a local run analyses what a file holds when it reads it. A file that keeps
-   * changing gets a CHANGED record after CHANGED_TRIES.
-   */
-  const rehash = async (changedFiles: readonly string[], data: QueueJobData, reason: string) => {
-    const again: string[] = [];
-    for (const file of changedFiles) {
-      const times = (changes.get(file) ?? 0) + 1;
-      changes.set(file, times);
-      if (times <= CHANGED_TRIES) {
-        again.push(file);
-        continue;
-      }
-      const record = emptyRecord(file, { sha256: data.sha256, size: data.size }, ownEngine);
-      await write({
-        ...record,
-        error: { code: 'CHANGED', message: `changed ${times} times while queued: ${reason}` },
-      });
-    }
-    if (again.length > 0) await enqueue(again, true);
-  };
   const newFiles = async (): Promise<string[]> => {
     const { ready, retaken } = await watch.scan((await scan()).files);
     for (const file of retaken) collector.forget(file);
     return ready;
   };
 
-  let workersSaid: boolean | undefined;
-  const checkWorkers = async () => {
-    if (collector.pending.size === 0) return;
-    const count = await queue.getWorkersCount();
-    const none = count === 0;
-    if (none !== workersSaid) {
-      const what = engines.length === 1 ? ownEngine : anyEngine ? 'any-engine' : engines.join('/');
-      emit({
-        type: 'queue',
-        message: none
-          ? `no worker is taking ${what} jobs from queue "${queueName}": ${collector.pending.size} dump${collector.pending.size === 1 ? '' : 's'} waiting (start one: cdb-harness worker --queue ${options.target.display} --engine ${engines.join('|')}${options.queueName === 'cdb-harness' ? '' : ` --queue-name ${options.queueName}`})`
-          : `${count} worker${count === 1 ? '' : 's'} on queue "${queueName}"`,
-      });
-    }
-    workersSaid = none;
-  };
+  const presence = new WorkerPresence(
+    queue,
+    { queueName, givenName: options.queueName, display: options.target.display, engines },
+    (message) => emit({ type: 'queue', message }),
+  );
 
   emit({ type: 'start', total: first.files.length + urls.length, outDir: options.outDir });
   let interrupted = false;
   try {
     await events.waitUntilReady();
     if (options.watchFolder === true) await watch.taken(first.files);
-    await enqueue([...first.files, ...urls]);
+    await feeder.enqueue([...first.files, ...urls]);
     let lastSweep = performance.now();
     while (!signal.aborted && (collector.pending.size > 0 || options.watchFolder === true)) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs);
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        wake = done;
-        signal.addEventListener('abort', done, { once: true });
-      });
+      await pollWait(pollMs, signal, (done) => (wake = done));
       if (signal.aborted) break;
       try {
         if (options.watchFolder === true) {
           const fresh = await newFiles();
-          if (fresh.length > 0) await enqueue(fresh);
+          if (fresh.length > 0) await feeder.enqueue(fresh);
         }
         // Results flowing through events need no sweep; one is made when they stop (a restarted
         // collector or Redis, trimmed events, lost jobs), after Redis trouble, and every 30 s.
@@ -365,7 +272,7 @@ async function collectLocked(
           lastSweep = performance.now();
         }
         arrived = 0;
-        await checkWorkers();
+        await presence.check(collector.pending.size);
         if (redisTrouble !== '') emit({ type: 'queue', message: 'Redis connection back' });
         redisTrouble = '';
       } catch (error) {
@@ -409,19 +316,25 @@ async function collectLocked(
       reason: engines.length === 1 ? 'queue' : `queue: any of ${engines.join(', ')}`,
     },
     analyzed,
-    skipped: { resumed, otherShard: 0 },
+    skipped: { resumed: feeder.resumed, otherShard: 0 },
     interrupted,
     durationMs: Math.round(performance.now() - started),
   };
 }
 
-/** An input the producer could not read or download: its failed record, written at once. */
-function unreadable(file: string, error: unknown, engine: AnalyzeEngineName): AnalyzeDumpRecord {
-  const sha256 = createHash('sha256').update(`unreadable:${file}`).digest('hex');
-  const message = isHarnessError(error)
-    ? error.shortMessage
-    : error instanceof Error
-      ? error.message
-      : String(error);
-  return { ...emptyRecord(file, { sha256, size: 0 }, engine), error: { code: 'IO', message } };
+/**
+ * Waits `ms`, or less when the signal aborts or the collector calls the wake function it is
+ * given (the last awaited result arrived); the timer and the listener are gone when it resolves.
+ */
+function pollWait(ms: number, signal: AbortSignal, setWake: (wake: () => void) => void) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    setWake(done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

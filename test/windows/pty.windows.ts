@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { killAllTargets, REPO_ROOT, startTarget, targetPath } from '../helpers/wine.js';
-import { runWindowsNode, requireWindowsTier, winPath } from './windows-rig.js';
+import { ENGINE_HOST, runWindowsNode, requireWindowsTier, winPath } from './windows-rig.js';
 
 const script = (name: string) => join(REPO_ROOT, 'test', 'windows', 'scripts', name);
 
@@ -20,6 +20,31 @@ describe('pty and kill-tree as a Windows process (test:windows)', function () {
     expect(run.stdout, run.stderr).to.match(/^EXITED 0$/m);
     expect(run.timedOut, 'node was still running 45 s after its pty child exited').to.equal(false);
     expect(run.code).to.equal(0);
+  });
+
+  it("a dump session's exit comes on the end of conhost's output, after its last line, not after node-pty's 1 s quiet timer", async () => {
+    const dump = winPath(join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp'));
+    const run = await runWindowsNode(
+      [winPath(script('pty-console-end.js')), winPath(ENGINE_HOST), dump],
+      {
+        timeoutMs: 45_000,
+      },
+    );
+    expect(run.stdout, run.stderr).to.match(
+      /^EXIT 0 last-line-before-exit=true output-ended=true$/m,
+    );
+    expect(run.timedOut).to.equal(false);
+  });
+
+  it('a session that launched its program keeps its pseudo console at the exit (the program is on it)', async () => {
+    const dump = winPath(join(REPO_ROOT, 'examples', 'dumps', 'av-write-a.dmp'));
+    const run = await runWindowsNode(
+      [winPath(script('pty-console-end.js')), winPath(ENGINE_HOST), dump, 'keep'],
+      { timeoutMs: 45_000 },
+    );
+    expect(run.stdout, run.stderr).to.match(
+      /^EXIT 0 last-line-before-exit=true output-ended=false$/m,
+    );
   });
 
   it('killTree ends the process, or says it could not (Wine 8 taskkill rejects /T)', async () => {

@@ -6,7 +6,7 @@ import { ExitCode } from '../exit-codes.js';
 import { addJsonOption, countOption } from '../options.js';
 import { parseCount } from '../../units.js';
 import {
-  queryRecords,
+  queryRecordBatches,
   recordFiles,
   type QueryMatch,
   type QueryStats,
@@ -74,14 +74,16 @@ async function runQuery(paths: readonly string[], options: QueryCliOptions): Pro
   };
   let shown = 0;
   let out = '';
-  for await (const match of queryRecords(files, criteria, stats)) {
-    out += options.json === true ? jsonLine(match) : textLine(match);
+  search: for await (const matches of queryRecordBatches(files, criteria, stats)) {
+    for (const match of matches) {
+      out += options.json === true ? jsonLine(match) : textLine(match);
+      if (++shown >= limit) break search;
+    }
     // Written in batches: one write per match costs more than the search itself.
     if (out.length > 64 * 1024) {
       await write(out);
       out = '';
     }
-    if (++shown >= limit) break;
   }
   await write(out);
   process.stderr.write(
