@@ -12,6 +12,13 @@ import {
 import { diagHelperSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
+/** The lab program's `exceptions` acts, started and held until `release` is written. */
+async function heldThrower(acts: string) {
+  const release = join(makeTempDir('diag-held'), 'go');
+  const args = ['exceptions', '--wait-file', release, '-i', '0', '--acts', acts, '--hold', '30000'];
+  return { target: await startNativeDotnet(args), release };
+}
+
 describe('dotnet-diag client (real runtime)', function () {
   diagHelperSuite(this);
 
@@ -46,19 +53,7 @@ describe('dotnet-diag client (real runtime)', function () {
   // launch test of watch-dotnet.test.ts failed so about half the time). No stacks here: no method
   // events either, so nothing else in the session could release them.
   it('delivers every throw of a thread that then goes quiet, while the program still runs', async () => {
-    const dir = makeTempDir('diag-quiet');
-    const release = join(dir, 'go');
-    const target = await startNativeDotnet([
-      'exceptions',
-      '--wait-file',
-      release,
-      '-i',
-      '0',
-      '--acts',
-      'invalid-op,hold',
-      '--hold',
-      '30000',
-    ]);
+    const { target, release } = await heldThrower('invalid-op,hold');
     const session = await openExceptionStream({ pid: target.pid, env: target.env, frames: 0 });
     writeFileSync(release, '');
     const seen: DiagException[] = [];
@@ -84,19 +79,7 @@ describe('dotnet-diag client (real runtime)', function () {
   // stack walk in the target; the session's event ID allow-list (.NET 10's CollectTracing5) leaves
   // them out, and the records keep their named frames.
   it('makes the target raise only the runtime events a record needs: the throw and the frame-naming events, no catch/finally events', async () => {
-    const dir = makeTempDir('diag-filter');
-    const release = join(dir, 'go');
-    const target = await startNativeDotnet([
-      'exceptions',
-      '--wait-file',
-      release,
-      '-i',
-      '0',
-      '--acts',
-      'invalid-op,null,inner,hold',
-      '--hold',
-      '30000',
-    ]);
+    const { target, release } = await heldThrower('invalid-op,null,inner,hold');
     const session = await openExceptionStream({ pid: target.pid, env: target.env });
     writeFileSync(release, '');
     const seen: DiagException[] = [];
