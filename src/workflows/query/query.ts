@@ -201,7 +201,8 @@ function matchLine(
   stats: QueryStats,
 ): QueryMatch | undefined {
   if (text.trim() === '') return undefined;
-  if (!q.raw.every((pattern) => pattern.test(text))) return undefined;
+  // The first pattern found the line (candidateLines): only the others are looked for.
+  for (let i = 1; i < q.raw.length; i++) if (!q.raw[i]!.test(text)) return undefined;
   stats.parsed++;
   let frames: string[] | null;
   let line: RecordLine | undefined;
