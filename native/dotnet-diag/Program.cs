@@ -7,7 +7,9 @@
 //
 //   cdbh-diag probe      --pid N
 //   cdbh-diag exceptions --pid N [--no-stacks] [--frames N] [--buffer-mb N] [--heartbeat-ms N] [--resume]
-//                        [--no-walk] [--verbose]   (for measuring: no runtime stack walk; Verbose level)
+//                        [--no-walk] [--verbose] [--no-filter] [--event-ids 80,143,…]
+//                        (for measuring: no runtime stack walk; Verbose level; every event of the
+//                        keywords, not only the chosen IDs; another ID allow-list)
 //   cdbh-diag counters   --pid N [--interval SEC] [--provider NAME] [--resume]
 //   cdbh-diag dump       --pid N --path FILE [--type full|heap|mini|triage]
 //
@@ -19,7 +21,8 @@
 //    "counterType":"Mean"|"Sum","intervalSec":X}
 //   {"kind":"dump","id":ID,"ok":true,"path":..,"startT":UNIX_MS,"ms":X}  | "ok":false,"error":..
 //   {"kind":"note","message":..}                                     something the harness should say
-//   {"kind":"end","reason":"target-exited"|"stopped","events":N,"lost":N}
+//   {"kind":"end","reason":"target-exited"|"stopped","events":N,"lost":N,
+//    "runtimeEvents":{"80":N,…}}                  exceptions: events that arrived per runtime event ID
 //   {"kind":"error","code":"NOT_DOTNET"|"NO_CHANNEL"|"NO_PROCESS"|"UNSUPPORTED"|"FAILED","message":..}
 // Commands in (streaming modes): {"op":"dump","id":ID,"path":FILE,"type":"full"}  {"op":"stop"}
 // End of stdin is "stop". Exit codes: 0 ended, 3 no such .NET process or no channel, 1 failure.
@@ -116,6 +119,8 @@ internal sealed class Options
     public int HeartbeatMs = 100;
     public bool Walk = true;
     public bool Verbose;
+    public bool Filter = true;
+    public uint[]? EventIds;
     public bool Resume;
     public int IntervalSec = 1;
     public string Provider = "System.Runtime";
@@ -140,6 +145,10 @@ internal sealed class Options
                 case "--heartbeat-ms": o.HeartbeatMs = Number(); break;
                 case "--no-walk": o.Walk = false; break;
                 case "--verbose": o.Verbose = true; break;
+                case "--no-filter": o.Filter = false; break;
+                case "--event-ids":
+                    o.EventIds = Array.ConvertAll(Next().Split(',', StringSplitOptions.RemoveEmptyEntries), v => uint.Parse(v, CultureInfo.InvariantCulture));
+                    break;
                 case "--resume": o.Resume = true; break;
                 case "--interval": o.IntervalSec = Number(); break;
                 case "--provider": o.Provider = Next(); break;

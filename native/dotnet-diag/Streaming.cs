@@ -25,34 +25,37 @@ internal static class Streaming
     // after the session started (Frames.cs).
     private const long CompilationDiagnosticKeyword = 0x2000000000;
 
+    // The runtime's event IDs the exception session reads (ClrEtwAll.man in dotnet/runtime
+    // src/coreclr/vm/ClrEtwAll.man; https://learn.microsoft.com/dotnet/fundamentals/diagnostics/runtime-exception-events
+    // and runtime-method-events, runtime-loader-binder-events): ExceptionThrown_V1, then the three
+    // that name frames (MethodLoadVerbose, ModuleLoad, R2RGetEntryPoint; Frames.cs).
+    private const uint ExceptionThrownId = 80;
+    private static readonly uint[] FrameNamingIds = { 143, 152, 159 };
+
     public static int Run(DiagnosticsClient client, Options opts, LineWriter output)
     {
         bool exceptions = opts.Mode == "exceptions";
-        var providers = new List<EventPipeProvider>();
+        EventPipeSession session;
         if (exceptions)
         {
-            // ExceptionThrown_V1 is level Error; the method load events that name frames are
-            // Verbose, which also brings the catch/finally/filter events (counted, not written).
-            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
-            var level = opts.Stacks || opts.Verbose ? EventLevel.Verbose : EventLevel.Error;
-            providers.Add(new EventPipeProvider(ClrTraceEventParser.ProviderName, level, keywords));
-            if (opts.HeartbeatMs > 0)
-                providers.Add(Heartbeat(opts.HeartbeatMs));
+            session = StartExceptionSession(client, opts, output);
         }
         else
         {
-            providers.Add(
+            var providers = new List<EventPipeProvider>
+            {
                 new EventPipeProvider(
                     opts.Provider,
                     EventLevel.Informational,
                     0,
                     new Dictionary<string, string> { ["EventCounterIntervalSec"] = opts.IntervalSec.ToString(System.Globalization.CultureInfo.InvariantCulture) }
-                )
+                ),
+            };
+            session = client.StartEventPipeSession(
+                new EventPipeSessionConfiguration(providers, opts.BufferMb, requestRundown: false, requestStackwalk: opts.Walk)
             );
         }
-        using EventPipeSession session = client.StartEventPipeSession(
-            new EventPipeSessionConfiguration(providers, opts.BufferMb, requestRundown: false, requestStackwalk: opts.Walk)
-        );
+        using var sessionScope = session;
         if (opts.Resume)
         {
             // A launched target waits at startup (DOTNET_DefaultDiagnosticPortSuspend=1) until the
@@ -62,8 +65,16 @@ internal static class Streaming
         var source = new EventPipeEventSource(session.EventStream);
         long events = 0;
         var stopRequested = 0;
+        // How many events of each runtime event ID arrived (the end line's runtimeEvents): what
+        // the session turned on, so a test can see which events the target raised.
+        var byId = new long[1024];
         if (exceptions)
         {
+            source.AllEvents += data =>
+            {
+                if (data.ProviderGuid == ClrTraceEventParser.ProviderGuid && (int)data.ID < byId.Length)
+                    Interlocked.Increment(ref byId[(int)data.ID]);
+            };
             var namer = new FrameNamer(opts.Pid);
             var clr = new ClrTraceEventParser(source);
             if (opts.Stacks)
@@ -129,9 +140,66 @@ internal static class Streaming
             w.WriteString("reason", gone ? "target-exited" : stopRequested == 1 ? "stopped" : "stream-ended");
             w.WriteNumber("events", Interlocked.Read(ref events));
             w.WriteNumber("lost", source.EventsLost);
+            if (exceptions)
+            {
+                w.WriteStartObject("runtimeEvents");
+                for (int id = 0; id < byId.Length; id++)
+                {
+                    if (byId[id] > 0)
+                        w.WriteNumber(id.ToString(System.Globalization.CultureInfo.InvariantCulture), byId[id]);
+                }
+                w.WriteEndObject();
+            }
         });
         source.Dispose();
         return 0;
+    }
+
+    // The exception keyword turns on every exception event: at the Informational level and above
+    // each throw also raises ExceptionCatchStart/Stop, ExceptionFinallyStart/Stop,
+    // ExceptionFilterStart/Stop and ExceptionThrownStop (IDs 250-256), each with its own stack walk,
+    // and the Verbose level the method events need brings them all. A record needs only
+    // ExceptionThrown_V1 (type, message, HRESULT, flags, thread, the throwing stack). .NET 10's
+    // CollectTracing5 takes an allow-list of event IDs per provider, applied after keyword and
+    // level (dotnet/diagnostics documentation/design-docs/ipc-protocol.md, "CollectTracing5"; the
+    // runtime checks it beside keyword and level, ep_session_provider_allows_event in dotnet/runtime
+    // src/native/eventpipe/ep-session-provider.c, added by dotnet/runtime#115265). The events left
+    // out then cost the target nothing: its extra CPU per throw in a storm fell from 12-16 µs to
+    // 4-8 µs (bench/dotnet-diag-configs.ts, docs/watch-dotnet-linux.md). An older runtime refuses
+    // CollectTracing5: the session then starts without the list, and says so.
+    private static EventPipeSession StartExceptionSession(DiagnosticsClient client, Options opts, LineWriter output)
+    {
+        uint[] ids = opts.EventIds ?? (opts.Stacks ? [ExceptionThrownId, .. FrameNamingIds] : [ExceptionThrownId]);
+        EventPipeSessionConfiguration Config(bool filtered)
+        {
+            // ExceptionThrown_V1 is level Error; the method load events that name frames are Verbose.
+            long keywords = ExceptionKeyword | (opts.Stacks ? LoaderKeyword | JitKeyword | CompilationDiagnosticKeyword : 0);
+            var level = opts.Stacks || opts.Verbose ? EventLevel.Verbose : EventLevel.Error;
+            var providers = new List<EventPipeProvider>
+            {
+                new(
+                    ClrTraceEventParser.ProviderName,
+                    level,
+                    keywords,
+                    null!,
+                    filtered ? new EventPipeProviderEventFilter(true, ids) : null!
+                ),
+            };
+            if (opts.HeartbeatMs > 0)
+                providers.Add(Heartbeat(opts.HeartbeatMs));
+            return new EventPipeSessionConfiguration(providers, opts.BufferMb, requestRundown: false, requestStackwalk: opts.Walk);
+        }
+        if (!opts.Filter)
+            return client.StartEventPipeSession(Config(filtered: false));
+        try
+        {
+            return client.StartEventPipeSession(Config(filtered: true));
+        }
+        catch (UnsupportedCommandException)
+        {
+            output.Note("the runtime predates event ID filters (.NET 10): every exception event is on, catch and finally included (the target pays for them)");
+            return client.StartEventPipeSession(Config(filtered: false));
+        }
     }
 
     // TraceEvent hands out an EventPipe event only once a later "sorted" event arrives (the

@@ -64,6 +64,11 @@ export interface DiagEnd {
   reason: 'target-exited' | 'stopped' | 'stream-ended';
   events: number;
   lost: number;
+  /**
+   * Exception sessions: how many events of each Microsoft-Windows-DotNETRuntime event ID arrived
+   * (ID as a decimal string), i.e. which events the session made the target raise.
+   */
+  runtimeEvents?: Record<string, number>;
 }
 
 export type DiagErrorCode =

@@ -12,6 +12,13 @@ import {
 import { diagHelperSuite, startNativeDotnet } from '../../../helpers/dotnet-native.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
+/** The lab program's `exceptions` acts, started and held until `release` is written. */
+async function heldThrower(acts: string) {
+  const release = join(makeTempDir('diag-held'), 'go');
+  const args = ['exceptions', '--wait-file', release, '-i', '0', '--acts', acts, '--hold', '30000'];
+  return { target: await startNativeDotnet(args), release };
+}
+
 describe('dotnet-diag client (real runtime)', function () {
   diagHelperSuite(this);
 
@@ -46,19 +53,7 @@ describe('dotnet-diag client (real runtime)', function () {
   // launch test of watch-dotnet.test.ts failed so about half the time). No stacks here: no method
   // events either, so nothing else in the session could release them.
   it('delivers every throw of a thread that then goes quiet, while the program still runs', async () => {
-    const dir = makeTempDir('diag-quiet');
-    const release = join(dir, 'go');
-    const target = await startNativeDotnet([
-      'exceptions',
-      '--wait-file',
-      release,
-      '-i',
-      '0',
-      '--acts',
-      'invalid-op,hold',
-      '--hold',
-      '30000',
-    ]);
+    const { target, release } = await heldThrower('invalid-op,hold');
     const session = await openExceptionStream({ pid: target.pid, env: target.env, frames: 0 });
     writeFileSync(release, '');
     const seen: DiagException[] = [];
@@ -77,5 +72,32 @@ describe('dotnet-diag client (real runtime)', function () {
       'CdbHarness.Targets.WidgetException',
     ]);
     expect(running, 'all four arrived only as the program exited').to.equal(true);
+  });
+  // The exception keyword at the Verbose level (which the method events that name frames need)
+  // makes the runtime raise ExceptionCatchStart/Stop, ExceptionFinallyStart/Stop,
+  // ExceptionFilterStart/Stop and ExceptionThrownStop beside each ExceptionThrown_V1, each with a
+  // stack walk in the target; the session's event ID allow-list (.NET 10's CollectTracing5) leaves
+  // them out, and the records keep their named frames.
+  it('makes the target raise only the runtime events a record needs: the throw and the frame-naming events, no catch/finally events', async () => {
+    const { target, release } = await heldThrower('invalid-op,null,inner,hold');
+    const session = await openExceptionStream({ pid: target.pid, env: target.env });
+    writeFileSync(release, '');
+    const seen: DiagException[] = [];
+    for await (const event of session) {
+      seen.push(event);
+      if (seen.length === 4) break;
+    }
+    const end = await session.close();
+    expect(seen.map((e) => e.type)).to.deep.equal([
+      'System.InvalidOperationException',
+      'System.NullReferenceException',
+      'System.FormatException',
+      'CdbHarness.Targets.WidgetException',
+    ]);
+    expect(seen[0]?.frames.join(' ')).to.match(/ThrowInvalidOperation/);
+    // ExceptionThrown_V1 80; MethodLoadVerbose 143, ModuleLoad 152, R2RGetEntryPoint 159.
+    const ids = Object.keys(end?.runtimeEvents ?? {});
+    expect(ids).to.include('80');
+    expect(ids.filter((id) => !['80', '143', '152', '159'].includes(id))).to.deep.equal([]);
   });
 });
