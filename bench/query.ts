@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleRecords, manyRecords } from '../test/analyze/report-records.js';
 import { REPO_ROOT } from '../test/helpers/wine.js';
@@ -41,6 +41,12 @@ try {
   }
   const size = statSync(join(out, 'records.ndjson')).size;
   console.log(`${RECORDS} records, ${(size / 2 ** 20).toFixed(0)} MB of records.ndjson`);
+  // Wall times on a shared machine follow its load: quoted with the figures.
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  console.log(`load average before: ${load()}`);
   // The built CLI when there is one (what users run), else the sources through tsx.
   const built = join(REPO_ROOT, 'bin', 'cdb-harness.js');
   const cli =
@@ -82,6 +88,7 @@ try {
       );
     }
   }
+  console.log(`load average after: ${load()}`);
 } finally {
   if (DATA === '') rmSync(dir, { recursive: true, force: true });
 }
