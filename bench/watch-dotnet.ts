@@ -67,8 +67,11 @@ function stormLine(out: string): { thrown: number; work: number; ms: number } {
   return { thrown: Number(m[1]), work: Number(m[2]), ms: Number(m[3]) };
 }
 
-/** Watches a run released once attached; the log's lines and the summary. */
-async function watched(run: Run, extra: Partial<WatchOptions>) {
+/**
+ * Watches a run released once attached; the log's lines (none when `lines` is false: an unpaced
+ * storm's log can pass the 512 MB a string may hold) and the summary.
+ */
+async function watched(run: Run, extra: Partial<WatchOptions>, lines = true) {
   const outDir = mkdtempSync(join(tmpdir(), 'cdbh-bench-watch-dotnet-'));
   const summary = await watch({
     engine: 'dotnet-diag',
@@ -80,12 +83,14 @@ async function watched(run: Run, extra: Partial<WatchOptions>) {
     },
     ...extra,
   });
-  const lines = readFileSync(join(outDir, 'exceptions.ndjson'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as WatchExceptionLine);
+  const logged = lines
+    ? readFileSync(join(outDir, 'exceptions.ndjson'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as WatchExceptionLine)
+    : [];
   rmSync(outDir, { recursive: true, force: true });
-  return { summary, lines };
+  return { summary, lines: logged };
 }
 
 /** The lab program's `storm` command line: throws per second over threads, work between throws. */
@@ -128,10 +133,11 @@ async function throughputOnce(watchIt: boolean, seconds: string): Promise<number
   const run = await start([...stormArgs(seconds, rate, 2, 2000), ...paced]);
   // --frames 0: no stacks, so no method events either: the session asks for the throws alone.
   if (watchIt)
-    await watched(run, {
-      include: ['type:NoSuchException'],
-      frames: Number(option('--frames', '10')),
-    });
+    await watched(
+      run,
+      { include: ['type:NoSuchException'], frames: Number(option('--frames', '10')) },
+      false,
+    );
   else writeFileSync(run.release, '');
   const program = stormLine(await run.done);
   rmSync(run.tmp, { recursive: true, force: true });
