@@ -69,7 +69,8 @@ export function releaseConptyHandles(pty: IPty): string[] {
  * console no other process can be attached to: a program the debugger launched (and detached
  * from) is, and closing the console would end it (node-pty #965), so such sessions keep
  * node-pty's timer; an attached target has a console of its own. node-pty's own kill() is not
- * used (it forks another node process to list the console's processes and kills them). True when the hook was installed (node-pty's private fields found).
+ * used (it forks another node process to list the console's processes and kills them).
+ * Returns true when the hook was installed (node-pty's private fields were found).
  */
 export function closeConsoleAtExit(pty: IPty): boolean {
   const agent = (pty as unknown as { _agent?: WindowsAgent })._agent;
