@@ -27,10 +27,9 @@ import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_DUMP_TIMEOUT_MS,
   DEFAULT_INTERRUPT_TIMEOUT_MS,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_LINES,
   DEFAULT_START_TIMEOUT_MS,
   GO_ACK_MS,
+  sessionOutputLimits,
 } from './session-defaults.js';
 import { endSession } from './session-end.js';
 import type {
@@ -67,15 +66,7 @@ export class DebuggerSession {
     this.dialect = dialect;
     this.target = options.target;
     this.process = pty;
-    const limits = options.outputLimits ?? {};
-    const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
-    const maxLines = limits.maxLines ?? DEFAULT_MAX_LINES;
-    this.limits = {
-      maxBytes,
-      maxLines,
-      hardMaxBytes: limits.hardMaxBytes ?? maxBytes * 4,
-      hardMaxLines: limits.hardMaxLines ?? maxLines * 4,
-    };
+    this.limits = sessionOutputLimits(options.outputLimits);
     const recorder =
       options.recordPath === undefined ? null : new TranscriptRecorder(options.recordPath, startMs);
     this.channel = new SessionChannel(dialect, pty, recorder, startMs);

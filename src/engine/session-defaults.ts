@@ -1,5 +1,6 @@
 // The engine's default budgets and limits, in one place. Every wait in the engine has one of
 // these as its deadline unless the caller gives its own.
+import type { OutputLimits } from './command-output.js';
 
 export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
@@ -8,6 +9,21 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
 export const DEFAULT_INTERRUPT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_LINES = 250_000;
+
+/**
+ * A session's output budget per command: what the caller gave, the defaults for the rest, and
+ * hard limits (where a command is interrupted) at four times the soft ones unless given.
+ */
+export function sessionOutputLimits(given: Partial<OutputLimits> = {}): OutputLimits {
+  const maxBytes = given.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxLines = given.maxLines ?? DEFAULT_MAX_LINES;
+  return {
+    maxBytes,
+    maxLines,
+    hardMaxBytes: given.hardMaxBytes ?? maxBytes * 4,
+    hardMaxLines: given.hardMaxLines ?? maxLines * 4,
+  };
+}
 /** How long go() waits for the debugger to show it read the go command (its echo). */
 export const GO_ACK_MS = 1000;
 /**
